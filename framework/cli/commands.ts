@@ -1,0 +1,4 @@
+import type { CliCommand } from './command.js';
+
+/** Every `tradeloop` sub-command, in the order `help` lists them. */
+export const commands: readonly CliCommand[] = [];
