@@ -1,0 +1,22 @@
+import type { WebSocket } from 'ws';
+import { EXCHANGE_ERRORS } from '../../framework/exchange/errors.js';
+
+/**
+ * Replies as the real API v3 stream sends them: `jsonrpc` is set, and `id` is present only when the
+ * request had one (exchange-notes.md: a reply to a request without id carries no id key at all).
+ */
+export function sendResult(socket: WebSocket, id: unknown, result: unknown): void {
+  send(socket, id === undefined ? { jsonrpc: '2.0', result } : { jsonrpc: '2.0', result, id });
+}
+
+/** An error reply `{ error: { code, message, description }, id }` with the table's message for the code. */
+export function sendError(socket: WebSocket, id: unknown, code: number, description = ''): void {
+  const message = EXCHANGE_ERRORS.get(code)?.message ?? 'Error';
+  const error = { code, message, description };
+  send(socket, id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', error, id });
+}
+
+/** Sends a JSON frame if the socket is still open; a closed socket is not an error for a broadcaster. */
+export function send(socket: WebSocket, frame: unknown): void {
+  if (socket.readyState === socket.OPEN) socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+}

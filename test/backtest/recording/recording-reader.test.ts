@@ -1,0 +1,68 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { RecordingReader, readLines } from '../../../backtest/recording/recording-reader.js';
+import { ParseError } from '../../../framework/model/errors.js';
+
+const FIXTURE = new URL('../../fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
+
+function tempFile(name: string, content: string | Buffer): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tradeloop-rec-'));
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
+
+async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
+
+const HEADER = '{"format":"tradeloop.recording","version":1,"venue":"test","symbols":{"ETHUSDT":{"type":"spot","quote_currency":"USDT","tick_size":"0.01","quantity_increment":"0.0001","take_rate":"0.0025","make_rate":"0.001","fee_currency":"USDT"}},"future_field":1}';
+
+describe('RecordingReader', () => {
+  it('streams the real fixture: header first, every frame in non-decreasing local time', async () => {
+    const reader = new RecordingReader(FIXTURE);
+    const frames = await collect(reader.frames());
+    expect(reader.header?.venue).toBe('fmfw.io');
+    expect(frames.length).toBe(350);
+    for (let i = 1; i < frames.length; i++) expect(frames[i]!.t).toBeGreaterThanOrEqual(frames[i - 1]!.t);
+    expect(frames.every((f) => f.src === 'ws/public')).toBe(true);
+  });
+
+  it('reads gzip files and plain files the same way, tolerating unknown header fields', async () => {
+    const body = `${HEADER}\n{"t":1.5,"src":"ws/public","msg":{"ch":"trades"}}\n{"t":2,"src":"rest","msg":{"method":"GET"}}\n`;
+    const plain = await collect(new RecordingReader(tempFile('a.jsonl', body)).frames());
+    const gz = new RecordingReader(tempFile('a.jsonl.gz', gzipSync(body)));
+    expect(await collect(gz.frames())).toEqual(plain);
+    expect(gz.header?.symbols.ETHUSDT?.tick_size.toFixed()).toBe('0.01');
+    expect(plain.map((f) => f.t)).toEqual([1.5, 2]);
+  });
+
+  it('names the line and field of a malformed frame', async () => {
+    const path = tempFile('bad.jsonl', `${HEADER}\n{"t":"x","src":"ws/public","msg":{}}\n`);
+    await expect(collect(new RecordingReader(path).frames())).rejects.toThrow(/line 2\.t: must be a number/);
+  });
+
+  it('skips a truncated last line when asked, and reports it', async () => {
+    const path = tempFile('cut.jsonl', `${HEADER}\n{"t":1,"src":"ws/public","msg":{}}\n{"t":2,"src":"ws/pu`);
+    const bad: ParseError[] = [];
+    const frames = await collect(new RecordingReader(path, { onError: 'skip', onBadLine: (e) => bad.push(e) }).frames());
+    expect(frames).toHaveLength(1);
+    expect(bad[0]?.path).toBe('line 3');
+  });
+
+  it('rejects a file that is not a recording', async () => {
+    const path = tempFile('x.jsonl', '{"format":"other","version":1}\n');
+    await expect(new RecordingReader(path).readHeader()).rejects.toThrow(/header\.format/);
+  });
+
+  it('splits lines across chunk boundaries and handles CRLF', async () => {
+    const long = 'x'.repeat(3_000_000);
+    const path = tempFile('lines.txt', `a\r\n${long}\nb`);
+    expect((await collect(readLines(path))).map((l) => l.length)).toEqual([1, 3_000_000, 1]);
+  });
+});
