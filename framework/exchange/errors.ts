@@ -134,16 +134,40 @@ export class RateLimitError extends ExchangeError {
   }
 }
 
+/** Options of the transport failures that may leave a request's outcome unknown. */
+export interface TransportFailureOptions {
+  readonly cause?: unknown;
+  /**
+   * True when the request may have reached the exchange and taken effect (connection dropped or
+   * timed out after sending): a caller that placed an order must look it up before trying again.
+   */
+  readonly outcomeUnknown?: boolean;
+}
+
 /** The connection failed before a complete answer arrived (reset, refused, DNS, TLS, closed socket). */
 export class NetworkError extends TradeloopError {
   readonly code = 'NETWORK';
   readonly retryable = true;
+  /** See {@link TransportFailureOptions.outcomeUnknown}; false when nothing was sent. */
+  readonly outcomeUnknown: boolean;
+
+  constructor(message: string, options: TransportFailureOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.outcomeUnknown = options.outcomeUnknown ?? false;
+  }
 }
 
 /** No answer within the configured time. The request may or may not have taken effect. */
 export class TimeoutError extends TradeloopError {
   readonly code = 'TIMEOUT';
   readonly retryable = true;
+  /** See {@link TransportFailureOptions.outcomeUnknown}; false when the connection was never made. */
+  readonly outcomeUnknown: boolean;
+
+  constructor(message: string, options: TransportFailureOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.outcomeUnknown = options.outcomeUnknown ?? false;
+  }
 }
 
 /** A connection or session is not in a state that allows the call (not logged in, closed). */
