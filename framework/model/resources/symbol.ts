@@ -4,6 +4,7 @@ import {
   asObject, mapKeyed, nullableString, nullableTime, optBool, optDecimal, optEnum, optString, reqDecimal, reqEnum,
   reqString, reqInt,
 } from '../wire.js';
+import { msToIso, wireRecord } from './wire-values.js';
 
 /** Symbol type. */
 export const SYMBOL_TYPES = ['spot', 'futures'] as const;
@@ -63,6 +64,11 @@ export function parseSymbolInfo(value: unknown, path = 'symbol'): SymbolInfo {
 /** Parses the keyed list response of `GET /api/3/public/symbol`. */
 export function parseSymbolMap(value: unknown, path = 'symbols'): Record<string, SymbolInfo> {
   return mapKeyed(value, path, (v, p) => parseSymbolInfo(v, p));
+}
+
+/** Wire form of a Symbol, as the exchange sends it (decimals as text, expiry ISO 8601 or null). */
+export function symbolInfoToWire(info: SymbolInfo): Record<string, unknown> {
+  return wireRecord({ ...info, expiry: info.expiry === null ? null : msToIso(info.expiry) });
 }
 
 /** API v3 Symbol mapping (`GET /api/3/public/mapping/symbol`). */
