@@ -1,0 +1,279 @@
+import { BehaviorSubject, Subject, type Observable } from 'rxjs';
+import WebSocket from 'ws';
+import type { Clock } from '../../time/clock.js';
+import { ValidationError } from '../../model/errors.js';
+import { ConnectionStateError, NetworkError, TimeoutError } from '../errors.js';
+import { backoffDelay, DEFAULT_BACKOFF, validateBackoff, type BackoffOptions } from './backoff.js';
+import type { SocketEvent, SocketFrame, SocketState } from './socket-event.js';
+
+/** How one logical connection dials, keeps alive and redials. Every duration is in ms. */
+export interface ReconnectingSocketOptions {
+  readonly url: string;
+  /** Stamps `receivedAt` on frames and `at` on events. */
+  readonly clock: Clock;
+  /** Abort a handshake that has not completed after this long (default 10 000). */
+  readonly connectTimeoutMs?: number;
+  /** Interval of client ping frames; 0 disables pings and dead-connection detection (default 5 000). */
+  readonly pingIntervalMs?: number;
+  /** Declare the connection dead when neither pong nor frame arrived for this long (default 15 000). */
+  readonly deadAfterMs?: number;
+  readonly backoff?: Partial<BackoffOptions>;
+  /** An open period at least this long resets the backoff (default 30 000). */
+  readonly stableAfterMs?: number;
+  /** Consecutive failed attempts before giving up for good (default: never give up). */
+  readonly maxReconnectAttempts?: number;
+  /** Uniform [0, 1) source for the jitter (default Math.random). */
+  readonly random?: () => number;
+  /** Refuse to queue more than this many unsent bytes (default 4 MiB). */
+  readonly maxBufferedBytes?: number;
+  /** Largest accepted incoming frame (default 64 MiB: full books of busy symbols are large). */
+  readonly maxPayloadBytes?: number;
+  /** Monotonic time for liveness and stability (default performance.now), independent of `clock`. */
+  readonly monotonicNow?: () => number;
+}
+
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * One logical WebSocket connection over the `ws` package that survives drops: dials with a
+ * timeout, redials with exponential backoff and full jitter, pings and detects silent peers.
+ * Frames are JSON-parsed once and pushed to `frames$`; a frame that is not JSON is reported on
+ * `events$` and skipped. Nothing is buffered while disconnected: `send` refuses instead, so the
+ * caller decides what an unsent message means.
+ */
+export class ReconnectingSocket {
+  private readonly stateSubject = new BehaviorSubject<SocketState>('idle');
+  private readonly frameSubject = new Subject<SocketFrame>();
+  private readonly eventSubject = new Subject<SocketEvent>();
+  /** Current lifecycle state; replays the latest value to new subscribers. */
+  readonly state$: Observable<SocketState> = this.stateSubject.asObservable();
+  /** Parsed frames in arrival order. */
+  readonly frames$: Observable<SocketFrame> = this.frameSubject.asObservable();
+  /** Connection events (connects, drops, malformed frames, errors). */
+  readonly events$: Observable<SocketEvent> = this.eventSubject.asObservable();
+
+  private readonly options: Required<Omit<ReconnectingSocketOptions, 'backoff'>> & { backoff: BackoffOptions };
+  private ws: WebSocket | undefined;
+  private failedAttempts = 0;
+  private openedAt: number | undefined;
+  /** Sockets this object terminated itself: their abort errors are self-inflicted, not news. */
+  private readonly aborted = new WeakSet<WebSocket>();
+  private lastActivity = 0;
+  private connectTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private openWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+
+  constructor(options: ReconnectingSocketOptions) {
+    this.options = {
+      connectTimeoutMs: 10_000,
+      pingIntervalMs: 5_000,
+      deadAfterMs: 15_000,
+      stableAfterMs: 30_000,
+      maxReconnectAttempts: Number.POSITIVE_INFINITY,
+      random: Math.random,
+      maxBufferedBytes: 4 * 1024 * 1024,
+      maxPayloadBytes: 64 * 1024 * 1024,
+      monotonicNow: () => performance.now(),
+      ...options,
+      backoff: validateBackoff({ ...DEFAULT_BACKOFF, ...options.backoff }),
+    };
+    if (!/^wss?:\/\//.test(options.url)) throw new ValidationError('url', 'must start with ws:// or wss://', options.url);
+    for (const key of ['connectTimeoutMs', 'deadAfterMs'] as const) {
+      if (!(this.options[key] > 0)) throw new ValidationError(key, 'must be greater than 0', this.options[key]);
+    }
+    if (!(this.options.pingIntervalMs >= 0)) {
+      throw new ValidationError('pingIntervalMs', 'must be 0 (off) or positive', this.options.pingIntervalMs);
+    }
+  }
+
+  /** The current state. */
+  get state(): SocketState {
+    return this.stateSubject.value;
+  }
+
+  /** The URL this socket dials. */
+  get url(): string {
+    return this.options.url;
+  }
+
+  /** Starts dialling; idempotent. Reconnection goes on until `close()` or the attempt budget runs out. */
+  start(): void {
+    if (this.state !== 'idle') return;
+    this.setState('connecting');
+    this.dial();
+  }
+
+  /** Resolves when the connection is open (at once if it is); rejects when it closes for good or after `timeoutMs`. */
+  whenOpen(timeoutMs?: number): Promise<void> {
+    if (this.state === 'open') return Promise.resolve();
+    if (this.state === 'closed') return Promise.reject(new ConnectionStateError('connection is closed'));
+    return new Promise<void>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter = {
+        resolve: () => { clearTimeout(timer); resolve(); },
+        reject: (error: Error) => { clearTimeout(timer); reject(error); },
+      };
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          this.openWaiters = this.openWaiters.filter((w) => w !== waiter);
+          reject(new TimeoutError(`connection to ${this.options.url} not open after ${timeoutMs} ms`));
+        }, timeoutMs);
+      }
+      this.openWaiters.push(waiter);
+    });
+  }
+
+  /** Serialises `message` as JSON and sends it; throws ConnectionStateError unless open. */
+  send(message: unknown): void {
+    this.sendText(JSON.stringify(message));
+  }
+
+  /** Sends a text frame; throws ConnectionStateError unless open, NetworkError when the peer stopped reading. */
+  sendText(text: string): void {
+    const ws = this.ws;
+    if (this.state !== 'open' || ws === undefined || ws.readyState !== WebSocket.OPEN) {
+      throw new ConnectionStateError(`cannot send: connection is ${this.state}`);
+    }
+    if (ws.bufferedAmount + text.length > this.options.maxBufferedBytes) {
+      throw new NetworkError(`cannot send: ${ws.bufferedAmount} bytes still unsent (limit ${this.options.maxBufferedBytes})`);
+    }
+    ws.send(text, (error) => {
+      if (error) this.emit({ kind: 'error', at: this.options.clock.now(), error: new NetworkError(error.message, { cause: error }) });
+    });
+  }
+
+  /** Drops the current connection as if the network failed; the usual backoff and redial follow. */
+  dropConnection(): void {
+    if (this.ws !== undefined) this.abort(this.ws);
+  }
+
+  /**
+   * Stops for good: cancels every timer, closes the socket (forcibly after a short grace period),
+   * fails pending `whenOpen` calls and completes every stream.
+   */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.clearTimers();
+    const ws = this.ws;
+    this.ws = undefined;
+    this.finish();
+    if (ws !== undefined && ws.readyState !== WebSocket.CLOSED) {
+      await new Promise<void>((resolve) => {
+        const grace = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+        ws.once('close', () => { clearTimeout(grace); resolve(); });
+        if (ws.readyState === WebSocket.OPEN) ws.close(1000, 'client closing');
+        else ws.terminate();
+      });
+    }
+  }
+
+  private dial(): void {
+    const ws = new WebSocket(this.options.url, { maxPayload: this.options.maxPayloadBytes, perMessageDeflate: false });
+    this.ws = ws;
+    this.connectTimer = setTimeout(() => {
+      this.emit({ kind: 'connect-timeout', at: this.options.clock.now(), timeoutMs: this.options.connectTimeoutMs });
+      this.abort(ws);
+    }, this.options.connectTimeoutMs);
+    ws.on('open', () => { if (ws === this.ws) this.onOpen(ws); });
+    ws.on('message', (raw: WebSocket.RawData) => { if (ws === this.ws) this.onMessage(raw); });
+    ws.on('pong', () => { this.lastActivity = this.options.monotonicNow(); });
+    // Always listen: an unhandled 'error' on a stale socket would crash the process.
+    ws.on('error', (error: Error) => {
+      if (ws === this.ws && !this.aborted.has(ws)) this.emit({ kind: 'error', at: this.options.clock.now(), error: new NetworkError(error.message, { cause: error }) });
+    });
+    ws.on('close', (code: number, reason: Buffer) => { if (ws === this.ws) this.onClose(code, reason.toString()); });
+  }
+
+  private onOpen(ws: WebSocket): void {
+    clearTimeout(this.connectTimer);
+    this.openedAt = this.lastActivity = this.options.monotonicNow();
+    const attempt = this.failedAttempts;
+    if (this.options.pingIntervalMs > 0) {
+      this.pingTimer = setInterval(() => this.keepAlive(ws), this.options.pingIntervalMs);
+    }
+    this.setState('open');
+    this.emit({ kind: 'connected', at: this.options.clock.now(), attempt });
+    const waiters = this.openWaiters;
+    this.openWaiters = [];
+    for (const waiter of waiters) waiter.resolve();
+  }
+
+  private keepAlive(ws: WebSocket): void {
+    const silentMs = this.options.monotonicNow() - this.lastActivity;
+    if (silentMs > this.options.deadAfterMs) {
+      this.emit({ kind: 'dead-connection', at: this.options.clock.now(), silentMs: Math.round(silentMs) });
+      this.abort(ws);
+      return;
+    }
+    ws.ping();
+  }
+
+  private onMessage(raw: WebSocket.RawData): void {
+    this.lastActivity = this.options.monotonicNow();
+    const receivedAt = this.options.clock.now();
+    const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.isBuffer(raw) ? raw.toString('utf8') : Buffer.from(raw).toString('utf8');
+    let data: unknown;
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      this.emit({ kind: 'malformed-frame', at: receivedAt, length: text.length, error: error as Error });
+      return;
+    }
+    this.frameSubject.next({ data, receivedAt });
+  }
+
+  private onClose(code: number, reason: string): void {
+    this.clearTimers();
+    this.ws = undefined;
+    const now = this.options.clock.now();
+    if (this.openedAt !== undefined) {
+      if (this.options.monotonicNow() - this.openedAt >= this.options.stableAfterMs) this.failedAttempts = 0;
+      this.openedAt = undefined;
+      this.emit({ kind: 'disconnected', at: now, code, reason });
+    }
+    this.failedAttempts++;
+    if (this.failedAttempts > this.options.maxReconnectAttempts) {
+      this.emit({ kind: 'gave-up', at: now, attempts: this.failedAttempts });
+      this.finish();
+      return;
+    }
+    const delayMs = backoffDelay(this.failedAttempts - 1, this.options.backoff, this.options.random);
+    this.setState('reconnecting');
+    this.emit({ kind: 'reconnect-scheduled', at: now, attempt: this.failedAttempts, delayMs });
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      this.dial();
+    }, delayMs);
+  }
+
+  private abort(ws: WebSocket): void {
+    this.aborted.add(ws);
+    ws.terminate();
+  }
+
+  private finish(): void {
+    this.setState('closed');
+    const waiters = this.openWaiters;
+    this.openWaiters = [];
+    for (const waiter of waiters) waiter.reject(new ConnectionStateError('connection closed'));
+    this.stateSubject.complete();
+    this.frameSubject.complete();
+    this.eventSubject.complete();
+  }
+
+  private clearTimers(): void {
+    clearTimeout(this.connectTimer);
+    clearTimeout(this.reconnectTimer);
+    clearInterval(this.pingTimer);
+    this.connectTimer = this.reconnectTimer = this.pingTimer = undefined;
+  }
+
+  private setState(state: SocketState): void {
+    if (this.stateSubject.value !== state) this.stateSubject.next(state);
+  }
+
+  private emit(event: SocketEvent): void {
+    this.eventSubject.next(event);
+  }
+}

@@ -1,0 +1,198 @@
+import { Subject, merge, type Observable, type Subscription } from 'rxjs';
+import { ValidationError } from '../../model/errors.js';
+import type { WireObject } from '../../model/wire.js';
+import { ConnectionStateError, exchangeErrorFromBody, type ExchangeError } from '../errors.js';
+import { ConnectionLostError, RequestTimeoutError, SessionClosedError } from './rpc-errors.js';
+import type { ReconnectingSocket } from './reconnecting-socket.js';
+import type { SocketEvent, SocketFrame } from './socket-event.js';
+
+/** A frame that is not a reply: channel data (`{ch, update}`) or a method call (`{method, params}`). */
+export interface RpcNotification {
+  readonly frame: WireObject;
+  /** Local receive time, UNIX ms. */
+  readonly receivedAt: number;
+}
+
+/** Events of the request/reply layer on top of the socket's own. */
+export type RpcEvent =
+  | SocketEvent
+  | { readonly kind: 'unmatched-reply'; readonly at: number; readonly id: unknown }
+  | { readonly kind: 'error-frame'; readonly at: number; readonly error: ExchangeError }
+  | { readonly kind: 'unexpected-frame'; readonly at: number; readonly type: string };
+
+/** Options of one request. */
+export interface RpcRequestOptions<T> {
+  /** Reply deadline; the connection's default when absent. */
+  readonly timeoutMs?: number;
+  /** Channel of a market-data request, sent at the top level next to `method`. */
+  readonly ch?: string;
+  /** Validates and types `result`; a ParseError it throws rejects the request. */
+  readonly parse?: (result: unknown) => T;
+}
+
+/** Tuning of the request/reply layer. */
+export interface RpcConnectionOptions {
+  /** Default reply deadline, ms (default 10 000). */
+  readonly requestTimeoutMs?: number;
+  /** Most requests in flight at once (default 1 000); more are refused rather than queued. */
+  readonly maxPending?: number;
+}
+
+interface Pending {
+  readonly method: string;
+  readonly resolve: (result: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+/**
+ * JSON-RPC-like request/reply over a {@link ReconnectingSocket}. Ids increase for the lifetime of
+ * the object (never reused across reconnects, so a late reply can never settle the wrong request).
+ * Frames with an `id` and no `method` settle requests; every other object frame is a notification.
+ * Requests never carry secrets into errors: errors name the method only.
+ */
+export class RpcConnection {
+  private readonly notificationSubject = new Subject<RpcNotification>();
+  private readonly ownEvents = new Subject<RpcEvent>();
+  /** Notifications in arrival order. */
+  readonly notifications$: Observable<RpcNotification> = this.notificationSubject.asObservable();
+  /** Socket events and reply-layer events, merged. */
+  readonly events$: Observable<RpcEvent>;
+
+  private readonly pending = new Map<number, Pending>();
+  private readonly subscriptions: Subscription[] = [];
+  private readonly requestTimeoutMs: number;
+  private readonly maxPending: number;
+  private nextId = 1;
+
+  constructor(
+    readonly socket: ReconnectingSocket,
+    options: RpcConnectionOptions = {},
+  ) {
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 10_000;
+    this.maxPending = options.maxPending ?? 1_000;
+    if (!(this.requestTimeoutMs > 0)) throw new ValidationError('requestTimeoutMs', 'must be greater than 0', this.requestTimeoutMs);
+    this.events$ = merge(socket.events$, this.ownEvents.asObservable());
+    this.subscriptions.push(
+      socket.frames$.subscribe((frame) => this.onFrame(frame)),
+      socket.state$.subscribe((state) => {
+        if (state === 'reconnecting') this.failPending((method) => new ConnectionLostError(method, true));
+        else if (state === 'closed') this.failPending((method) => new SessionClosedError(method, true));
+      }),
+    );
+  }
+
+  /** Number of requests awaiting a reply. */
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Sends `{method, ch?, params?, id}` and resolves with the parsed `result`. Rejects with
+   * ExchangeError on an error reply, RequestTimeoutError after the deadline, ConnectionLostError /
+   * SessionClosedError (outcomeUnknown) when the connection goes away first, and a plain
+   * ConnectionStateError when the request could not be sent at all.
+   */
+  request<T = unknown>(method: string, params?: Readonly<Record<string, unknown>>, options: RpcRequestOptions<T> = {}): Promise<T> {
+    if (this.pending.size >= this.maxPending) {
+      return Promise.reject(new ConnectionStateError(`${this.pending.size} requests already in flight (limit ${this.maxPending})`));
+    }
+    const id = this.nextId++;
+    const message: Record<string, unknown> = { method };
+    if (options.ch !== undefined) message.ch = options.ch;
+    if (params !== undefined) message.params = params;
+    message.id = id;
+    try {
+      this.socket.send(message);
+    } catch (error) {
+      return Promise.reject(error instanceof Error ? error : new ConnectionStateError(String(error)));
+    }
+    const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    const parse = options.parse;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new RequestTimeoutError(method, timeoutMs));
+      }, timeoutMs);
+      this.pending.set(id, {
+        method,
+        timer,
+        reject,
+        resolve: (result) => {
+          if (parse === undefined) {
+            resolve(result as T);
+            return;
+          }
+          try {
+            resolve(parse(result));
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error)));
+          }
+        },
+      });
+    });
+  }
+
+  /** Sends a message without `id`: the exchange gives no reply. */
+  notify(method: string, params?: Readonly<Record<string, unknown>>): void {
+    this.socket.send(params === undefined ? { method } : { method, params });
+  }
+
+  /** Stops for good: closes the socket; pending requests fail with SessionClosedError. */
+  async close(): Promise<void> {
+    await this.socket.close();
+    for (const subscription of this.subscriptions) subscription.unsubscribe();
+    this.notificationSubject.complete();
+    this.ownEvents.complete();
+  }
+
+  private onFrame(frame: SocketFrame): void {
+    const data = frame.data;
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      this.ownEvents.next({ kind: 'unexpected-frame', at: frame.receivedAt, type: Array.isArray(data) ? 'array' : typeof data });
+      return;
+    }
+    const obj = data as WireObject;
+    const id = obj.id;
+    if (id != null && obj.method === undefined) {
+      this.settle(obj, id, frame.receivedAt);
+      return;
+    }
+    if (obj.method === undefined && obj.ch === undefined) {
+      // A reply without id cannot be matched; an error without id is still worth surfacing.
+      const error = exchangeErrorFromBody(obj, 0);
+      if (error !== undefined) this.ownEvents.next({ kind: 'error-frame', at: frame.receivedAt, error });
+      else if ('result' in obj) this.ownEvents.next({ kind: 'unmatched-reply', at: frame.receivedAt, id });
+      else this.notificationSubject.next({ frame: obj, receivedAt: frame.receivedAt });
+      return;
+    }
+    this.notificationSubject.next({ frame: obj, receivedAt: frame.receivedAt });
+  }
+
+  private settle(obj: WireObject, rawId: unknown, at: number): void {
+    const id = typeof rawId === 'number' ? rawId : typeof rawId === 'string' && /^\d+$/.test(rawId) ? Number(rawId) : NaN;
+    const pending = this.pending.get(id);
+    if (pending === undefined) {
+      this.ownEvents.next({ kind: 'unmatched-reply', at, id: rawId });
+      return;
+    }
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    if (obj.error !== undefined) {
+      const error = exchangeErrorFromBody(obj, 0, pending.method);
+      pending.reject(error ?? new ConnectionStateError(`malformed error reply to ${pending.method}`));
+      return;
+    }
+    pending.resolve(obj.result);
+  }
+
+  private failPending(makeError: (method: string) => Error): void {
+    if (this.pending.size === 0) return;
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    for (const pending of all) {
+      clearTimeout(pending.timer);
+      pending.reject(makeError(pending.method));
+    }
+  }
+}
