@@ -1,10 +1,8 @@
 import type { DecimalString } from '../decimal.js';
 import type { Side } from '../instrument.js';
 import { asObject, mapArray, mapKeyed, reqDecimalString, reqEnum, reqId, reqTime } from '../wire.js';
+import { SIDES } from './order.js';
 import { idToWire, msToIso } from './wire-values.js';
-
-/** Trade sides as the wire spells them. */
-export const TRADE_SIDES: readonly Side[] = ['buy', 'sell'];
 
 /** API v3 public trade (`GET /api/3/public/trades`). */
 export interface PublicTrade {
@@ -23,7 +21,7 @@ export function parsePublicTrade(value: unknown, path = 'trade'): PublicTrade {
     id: reqId(o, 'id', path),
     price: reqDecimalString(o, 'price', path),
     qty: reqDecimalString(o, 'qty', path),
-    side: reqEnum(o, 'side', TRADE_SIDES, path),
+    side: reqEnum(o, 'side', SIDES, path),
     timestamp: reqTime(o, 'timestamp', path),
   };
 }
