@@ -1,0 +1,80 @@
+import { Decimal } from '../../model/decimal.js';
+import type { BookLadder } from './book-ladder.js';
+
+/**
+ * What taking `quantity` from one side of the book would cost (buy) or yield (sell), walking the
+ * levels from the best one. All sums are exact (BigInt on scaled integers).
+ *
+ * Model assumptions: the book is a snapshot (no queue, no latency, no other takers), every level
+ * is fully available, fees are not included.
+ */
+export interface BookWalk {
+  /** Quantity the book could supply, at most the requested quantity. */
+  readonly filled: Decimal;
+  /** Sum of price x quantity over the levels taken; exact. */
+  readonly notional: Decimal;
+  /**
+   * notional / filled, with the Decimal clone's 50 significant digits (a quotient need not
+   * terminate); null when nothing was filled.
+   */
+  readonly averagePrice: Decimal | null;
+  /** Price of the last (worst) level touched; null when nothing was filled. */
+  readonly worstPrice: Decimal | null;
+  /** True when the whole requested quantity was available. */
+  readonly complete: boolean;
+  /** Number of levels touched. */
+  readonly levels: number;
+}
+
+/**
+ * Walks `ladder` from its best level. `sign` turns keys back into prices (1 for bids, -1 for
+ * asks); `wanted` is already validated as a non-negative Decimal.
+ */
+export function walkLadder(
+  ladder: BookLadder,
+  sign: 1 | -1,
+  priceScale: number,
+  quantityScale: number,
+  wanted: Decimal,
+): BookWalk {
+  // Work at the finer of the book's quantity scale and the request's, so nothing is rounded.
+  const workScale = Math.max(quantityScale, wanted.decimalPlaces());
+  const lift = 10n ** BigInt(workScale - quantityScale);
+  let remaining = BigInt(wanted.times(new Decimal(10).pow(workScale)).toFixed(0));
+  let filled = 0n;
+  let notional = 0n;
+  let worstKey = Number.NaN;
+  let levels = 0;
+  const keys = ladder.keys;
+  const quantities = ladder.quantities;
+  for (let i = keys.length - 1; i >= 0 && remaining > 0n; i--) {
+    const available = BigInt(quantities[i] as number) * lift;
+    const take = available < remaining ? available : remaining;
+    const key = keys[i] as number;
+    notional += BigInt(key * sign) * take;
+    filled += take;
+    remaining -= take;
+    worstKey = key;
+    levels++;
+  }
+  const filledDecimal = fromScaled(filled, workScale);
+  const notionalDecimal = fromScaled(notional, priceScale + workScale);
+  return {
+    filled: filledDecimal,
+    notional: notionalDecimal,
+    averagePrice: filled === 0n ? null : notionalDecimal.dividedBy(filledDecimal),
+    worstPrice: levels === 0 ? null : fromScaled(BigInt(worstKey * sign), priceScale),
+    complete: remaining === 0n,
+    levels,
+  };
+}
+
+/** Exact Decimal of a scaled BigInt, built from text so no digit is lost. */
+export function fromScaled(value: bigint, scale: number): Decimal {
+  if (scale === 0) return new Decimal(value.toString());
+  const negative = value < 0n;
+  let digits = (negative ? -value : value).toString();
+  if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
+  const cut = digits.length - scale;
+  return new Decimal(`${negative ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`);
+}

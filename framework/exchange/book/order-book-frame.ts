@@ -1,0 +1,138 @@
+import { ParseError } from '../../model/errors.js';
+import { parseDateTime } from '../../model/wire.js';
+
+/** The streaming channel of the full-depth L2 book. */
+export const ORDER_BOOK_CHANNEL = 'orderbook/full';
+
+/** One L2 level as the exchange sent it: `[price, quantity]`, exact decimal text. */
+export type BookLevelText = readonly [price: string, quantity: string];
+
+/**
+ * One symbol's entry of an `orderbook/full` notification. `asks` and `bids` are the arrays
+ * `JSON.parse` built, validated but not copied, so a frame costs one small object per symbol.
+ */
+export interface OrderBookFrame {
+  readonly symbol: string;
+  /** The exchange's `s`: rises by exactly 1 per message for a symbol; a snapshot restarts it. */
+  readonly sequence: number;
+  /** The exchange's `t`, UNIX milliseconds. */
+  readonly exchangeTime: number;
+  /** Local receive time, UNIX milliseconds. */
+  readonly receivedAt: number;
+  /** True for a `snapshot` (replaces the book), false for an `update` (changed levels only). */
+  readonly snapshot: boolean;
+  readonly asks: readonly BookLevelText[];
+  readonly bids: readonly BookLevelText[];
+}
+
+const NO_LEVELS: readonly BookLevelText[] = Object.freeze([]);
+
+/**
+ * Extracts the book frames of an `orderbook/full` notification
+ * (`{"ch":"orderbook/full","snapshot"|"update":{SYMBOL:{t,s,a,b}}}`), one per symbol.
+ *
+ * Returns `[]` for anything else (other channels, subscription replies, errors), so a session can
+ * hand every public frame to it. Malformed book payloads throw {@link ParseError} naming the field.
+ * The validation is deliberately cheap (a character scan per level text, no regex, no decimal.js):
+ * this runs for every book message. An absent `a` or `b` is read as "no change on that side".
+ */
+export function parseOrderBookFrames(frame: unknown, receivedAt: number): OrderBookFrame[] {
+  if (frame === null || typeof frame !== 'object') return [];
+  const message = frame as { ch?: unknown; snapshot?: unknown; update?: unknown };
+  if (message.ch !== ORDER_BOOK_CHANNEL) return [];
+  let snapshot: boolean;
+  let payload: unknown;
+  if (message.update !== undefined) {
+    snapshot = false;
+    payload = message.update;
+  } else if (message.snapshot !== undefined) {
+    snapshot = true;
+    payload = message.snapshot;
+  } else {
+    throw new ParseError(ORDER_BOOK_CHANNEL, 'must carry a snapshot or an update');
+  }
+  const key = snapshot ? 'snapshot' : 'update';
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+    throw new ParseError(key, 'must be an object keyed by symbol', payload);
+  }
+  const out: OrderBookFrame[] = [];
+  const entries = payload as Record<string, unknown>;
+  for (const symbol in entries) {
+    out.push(parseEntry(entries[symbol], symbol, `${key}.${symbol}`, snapshot, receivedAt));
+  }
+  return out;
+}
+
+interface RawEntry {
+  readonly t?: unknown;
+  readonly s?: unknown;
+  readonly a?: unknown;
+  readonly b?: unknown;
+}
+
+function parseEntry(value: unknown, symbol: string, path: string, snapshot: boolean, receivedAt: number): OrderBookFrame {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new ParseError(path, 'must be an object', value);
+  }
+  const entry = value as RawEntry;
+  const sequence = entry.s;
+  if (typeof sequence !== 'number' || !Number.isSafeInteger(sequence) || sequence < 0) {
+    throw new ParseError(`${path}.s`, sequence === undefined ? 'is required' : 'must be a non-negative integer', sequence);
+  }
+  const time = entry.t;
+  const exchangeTime = typeof time === 'number' && Number.isFinite(time) ? time : parseDateTime(time, `${path}.t`);
+  return {
+    symbol,
+    sequence,
+    exchangeTime,
+    receivedAt,
+    snapshot,
+    asks: entry.a === undefined ? NO_LEVELS : checkLevels(entry.a, path, 'a'),
+    bids: entry.b === undefined ? NO_LEVELS : checkLevels(entry.b, path, 'b'),
+  };
+}
+
+function checkLevels(value: unknown, path: string, side: 'a' | 'b'): readonly BookLevelText[] {
+  if (!Array.isArray(value)) throw new ParseError(`${path}.${side}`, 'must be an array of [price, quantity]', value);
+  const levels = value as unknown[];
+  for (let i = 0; i < levels.length; i++) {
+    const level = levels[i];
+    if (!Array.isArray(level) || level.length < 2) {
+      throw new ParseError(`${path}.${side}[${i}]`, 'must be a [price, quantity] pair', level);
+    }
+    const pair = level as unknown[];
+    if (!isUnsignedDecimal(pair[0])) pair[0] = repairNumber(pair[0], `${path}.${side}[${i}][0]`);
+    if (!isUnsignedDecimal(pair[1])) pair[1] = repairNumber(pair[1], `${path}.${side}[${i}][1]`);
+  }
+  return levels as BookLevelText[];
+}
+
+/** True for plain unsigned decimal text: digits with at most one dot and at least one digit. */
+function isUnsignedDecimal(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const length = value.length;
+  if (length === 0) return false;
+  let dots = 0;
+  for (let i = 0; i < length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 46) {
+      if (++dots > 1) return false;
+    } else if (c < 48 || c > 57) {
+      return false;
+    }
+  }
+  return length > dots;
+}
+
+/**
+ * Levels sent as JSON numbers are turned into their text in place (the array is ours: JSON.parse
+ * built it); `String(n)` is the shortest text of the double, i.e. what was sent, unless the
+ * exponent form appears, which a book level never legitimately needs.
+ */
+function repairNumber(value: unknown, path: string): string {
+  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
+    const text = String(value);
+    if (isUnsignedDecimal(text)) return text;
+  }
+  throw new ParseError(path, 'must be an unsigned decimal number', value);
+}
