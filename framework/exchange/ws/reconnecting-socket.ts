@@ -92,6 +92,11 @@ export class ReconnectingSocket {
     return this.stateSubject.value;
   }
 
+  /** The clock that stamps frames and events; sessions stamp their own events with it too. */
+  get clock(): Clock {
+    return this.options.clock;
+  }
+
   /** The URL this socket dials. */
   get url(): string {
     return this.options.url;
