@@ -1,6 +1,7 @@
 import { Subject, filter, map, merge, type Observable, type Subscription } from 'rxjs';
 import { ParseError } from '../../model/errors.js';
 import { asObject, mapArray } from '../../model/wire.js';
+import { parseMarketNotification, type MarketEvent } from '../../model/stream/market-events.js';
 import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type OrderBookFrame } from '../book/order-book-frame.js';
 import { ExchangeError } from '../errors.js';
 import { ReconnectingSocket, type ReconnectingSocketOptions } from './reconnecting-socket.js';
@@ -41,6 +42,7 @@ export class PublicSession {
   private readonly channelSubjects = new Map<string, Subject<RpcNotification>>();
   private readonly notificationSubject = new Subject<RpcNotification>();
   private readonly bookSubject = new Subject<OrderBookFrame>();
+  private readonly marketSubject = new Subject<MarketEvent>();
   private readonly ownEvents = new Subject<SessionEvent>();
   private readonly owned: Subscription[] = [];
   private opens = 0;
@@ -49,6 +51,8 @@ export class PublicSession {
   readonly notifications$: Observable<RpcNotification> = this.notificationSubject.asObservable();
   /** `orderbook/full` frames, one per symbol, typed by `parseOrderBookFrames`. */
   readonly orderBookFrames$: Observable<OrderBookFrame> = this.bookSubject.asObservable();
+  /** Trades, candles, tickers, partial and top-of-book events, one per symbol, typed by `parseMarketNotification`. */
+  readonly marketEvents$: Observable<MarketEvent> = this.marketSubject.asObservable();
   /** Connection and session events (drops, reconnects, restored subscriptions, parse errors). */
   readonly events$: Observable<SessionEvent>;
   /** One value per subscription restored after a reconnect: state built from that channel must be rebuilt. */
@@ -170,6 +174,7 @@ export class PublicSession {
     for (const subject of this.channelSubjects.values()) subject.complete();
     this.notificationSubject.complete();
     this.bookSubject.complete();
+    this.marketSubject.complete();
     this.ownEvents.complete();
   }
 
@@ -220,7 +225,17 @@ export class PublicSession {
         return;
       }
       for (const frame of frames) this.bookSubject.next(frame);
+      return;
     }
+    if (!this.marketSubject.observed) return;
+    let events: MarketEvent[];
+    try {
+      events = parseMarketNotification(notification.frame, notification.receivedAt);
+    } catch (error) {
+      this.reportParseError(ch, notification, error);
+      return;
+    }
+    for (const event of events) this.marketSubject.next(event);
   }
 
   private reportParseError(ch: string, notification: RpcNotification, error: unknown): void {

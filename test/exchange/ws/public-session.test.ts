@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MarketEvent } from '../../../framework/model/stream/market-events.js';
 import type { OrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import { ExchangeError } from '../../../framework/exchange/errors.js';
 import { ValidationError } from '../../../framework/model/errors.js';
@@ -125,6 +126,29 @@ describe('PublicSession', () => {
     expect(trades).toHaveLength(1);
     expect(books.map((b) => [b.symbol, b.sequence, b.snapshot, b.receivedAt])).toEqual([['BTCUSDT', 10, true, 7], ['BTCUSDT', 11, false, 7]]);
     expect(events.filter((e) => e.kind === 'parse-error')).toHaveLength(1);
+  });
+
+  it('types trades, tickers and partial books as market events; a malformed one is reported and skipped', async () => {
+    await session.connect();
+    const market: MarketEvent[] = [];
+    const events: SessionEvent[] = [];
+    session.marketEvents$.subscribe((e) => market.push(e));
+    session.events$.subscribe((e) => events.push(e));
+    const client = server.clients[0]!;
+    server.send(client, { ch: 'trades', snapshot: { BTCUSDT: [{ t: 3, i: 1, p: '100.2', q: '0.1', s: 'buy' }] } });
+    server.send(client, { ch: 'trades', update: { BTCUSDT: [{ t: 4, i: 2, p: 'abc', q: '0.1', s: 'buy' }] } });
+    server.send(client, { ch: 'orderbook/D5/100ms/batch', data: {
+      BTCUSDT: { t: 5, s: 1, a: [['101', '1']], b: [['99', '2']] },
+      ETHBTC: { t: 6, s: 1, a: [['0.05', '1']], b: [['0.04', '2']] },
+    } });
+    server.send(client, { ch: 'orderbook/full', update: { BTCUSDT: { t: 2, s: 3, a: [], b: [] } } });
+    await until(() => market.length === 3);
+    expect(market.map((e) => [e.kind, e.symbol, e.snapshot, e.receivedAt])).toEqual([
+      ['trades', 'BTCUSDT', true, 7], ['partialBook', 'BTCUSDT', false, 7], ['partialBook', 'ETHBTC', false, 7],
+    ]);
+    const parseErrors = events.filter((e) => e.kind === 'parse-error');
+    expect(parseErrors).toHaveLength(1);
+    expect(parseErrors[0]).toMatchObject({ ch: 'trades' });
   });
 
   it('close() fails pending calls and completes the streams', async () => {
