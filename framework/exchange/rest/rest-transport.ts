@@ -9,7 +9,7 @@ import { RateLimiter, realTimers, sleep } from './rate-limiter.js';
 import type { RateLimits, Timers } from './rate-limiter.js';
 import type { RestEvent } from './rest-events.js';
 import type { RestExecutor, RestRequest } from './rest-request.js';
-import { RetryPolicy, mayHaveTakenEffect } from './retry-policy.js';
+import { RetryPolicy, isOutcomeUnknown, mayHaveTakenEffect } from './retry-policy.js';
 import { basicAuthorization, hs256Authorization } from './sign.js';
 import {
   buildBodyText, buildQueryString, checkExtraHeaders, checkRequestPath, errorFromAnswer, parseRetryAfter,
@@ -151,7 +151,7 @@ export class RestTransport implements RestExecutor {
           this.emit(request, attempt, {
             kind: 'request-failed',
             errorCode: error instanceof TradeloopError ? error.code : 'UNKNOWN',
-            outcomeUnknown: mayHaveTakenEffect(error),
+            outcomeUnknown: isOutcomeUnknown(error),
           });
           throw error;
         }

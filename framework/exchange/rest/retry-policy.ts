@@ -28,6 +28,11 @@ export function mayHaveTakenEffect(error: unknown): boolean {
   return false;
 }
 
+/** The `outcomeUnknown` flag of a timeout or network failure; false for anything the exchange answered. */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return (error instanceof NetworkError || error instanceof TimeoutError) && error.outcomeUnknown;
+}
+
 /**
  * When and how long to retry a failed REST attempt.
  *

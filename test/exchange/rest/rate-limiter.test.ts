@@ -17,7 +17,7 @@ function setup(options: Partial<ConstructorParameters<typeof RateLimiter>[0]> = 
   const limiter = new RateLimiter({ clock: timers.clock, timers, ...options });
   limiters.push(limiter);
   const admitted: Array<{ label: string; at: number }> = [];
-  const take = (scope: RateScope, label = scope): Promise<void> =>
+  const take = (scope: RateScope, label: string = scope): Promise<void> =>
     limiter.acquire(scope).then(() => {
       admitted.push({ label, at: timers.clock.now() });
     }).catch(() => undefined);
