@@ -40,10 +40,15 @@ export interface RestTransportOptions {
   readonly keepAliveMs?: number;
   /** Budgets of the limiter built when `rateLimiter` is not given. */
   readonly limits?: Partial<RateLimits>;
-  /** A limiter shared with other transports of the same IP or user. */
+  /**
+   * A limiter shared with other transports spending the same budgets (public: same IP; trading and
+   * other: same user). When given, `limits` is ignored.
+   */
   readonly rateLimiter?: RateLimiter;
   readonly retryPolicy?: RetryPolicy;
+  /** Time of signatures, limiter windows and events. */
   readonly clock?: Clock;
+  /** Drives limiter waits, retry pauses and the overall timeout. */
   readonly timers?: Timers;
   readonly userAgent?: string;
 }
@@ -75,6 +80,7 @@ export class RestTransport implements RestExecutor {
   private readonly timers: Timers;
   private readonly credentials: ApiCredentials | undefined;
   private readonly userAgent: string;
+  private readonly ownsRateLimiter: boolean;
   private closed = false;
 
   constructor(options: RestTransportOptions) {
@@ -105,6 +111,7 @@ export class RestTransport implements RestExecutor {
     this.credentials = options.credentials;
     this.userAgent = options.userAgent ?? 'tradeloop/0.1';
     this.retry = options.retryPolicy ?? new RetryPolicy();
+    this.ownsRateLimiter = options.rateLimiter === undefined;
     this.rateLimiter = options.rateLimiter ?? new RateLimiter({ clock: this.clock, timers: this.timers, limits: options.limits });
     this.pool = new Pool(url.origin, {
       connections,
@@ -164,10 +171,14 @@ export class RestTransport implements RestExecutor {
     }
   }
 
-  /** Ends the pool (in-flight requests finish) and completes `events$`. */
+  /**
+   * Ends the pool (in-flight attempts finish, nothing new is sent) and completes `events$`. A
+   * limiter this transport built is closed too; a shared one is left to its owner.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.ownsRateLimiter) this.rateLimiter.close();
     try {
       await this.pool.close();
     } finally {

@@ -7,7 +7,7 @@ import type { RestTransportOptions } from '../../../framework/exchange/rest/rest
 import type { RestEvent } from '../../../framework/exchange/rest/rest-events.js';
 import type { RestRequest } from '../../../framework/exchange/rest/rest-request.js';
 import { RetryPolicy } from '../../../framework/exchange/rest/retry-policy.js';
-import { ExchangeError, NetworkError, RateLimitError, TimeoutError } from '../../../framework/exchange/errors.js';
+import { ConnectionStateError, ExchangeError, NetworkError, RateLimitError, TimeoutError } from '../../../framework/exchange/errors.js';
 import { ParseError } from '../../../framework/model/errors.js';
 import { sendJson, startHttpTestServer } from '../../support/http-test-server.js';
 import type { HttpTestServer, ReceivedRequest, TestHandler } from '../../support/http-test-server.js';
@@ -125,6 +125,29 @@ describe('RestTransport: building and signing', () => {
     const text = JSON.stringify(events);
     const signatures = server.requests.map((r) => Buffer.from((r.headers.authorization ?? '').slice(6), 'base64').toString().split(':')[1] ?? '');
     for (const secret of [KEY, SECRET, ...signatures]) expect(text).not.toContain(secret);
+  });
+});
+
+describe('RestTransport: limiter and lifecycle', () => {
+  it('holds requests back to the budget and reports the wait', async () => {
+    const timers = new VirtualTimers();
+    const { transport, events } = await setup({ clock: timers.clock, timers, limits: { other: { requests: 1, perMs: 1000 } } });
+    server.handle(ok());
+    await transport.execute(req());
+    const second = transport.execute(req());
+    await timers.advanceBy(999);
+    expect(server.requests).toHaveLength(1);
+    await timers.advanceBy(1);
+    await second;
+    expect(server.requests).toHaveLength(2);
+    expect(events.filter((e) => e.kind === 'rate-limit-wait')).toEqual([expect.objectContaining({ waitedMs: 1000, attempt: 1 })]);
+  });
+
+  it('refuses work after close', async () => {
+    const { transport } = await setup();
+    await transport.close();
+    await expect(transport.execute(req())).rejects.toBeInstanceOf(ConnectionStateError);
+    expect(server.requests).toHaveLength(0);
   });
 });
 
