@@ -1,5 +1,6 @@
 import { Decimal } from '../../model/decimal.js';
 import type { BookLadder } from './book-ladder.js';
+import { formatScaledBig } from './scaled-big.js';
 
 /**
  * What taking `quantity` from one side of the book would cost (buy) or yield (sell), walking the
@@ -32,7 +33,7 @@ export interface BookWalk {
  */
 export function walkLadder(
   ladder: BookLadder,
-  sign: 1 | -1,
+  sign: 1n | -1n,
   priceScale: number,
   quantityScale: number,
   wanted: Decimal,
@@ -43,19 +44,19 @@ export function walkLadder(
   let remaining = BigInt(wanted.times(new Decimal(10).pow(workScale)).toFixed(0));
   let filled = 0n;
   let notional = 0n;
-  let worstKey = Number.NaN;
+  let worstPrice = 0n;
   let levels = 0;
-  const keys = ladder.keys;
-  const quantities = ladder.quantities;
-  for (let i = keys.length - 1; i >= 0 && remaining > 0n; i--) {
-    const available = BigInt(quantities[i] as number) * lift;
-    const take = available < remaining ? available : remaining;
-    const key = keys[i] as number;
-    notional += BigInt(key * sign) * take;
-    filled += take;
-    remaining -= take;
-    worstKey = key;
-    levels++;
+  if (remaining > 0n) {
+    for (const [key, quantity] of ladder.levelsFromBest()) {
+      const available = quantity * lift;
+      const take = available < remaining ? available : remaining;
+      worstPrice = key * sign;
+      notional += worstPrice * take;
+      filled += take;
+      remaining -= take;
+      levels++;
+      if (remaining === 0n) break;
+    }
   }
   const filledDecimal = fromScaled(filled, workScale);
   const notionalDecimal = fromScaled(notional, priceScale + workScale);
@@ -63,7 +64,7 @@ export function walkLadder(
     filled: filledDecimal,
     notional: notionalDecimal,
     averagePrice: filled === 0n ? null : notionalDecimal.dividedBy(filledDecimal),
-    worstPrice: levels === 0 ? null : fromScaled(BigInt(worstKey * sign), priceScale),
+    worstPrice: levels === 0 ? null : fromScaled(worstPrice, priceScale),
     complete: remaining === 0n,
     levels,
   };
@@ -71,10 +72,5 @@ export function walkLadder(
 
 /** Exact Decimal of a scaled BigInt, built from text so no digit is lost. */
 export function fromScaled(value: bigint, scale: number): Decimal {
-  if (scale === 0) return new Decimal(value.toString());
-  const negative = value < 0n;
-  let digits = (negative ? -value : value).toString();
-  if (digits.length <= scale) digits = '0'.repeat(scale - digits.length + 1) + digits;
-  const cut = digits.length - scale;
-  return new Decimal(`${negative ? '-' : ''}${digits.slice(0, cut)}.${digits.slice(cut)}`);
+  return new Decimal(formatScaledBig(value, scale));
 }

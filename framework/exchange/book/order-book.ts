@@ -1,10 +1,11 @@
 import { Decimal, isDecimalString, type DecimalString } from '../../model/decimal.js';
 import { ParseError, ValidationError } from '../../model/errors.js';
 import type { Instrument } from '../../model/instrument.js';
-import { formatScaled, parseScaled, scaleOf } from '../../model/scaled.js';
-import { BookLadder } from './book-ladder.js';
+import { parseScaled, scaleOf } from '../../model/scaled.js';
+import { BIG_QUANTITY, BookLadder } from './book-ladder.js';
 import { walkLadder, type BookWalk } from './book-walk.js';
 import type { BookLevelText, OrderBookFrame } from './order-book-frame.js';
+import { MAX_EXACT, formatScaledBig, parseScaledBig } from './scaled-big.js';
 
 /** A side of the book. */
 export type BookSide = 'bid' | 'ask';
@@ -13,9 +14,9 @@ export type BookSide = 'bid' | 'ask';
 export interface BookLevel {
   readonly price: DecimalString;
   readonly quantity: DecimalString;
-  /** price x 10^priceScale. */
+  /** price x 10^priceScale; NaN when beyond 2^53 (the text is exact regardless). */
   readonly priceScaled: number;
-  /** quantity x 10^quantityScale. */
+  /** quantity x 10^quantityScale; NaN when beyond 2^53. */
   readonly quantityScaled: number;
 }
 
@@ -31,8 +32,9 @@ export interface OrderBookOptions {
  *
  * Scales start from the Instrument when known, else from 0, and rise when a value with more
  * decimals arrives (every stored value is multiplied by the power of ten, exactly): nothing is
- * ever rounded. A value that cannot be held exactly as a safe integer is refused with a
- * ParseError, and the book is then invalid until the next snapshot.
+ * ever rounded. Values beyond 2^53 at the book's scale (real books carry placeholder asks such as
+ * 9999999999999.000) are kept exactly as BigInt off the hot path (see BookLadder). Malformed
+ * level text throws a ParseError and leaves the book invalid until the next snapshot.
  *
  * A book is {@link valid} once a snapshot was applied and as long as it is not crossed: an update
  * that leaves best bid >= best ask marks it crossed (a crossed L2 book means a message was lost
@@ -82,7 +84,14 @@ export class OrderBook {
     const asks = this.askLadder.keys;
     const b = bids.length;
     const a = asks.length;
+    if (this.bidLadder.farAbove !== 0 || this.askLadder.farAbove !== 0) return this.crossedExact();
     return b !== 0 && a !== 0 && (bids[b - 1] as number) >= -(asks[a - 1] as number);
+  }
+
+  private crossedExact(): boolean {
+    const bid = this.bidLadder.levelsFromBest().next();
+    const ask = this.askLadder.levelsFromBest().next();
+    return bid.done !== true && ask.done !== true && bid.value[0] >= -ask.value[0];
   }
 
   /** Applies a snapshot (replaces the book) or an update (changed levels; quantity 0 removes). */
@@ -108,37 +117,36 @@ export class OrderBook {
   private applyLevels(ladder: BookLadder, levels: readonly BookLevelText[], sign: 1 | -1, side: string): void {
     for (let i = 0; i < levels.length; i++) {
       const level = levels[i] as BookLevelText;
-      let price = parseScaled(level[0], this.pScale);
-      if (!(price >= 0)) price = this.slowPrice(level[0], `${this.symbol}.${side}[${i}][0]`);
-      let quantity = parseScaled(level[1], this.qScale);
-      if (!(quantity >= 0)) quantity = this.slowQuantity(level[1], `${this.symbol}.${side}[${i}][1]`);
-      ladder.set(sign * price, quantity);
+      const price = parseScaled(level[0], this.pScale);
+      const quantity = parseScaled(level[1], this.qScale);
+      // One test catches NaN (finer than the scale, beyond 2^53, malformed) and a sign.
+      if (price >= 0 && quantity >= 0) ladder.set(sign * price, quantity);
+      else this.slowLevel(ladder, level, sign, `${this.symbol}.${side}[${i}]`);
     }
   }
 
-  /** Price text that did not parse at the current scale: raise the scale if that is the cause. */
-  private slowPrice(text: string, path: string): number {
-    const needed = neededScale(text, this.pScale, path);
-    const factor = 10 ** (needed - this.pScale);
-    if (Math.max(this.bidLadder.maxAbsKey(), this.askLadder.maxAbsKey()) * factor > Number.MAX_SAFE_INTEGER) {
-      throw new ParseError(path, `needs ${needed} decimals, beyond the exact range of the book's prices`, text);
+  /** A level the fast path could not take: raise the scales if needed, then set it exactly. */
+  private slowLevel(ladder: BookLadder, level: BookLevelText, sign: 1 | -1, path: string): void {
+    const [priceText, quantityText] = level;
+    checkUnsigned(priceText, `${path}[0]`);
+    checkUnsigned(quantityText, `${path}[1]`);
+    const priceScale = scaleOf(priceText);
+    if (priceScale > this.pScale) {
+      const factor = 10n ** BigInt(priceScale - this.pScale);
+      this.bidLadder.scaleKeys(factor);
+      this.askLadder.scaleKeys(factor);
+      this.pScale = priceScale;
     }
-    this.bidLadder.scaleKeys(factor);
-    this.askLadder.scaleKeys(factor);
-    this.pScale = needed;
-    return exact(text, needed, path);
-  }
-
-  private slowQuantity(text: string, path: string): number {
-    const needed = neededScale(text, this.qScale, path);
-    const factor = 10 ** (needed - this.qScale);
-    if (Math.max(this.bidLadder.maxQuantity(), this.askLadder.maxQuantity()) * factor > Number.MAX_SAFE_INTEGER) {
-      throw new ParseError(path, `needs ${needed} decimals, beyond the exact range of the book's quantities`, text);
+    const quantityScale = scaleOf(quantityText);
+    if (quantityScale > this.qScale) {
+      const factor = 10n ** BigInt(quantityScale - this.qScale);
+      this.bidLadder.scaleQuantities(factor);
+      this.askLadder.scaleQuantities(factor);
+      this.qScale = quantityScale;
     }
-    this.bidLadder.scaleQuantities(factor);
-    this.askLadder.scaleQuantities(factor);
-    this.qScale = needed;
-    return exact(text, needed, path);
+    const price = parseScaledBig(priceText, this.pScale) as bigint;
+    const quantity = parseScaledBig(quantityText, this.qScale) as bigint;
+    ladder.setExact(sign === 1 ? price : -price, quantity);
   }
 
   /** Number of levels on a side. */
@@ -146,28 +154,34 @@ export class OrderBook {
     return this.ladder(side).size;
   }
 
-  /** Best bid price, scaled; NaN when there are no bids. Allocation-free for per-event readers. */
+  /**
+   * Best bid price, scaled; NaN when there are no bids or when the best bid is beyond 2^53 at the
+   * book's scale (use {@link bestBid}). Allocation-free, for per-event readers.
+   */
   get bestBidPrice(): number {
     const keys = this.bidLadder.keys;
-    return keys.length === 0 ? Number.NaN : (keys[keys.length - 1] as number);
+    if (keys.length === 0 || this.bidLadder.farAbove !== 0) return Number.NaN;
+    return keys[keys.length - 1] as number;
   }
 
-  /** Best ask price, scaled; NaN when there are no asks. */
+  /** Best ask price, scaled; NaN when there are no asks (or only asks beyond 2^53). */
   get bestAskPrice(): number {
     const keys = this.askLadder.keys;
     return keys.length === 0 ? Number.NaN : -(keys[keys.length - 1] as number);
   }
 
-  /** Quantity at the best bid, scaled; 0 when there are no bids. */
+  /** Quantity at the best bid, scaled; NaN when there is none or it is beyond 2^53. */
   get bestBidQuantity(): number {
     const q = this.bidLadder.quantities;
-    return q.length === 0 ? 0 : (q[q.length - 1] as number);
+    const top = q.length === 0 || this.bidLadder.farAbove !== 0 ? BIG_QUANTITY : (q[q.length - 1] as number);
+    return top === BIG_QUANTITY ? Number.NaN : top;
   }
 
-  /** Quantity at the best ask, scaled; 0 when there are no asks. */
+  /** Quantity at the best ask, scaled; NaN when there is none or it is beyond 2^53. */
   get bestAskQuantity(): number {
     const q = this.askLadder.quantities;
-    return q.length === 0 ? 0 : (q[q.length - 1] as number);
+    const top = q.length === 0 ? BIG_QUANTITY : (q[q.length - 1] as number);
+    return top === BIG_QUANTITY ? Number.NaN : top;
   }
 
   /** Best bid level, or undefined when there are no bids. */
@@ -182,40 +196,36 @@ export class OrderBook {
 
   /** Best ask - best bid, exact text; undefined unless both sides have levels. */
   spread(): DecimalString | undefined {
-    const bid = this.bestBidPrice;
-    const ask = this.bestAskPrice;
-    if (Number.isNaN(bid) || Number.isNaN(ask)) return undefined;
-    return formatScaled(ask - bid, this.pScale) as DecimalString;
+    const bid = this.bestExactPrice('bid');
+    const ask = this.bestExactPrice('ask');
+    if (bid === undefined || ask === undefined) return undefined;
+    return formatScaledBig(ask - bid, this.pScale) as DecimalString;
   }
 
   /** (best bid + best ask) / 2, exact text (one more decimal when the sum is odd). */
   mid(): DecimalString | undefined {
-    const bid = this.bestBidPrice;
-    const ask = this.bestAskPrice;
-    if (Number.isNaN(bid) || Number.isNaN(ask)) return undefined;
+    const bid = this.bestExactPrice('bid');
+    const ask = this.bestExactPrice('ask');
+    if (bid === undefined || ask === undefined) return undefined;
     const sum = bid + ask;
-    if (sum % 2 === 0) return formatScaled(sum / 2, this.pScale) as DecimalString;
-    return formatScaled(sum * 5, this.pScale + 1) as DecimalString;
+    if (sum % 2n === 0n) return formatScaledBig(sum / 2n, this.pScale) as DecimalString;
+    return formatScaledBig(sum * 5n, this.pScale + 1) as DecimalString;
   }
 
   /** The best `n` levels of a side, best first. */
   topN(side: BookSide, n: number): BookLevel[] {
-    const ladder = this.ladder(side);
-    const sign = side === 'bid' ? 1 : -1;
-    const keys = ladder.keys;
-    const quantities = ladder.quantities;
-    const count = Math.min(Math.max(0, Math.floor(n)), keys.length);
-    const out = new Array<BookLevel>(count);
-    for (let k = 0; k < count; k++) {
-      const i = keys.length - 1 - k;
-      const priceScaled = sign * (keys[i] as number);
-      const quantityScaled = quantities[i] as number;
-      out[k] = {
-        price: formatScaled(priceScaled, this.pScale) as DecimalString,
-        quantity: formatScaled(quantityScaled, this.qScale) as DecimalString,
-        priceScaled,
-        quantityScaled,
-      };
+    const sign = side === 'bid' ? 1n : -1n;
+    const out: BookLevel[] = [];
+    if (!(n >= 1)) return out;
+    for (const [key, quantity] of this.ladder(side).levelsFromBest()) {
+      const price = key * sign;
+      out.push({
+        price: formatScaledBig(price, this.pScale) as DecimalString,
+        quantity: formatScaledBig(quantity, this.qScale) as DecimalString,
+        priceScaled: toSafeNumber(price),
+        quantityScaled: toSafeNumber(quantity),
+      });
+      if (out.length >= n) break;
     }
     return out;
   }
@@ -225,21 +235,27 @@ export class OrderBook {
     if (!isDecimalString(price) || price.startsWith('-')) {
       throw new ValidationError('price', 'must be an unsigned decimal number', price);
     }
-    const scaled = parseScaled(price, this.pScale);
-    // NaN here means more decimals than any level has (or beyond the exact range): no level.
-    if (Number.isNaN(scaled)) return '0' as DecimalString;
+    const scaled = parseScaledBig(price, this.pScale);
+    // More decimals than the book's scale: no level can sit there.
+    if (scaled === undefined) return '0' as DecimalString;
     const quantity = this.ladder(side).quantityAt(side === 'bid' ? scaled : -scaled);
-    return formatScaled(quantity, this.qScale) as DecimalString;
+    return formatScaledBig(quantity, this.qScale) as DecimalString;
   }
 
   /** What buying `quantity` at market would cost, walking the asks from the best. */
   costToBuy(quantity: string | Decimal): BookWalk {
-    return walkLadder(this.askLadder, -1, this.pScale, this.qScale, requestedQuantity(quantity));
+    return walkLadder(this.askLadder, -1n, this.pScale, this.qScale, requestedQuantity(quantity));
   }
 
   /** What selling `quantity` at market would yield, walking the bids from the best. */
   proceedsToSell(quantity: string | Decimal): BookWalk {
-    return walkLadder(this.bidLadder, 1, this.pScale, this.qScale, requestedQuantity(quantity));
+    return walkLadder(this.bidLadder, 1n, this.pScale, this.qScale, requestedQuantity(quantity));
+  }
+
+  private bestExactPrice(side: BookSide): bigint | undefined {
+    const best = this.ladder(side).levelsFromBest().next();
+    if (best.done === true) return undefined;
+    return side === 'bid' ? best.value[0] : -best.value[0];
   }
 
   private ladder(side: BookSide): BookLadder {
@@ -247,17 +263,12 @@ export class OrderBook {
   }
 }
 
-function neededScale(text: string, current: number, path: string): number {
+function checkUnsigned(text: string, path: string): void {
   if (!isDecimalString(text) || text.startsWith('-')) throw new ParseError(path, 'must be an unsigned decimal number', text);
-  const needed = scaleOf(text);
-  if (needed <= current) throw new ParseError(path, "is beyond the exact range of the book's integers", text);
-  return needed;
 }
 
-function exact(text: string, scale: number, path: string): number {
-  const value = parseScaled(text, scale);
-  if (!(value >= 0)) throw new ParseError(path, "is beyond the exact range of the book's integers", text);
-  return value;
+function toSafeNumber(value: bigint): number {
+  return value > MAX_EXACT || value < -MAX_EXACT ? Number.NaN : Number(value);
 }
 
 function requestedQuantity(quantity: string | Decimal): Decimal {
