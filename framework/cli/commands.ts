@@ -1,4 +1,5 @@
 import type { CliCommand } from './command.js';
+import { demoCommand } from './demo-command.js';
 
 /** Every `tradeloop` sub-command, in the order `help` lists them. */
-export const commands: readonly CliCommand[] = [];
+export const commands: readonly CliCommand[] = [demoCommand];
