@@ -182,7 +182,7 @@ export class ReconnectingSocket {
     }, this.options.connectTimeoutMs);
     ws.on('open', () => { if (ws === this.ws) this.onOpen(ws); });
     ws.on('message', (raw: WebSocket.RawData) => { if (ws === this.ws) this.onMessage(raw); });
-    ws.on('pong', () => { this.lastActivity = this.options.monotonicNow(); });
+    ws.on('pong', () => { if (ws === this.ws) this.lastActivity = this.options.monotonicNow(); });
     // Always listen: an unhandled 'error' on a stale socket would crash the process.
     ws.on('error', (error: Error) => {
       if (ws === this.ws && !this.aborted.has(ws)) this.emit({ kind: 'error', at: this.options.clock.now(), error: new NetworkError(error.message, { cause: error }) });

@@ -17,6 +17,8 @@ const NOW = 1_700_000_000_000;
 let server: WsTestServer;
 let authed: Set<TestClient>;
 let session: TradingSession;
+/** How long the fake takes to accept a login (the client must not send other calls meanwhile). */
+let loginDelayMs = 0;
 
 function report(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -36,8 +38,13 @@ function fakeTrading(message: Record<string, unknown>, client: TestClient): void
         .update(`${String(params.timestamp)}${params.window === undefined ? '' : String(params.window)}`).digest('hex')
       : String(params.type).toUpperCase() === 'BASIC' && params.api_key === API_KEY && params.secret_key === SECRET;
     if (!ok) return server.replyError(client, id, 1002, 'Authorization is required or has been failed');
-    authed.add(client);
-    return server.reply(client, id, true);
+    const accept = (): void => {
+      authed.add(client);
+      server.reply(client, id, true);
+    };
+    if (loginDelayMs > 0) setTimeout(accept, loginDelayMs);
+    else accept();
+    return;
   }
   if (!authed.has(client)) return server.replyError(client, id, 1001, 'Authorization required');
   switch (message.method) {
@@ -79,6 +86,7 @@ function makeSession(input: Partial<ApiCredentialsInput> = {}): TradingSession {
 beforeEach(async () => {
   server = await WsTestServer.start();
   authed = new Set();
+  loginDelayMs = 0;
   server.handler = fakeTrading;
 });
 
@@ -223,6 +231,7 @@ describe('TradingSession methods and streams', () => {
         if (e.kind === 'connected' && e.attempt > 0) session.spot.balances().then(resolve, reject);
       });
     });
+    loginDelayMs = 30;
     server.dropAll();
     await expect(during).resolves.toHaveLength(1);
     expect(server.clients[0]!.received.map((m) => m.method)).toEqual(['login', 'spot_balances']);
