@@ -11,13 +11,13 @@ describe('parsePublicChannel', () => {
     ['candles/1M', 'candles', false],
     ['ticker/1s', 'ticker', false],
     ['ticker/3s/batch', 'ticker', true],
-    ['ticker/price/1s', 'ticker-price', false],
-    ['ticker/price/3s/batch', 'ticker-price', true],
-    ['orderbook/full', 'orderbook-full', false],
-    ['orderbook/D5/100ms', 'orderbook-partial', false],
-    ['orderbook/D20/1000ms/batch', 'orderbook-partial', true],
-    ['orderbook/top/500ms', 'orderbook-top', false],
-    ['orderbook/top/1000ms/batch', 'orderbook-top', true],
+    ['ticker/price/1s', 'tickerPrice', false],
+    ['ticker/price/3s/batch', 'tickerPrice', true],
+    ['orderbook/full', 'fullBook', false],
+    ['orderbook/D5/100ms', 'partialBook', false],
+    ['orderbook/D20/1000ms/batch', 'partialBook', true],
+    ['orderbook/top/500ms', 'topOfBook', false],
+    ['orderbook/top/1000ms/batch', 'topOfBook', true],
   ])('accepts %s', (ch, kind, batch) => {
     expect(parsePublicChannel(ch)).toMatchObject({ ch, kind, batch });
   });
