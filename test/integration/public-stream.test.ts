@@ -9,7 +9,7 @@ import type { MarketEvent } from '../../framework/model/stream/market-events.js'
 import { LiveClock } from '../../framework/time/clock.js';
 
 const FIXTURE = new URL('../fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
-const NO_RESYNC = { resync: async () => undefined };
+const NO_RESYNC = { resync: { resync: async (): Promise<void> => undefined } };
 
 /** Books rebuilt straight from the file, with no sockets: the reference the client must match. */
 async function referenceBooks(): Promise<OrderBookKeeper> {
