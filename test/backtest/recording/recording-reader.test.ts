@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { RecordingReader, readLines } from '../../../backtest/recording/recording-reader.js';
-import { ParseError } from '../../../framework/model/errors.js';
+import type { ParseError } from '../../../framework/model/errors.js';
 
 const FIXTURE = new URL('../../fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
 
