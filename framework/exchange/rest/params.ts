@@ -51,8 +51,16 @@ export function requiredText(field: string, value: unknown): string {
   if (typeof value !== 'string') throw new ValidationError(field, value === undefined ? 'is required' : 'must be a string', value);
   if (value.trim() === '') throw new ValidationError(field, 'must not be empty', value);
   // Control characters would corrupt a query, a path or a header; no documented value contains one.
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw new ValidationError(field, 'must not contain control characters', value);
+  if (hasControlCharacter(value)) throw new ValidationError(field, 'must not contain control characters', value);
   return value;
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /** An optional non-empty string. */
