@@ -3,8 +3,10 @@ import { parseTradingBalance, parseTradingBalanceList, type TradingBalance } fro
 import { parseFeeRate, parseFeeRateList, type FeeRate } from '../../model/resources/fee.js';
 import { parseOrder, parseOrderList, type Order } from '../../model/resources/order.js';
 import type { TradingAccount } from '../../model/stream/order-report.js';
-import { newOrderListToWire, type NewOrderListParams } from './order-list-params.js';
-import { clientOrderIdParam, newOrderToWire, replaceOrderToWire, type NewOrderParams, type ReplaceOrderParams } from './order-params.js';
+import {
+  cancelOrderParams, newOrderListParams, newOrderParams, replaceOrderParams, type FuturesNewOrderParams, type OrderListParams,
+  type StreamReplaceOrderParams,
+} from './order-params.js';
 
 /** What the per-account methods need from their session. */
 export interface SessionRequester {
@@ -50,20 +52,20 @@ export class TradingAccountApi {
   }
 
   /** Places an order; resolves with the order as the exchange accepted it. */
-  async newOrder(params: NewOrderParams): Promise<Order> {
-    const wire = newOrderToWire(params, this.account);
+  async newOrder(params: FuturesNewOrderParams): Promise<Order> {
+    const wire = newOrderParams(params, this.account);
     return this.session.request(this.method('new_order'), wire, (r) => parseOrder(r, 'result'));
   }
 
   /** Places an order list (allOrNone, oneCancelOther, oneTriggerOneCancelOther). */
-  async newOrderList(params: NewOrderListParams): Promise<Order[]> {
-    const wire = newOrderListToWire(params, this.account);
+  async newOrderList(params: OrderListParams<FuturesNewOrderParams>): Promise<Order[]> {
+    const wire = newOrderListParams(params, this.account);
     return this.session.request(this.method('new_order_list'), wire, (r) => parseOrderList(r, 'result'));
   }
 
   /** Cancels one order by client order id. */
   async cancelOrder(clientOrderId: string): Promise<Order> {
-    const params = { client_order_id: clientOrderIdParam(clientOrderId) };
+    const params = cancelOrderParams(clientOrderId);
     return this.session.request(this.method('cancel_order'), params, (r) => parseOrder(r, 'result'));
   }
 
@@ -73,8 +75,8 @@ export class TradingAccountApi {
   }
 
   /** Replaces an order's quantity and price under a new client order id. */
-  async replaceOrder(params: ReplaceOrderParams): Promise<Order> {
-    const wire = replaceOrderToWire(params);
+  async replaceOrder(params: StreamReplaceOrderParams): Promise<Order> {
+    const wire = replaceOrderParams(params);
     return this.session.request(this.method('replace_order'), wire, (r) => parseOrder(r, 'result'));
   }
 
