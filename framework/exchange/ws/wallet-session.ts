@@ -1,32 +1,17 @@
 import { Subject, type Observable } from 'rxjs';
 import { ValidationError } from '../../model/errors.js';
 import { parseWalletBalance, parseWalletBalanceList, type WalletBalance } from '../../model/resources/balance.js';
-import { parseTransactionList, type Transaction } from '../../model/resources/wallet.js';
+import { parseTransactionList, TRANSACTION_STATUSES, type Transaction } from '../../model/resources/wallet.js';
 import {
   parseBalanceNotification, parseTransactionNotification, type BalanceNotification, type TransactionNotification,
 } from '../../model/stream/balance-update.js';
 import type { ApiCredentials } from '../rest/credentials.js';
+import { TRANSACTION_ORDER_KEYS, type TransactionsParams } from '../rest/endpoints/wallet.js';
+import {
+  enumParam, limitParam, offsetParam, optionalCodeList, optionalDateTime, optionalEnum, optionalId, SORT_DIRECTIONS,
+} from '../rest/params.js';
 import { AuthenticatedSession, type AuthenticatedSessionOptions } from './authenticated-session.js';
 import type { RpcConnection, RpcNotification } from './rpc-connection.js';
-
-/** Filters of `get_transactions`, as the REST transaction history takes them. */
-export interface TransactionQuery {
-  readonly currencies?: readonly string[];
-  readonly types?: readonly string[];
-  readonly subtypes?: readonly string[];
-  readonly statuses?: readonly string[];
-  readonly order_by?: 'created_at' | 'updated_at';
-  readonly sort?: 'ASC' | 'DESC';
-  /** UNIX ms or ISO 8601. */
-  readonly from?: number | string;
-  readonly till?: number | string;
-  readonly id_from?: number;
-  readonly id_till?: number;
-  /** 1..1000. */
-  readonly limit?: number;
-  /** 0..100000. */
-  readonly offset?: number;
-}
 
 const CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -62,8 +47,8 @@ export class WalletSession extends AuthenticatedSession {
     return this.unsubscribeStream('subscribe_transactions', 'unsubscribe_transactions');
   }
 
-  /** Transaction history. */
-  async getTransactions(query: TransactionQuery = {}): Promise<Transaction[]> {
+  /** Transaction history; the filters and their validation are those of the REST history. */
+  async getTransactions(query: TransactionsParams = {}): Promise<Transaction[]> {
     return this.request('get_transactions', transactionParams(query), (r) => parseTransactionList(r, 'result'));
   }
 
@@ -112,37 +97,22 @@ export class WalletSession extends AuthenticatedSession {
   }
 }
 
-function transactionParams(query: TransactionQuery): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const key of ['currencies', 'types', 'subtypes', 'statuses'] as const) {
-    const list = query[key];
-    if (list === undefined) continue;
-    if (!Array.isArray(list) || list.some((v) => typeof v !== 'string' || v === '')) {
-      throw new ValidationError(key, 'must be an array of non-empty strings', list);
-    }
-    out[key] = list;
-  }
-  if (query.order_by !== undefined) {
-    if (query.order_by !== 'created_at' && query.order_by !== 'updated_at') throw new ValidationError('order_by', 'must be created_at or updated_at', query.order_by);
-    out.order_by = query.order_by;
-  }
-  if (query.sort !== undefined) {
-    if (query.sort !== 'ASC' && query.sort !== 'DESC') throw new ValidationError('sort', 'must be ASC or DESC', query.sort);
-    out.sort = query.sort;
-  }
-  for (const key of ['from', 'till'] as const) {
-    const v = query[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'string' && !(Number.isSafeInteger(v) && v >= 0)) throw new ValidationError(key, 'must be UNIX ms or ISO 8601 text', v);
-    out[key] = v;
-  }
-  const ranges = { id_from: [0, Number.MAX_SAFE_INTEGER], id_till: [0, Number.MAX_SAFE_INTEGER], limit: [1, 1000], offset: [0, 100_000] } as const;
-  for (const key of Object.keys(ranges) as Array<keyof typeof ranges>) {
-    const v = query[key];
-    if (v === undefined) continue;
-    const [min, max] = ranges[key];
-    if (!Number.isInteger(v) || v < min || v > max) throw new ValidationError(key, `must be an integer in ${min}..${max}`, v);
-    out[key] = v;
-  }
-  return out;
+function transactionParams(query: TransactionsParams): Record<string, unknown> {
+  const statuses = query.statuses === undefined ? undefined : typeof query.statuses === 'string' ? [query.statuses] : query.statuses;
+  if (statuses !== undefined && !Array.isArray(statuses)) throw new ValidationError('statuses', 'must be a status or an array of statuses', statuses);
+  return {
+    from: optionalDateTime('from', query.from),
+    till: optionalDateTime('till', query.till),
+    types: optionalCodeList('types', query.types),
+    subtypes: optionalCodeList('subtypes', query.subtypes),
+    statuses: statuses?.map((status: unknown, i) => enumParam(`statuses[${i}]`, status, TRANSACTION_STATUSES)),
+    currencies: optionalCodeList('currencies', query.currencies),
+    id_from: optionalId('id_from', query.id_from),
+    id_till: optionalId('id_till', query.id_till),
+    tx_ids: optionalCodeList('tx_ids', query.tx_ids),
+    order_by: optionalEnum('order_by', query.order_by, TRANSACTION_ORDER_KEYS),
+    sort: optionalEnum('sort', query.sort, SORT_DIRECTIONS),
+    limit: limitParam(query.limit),
+    offset: offsetParam(query.offset),
+  };
 }
