@@ -118,17 +118,17 @@ describe('ReconnectingSocket', () => {
   });
 
   it('terminates and redials a connection whose peer stops answering pings', async () => {
-    const socket = makeSocket({ pingIntervalMs: 20, deadAfterMs: 80 });
+    const socket = makeSocket({ pingIntervalMs: 20, deadAfterMs: 250 });
     const events: SocketEvent[] = [];
     socket.events$.subscribe((e) => events.push(e));
     socket.start();
     await socket.whenOpen(2_000);
     // Healthy for a while: pongs keep it alive.
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    await new Promise((resolve) => setTimeout(resolve, 400));
     expect(events.some((e) => e.kind === 'dead-connection')).toBe(false);
     server.silent = true;
     const dead = await nextValue(socket.events$, (e) => e.kind === 'dead-connection');
-    expect(dead.kind === 'dead-connection' && dead.silentMs).toBeGreaterThanOrEqual(80);
+    expect(dead.kind === 'dead-connection' && dead.silentMs).toBeGreaterThanOrEqual(250);
     server.silent = false;
     await nextValue(socket.events$, (e) => e.kind === 'connected');
     expect(server.connections).toBe(2);
