@@ -53,7 +53,7 @@ export class BuyCryptoEndpoints {
   constructor(private readonly executor: RestExecutor) {}
 
   /** `GET /buy-crypto/provider`. */
-  getProviders(params?: ProvidersParams): Promise<BuyCryptoProvider[]> {
+  async getProviders(params?: ProvidersParams): Promise<BuyCryptoProvider[]> {
     const query = {
       provider_id: optionalId('provider_id', params?.provider_id),
       source: optionalText('source', params?.source),
@@ -63,7 +63,7 @@ export class BuyCryptoEndpoints {
   }
 
   /** `GET /buy-crypto/provider/{provider_id}/rate`. */
-  getRate(providerId: IdInput, params: BuyCryptoRateParams): Promise<BuyCryptoRate> {
+  async getRate(providerId: IdInput, params: BuyCryptoRateParams): Promise<BuyCryptoRate> {
     const query = {
       source: requiredText('source', params.source),
       target: requiredText('target', params.target),
@@ -75,7 +75,7 @@ export class BuyCryptoEndpoints {
   }
 
   /** `GET /buy-crypto/provider/{provider_id}/order`. */
-  getOrders(providerId: IdInput, params?: BuyCryptoOrdersParams): Promise<BuyCryptoOrder[]> {
+  async getOrders(providerId: IdInput, params?: BuyCryptoOrdersParams): Promise<BuyCryptoOrder[]> {
     const query = {
       from: optionalId('from', params?.from),
       till: optionalId('till', params?.till),
@@ -89,7 +89,7 @@ export class BuyCryptoEndpoints {
   }
 
   /** `POST /buy-crypto/provider/{provider_id}/order` (JSON body). Not idempotent: a repeat opens a second order. */
-  createOrder(providerId: IdInput, params: BuyCryptoOrderParams): Promise<BuyCryptoOrder> {
+  async createOrder(providerId: IdInput, params: BuyCryptoOrderParams): Promise<BuyCryptoOrder> {
     const paymentMethodId = idParam('payment_method_id', params.payment_method_id);
     const body = {
       target: requiredText('target', params.target),

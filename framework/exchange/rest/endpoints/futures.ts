@@ -55,28 +55,28 @@ export class FuturesEndpoints {
   constructor(private readonly executor: RestExecutor) {}
 
   /** `GET /futures/balance`. */
-  getBalances(): Promise<TradingBalance[]> {
+  async getBalances(): Promise<TradingBalance[]> {
     return this.executor.execute(balancesRequest('/futures'));
   }
 
   /** `GET /futures/balance/{currency}`. */
-  getBalance(currency: string): Promise<TradingBalance> {
+  async getBalance(currency: string): Promise<TradingBalance> {
     return this.executor.execute(balanceRequest('/futures', currency));
   }
 
   /** `GET /futures/account`. */
-  getAccounts(): Promise<MarginAccount[]> {
+  async getAccounts(): Promise<MarginAccount[]> {
     return this.executor.execute(privateGet('/futures/account', (b) => parseMarginAccountList(b)));
   }
 
   /** `GET /futures/account/isolated/{symbol}`. */
-  getAccount(symbol: string): Promise<MarginAccount> {
+  async getAccount(symbol: string): Promise<MarginAccount> {
     const path = `/futures/account/isolated/${pathSegment('symbol', symbol)}`;
     return this.executor.execute(privateGet(path, (b) => parseMarginAccount(b)));
   }
 
   /** `PUT /futures/account/isolated/{symbol}`: absolute balance and leverage, so a repeat changes nothing more. */
-  updateAccount(symbol: string, params: FuturesAccountParams): Promise<MarginAccount> {
+  async updateAccount(symbol: string, params: FuturesAccountParams): Promise<MarginAccount> {
     const body = {
       margin_balance: decimalParam('margin_balance', params.margin_balance, 'non-negative'),
       leverage: optionalDecimal('leverage', params.leverage, 'positive'),
@@ -87,38 +87,38 @@ export class FuturesEndpoints {
   }
 
   /** `DELETE /futures/position`: closes every position. */
-  closeAllPositions(): Promise<Position[]> {
+  async closeAllPositions(): Promise<Position[]> {
     return this.executor.execute(privateCall('DELETE', '/futures/position', (b) => parsePositionList(b), { scope: 'other', idempotent: false }));
   }
 
   /** `DELETE /futures/position/isolated/{symbol}`: limit close at `price`, market close without it. */
-  closePosition(symbol: string, params?: ClosePositionParams): Promise<Position[]> {
+  async closePosition(symbol: string, params?: ClosePositionParams): Promise<Position[]> {
     return this.executor.execute(closePositionRequest('/futures', symbol, params));
   }
 
   /** `GET /futures/order`: active orders. */
-  getActiveOrders(params?: SymbolParam): Promise<Order[]> {
+  async getActiveOrders(params?: SymbolParam): Promise<Order[]> {
     return this.executor.execute(activeOrdersRequest('/futures', params?.symbol));
   }
 
   /** `GET /futures/order/{client_order_id}`. */
-  getActiveOrder(clientOrderId: string): Promise<Order> {
+  async getActiveOrder(clientOrderId: string): Promise<Order> {
     return this.executor.execute(activeOrderRequest('/futures', clientOrderId));
   }
 
   /** `POST /futures/order`; with a client_order_id a retry is safe (lookup: active, then history). */
-  createOrder(params: FuturesNewOrderParams): Promise<Order> {
+  async createOrder(params: FuturesNewOrderParams): Promise<Order> {
     const body = orderBody(params, { reduceOnly: true });
     return this.executor.execute(createOrderRequest(this.executor, '/futures', body, true));
   }
 
   /** `POST /futures/order/list`: oneCancelOther or oneTriggerOneCancelOther (no allOrNone). */
-  createOrderList(params: FuturesOrderListParams): Promise<Order[]> {
+  async createOrderList(params: FuturesOrderListParams): Promise<Order[]> {
     return this.executor.execute(createOrderListRequest(this.executor, '/futures', orderListBody(params, true)));
   }
 
   /** `PATCH /futures/order/{client_order_id}`. */
-  replaceOrder(clientOrderId: string, params: FuturesReplaceOrderParams): Promise<Order> {
+  async replaceOrder(clientOrderId: string, params: FuturesReplaceOrderParams): Promise<Order> {
     const body = withExtra<unknown>({
       quantity: decimalParam('quantity', params.quantity, 'positive'),
       price: optionalDecimal('price', params.price, 'positive'),
@@ -128,47 +128,47 @@ export class FuturesEndpoints {
   }
 
   /** `DELETE /futures/order`: cancels all active orders (of one contract). */
-  cancelOrders(params?: SymbolParam): Promise<Order[]> {
+  async cancelOrders(params?: SymbolParam): Promise<Order[]> {
     return this.executor.execute(cancelOrdersRequest('/futures', params?.symbol));
   }
 
   /** `DELETE /futures/order/{client_order_id}`. */
-  cancelOrder(clientOrderId: string): Promise<Order> {
+  async cancelOrder(clientOrderId: string): Promise<Order> {
     return this.executor.execute(cancelOrderRequest('/futures', clientOrderId));
   }
 
   /** `GET /futures/config`: position configuration per contract. */
-  getConfig(): Promise<FuturesPositionConfig[]> {
+  async getConfig(): Promise<FuturesPositionConfig[]> {
     return this.executor.execute(privateGet('/futures/config', (b) => parseFuturesConfigResponse(b)));
   }
 
   /** `GET /futures/fee`. */
-  getFees(): Promise<FeeRate[]> {
+  async getFees(): Promise<FeeRate[]> {
     return this.executor.execute(feesRequest('/futures'));
   }
 
   /** `GET /futures/fee/{symbol}`. */
-  getFee(symbol: string): Promise<FeeRate> {
+  async getFee(symbol: string): Promise<FeeRate> {
     return this.executor.execute(feeRequest('/futures', symbol));
   }
 
   /** `GET /futures/history/order` (limit 1-1000 default 100, offset 0-100000). */
-  getOrderHistory(params?: FuturesOrderHistoryParams): Promise<Order[]> {
+  async getOrderHistory(params?: FuturesOrderHistoryParams): Promise<Order[]> {
     return this.executor.execute(privateGet('/futures/history/order', (b) => parseOrderList(b), futuresOrderHistoryQuery(params)));
   }
 
   /** `GET /futures/history/trade` (`from`/`till` are ids when `by` is id, the default). */
-  getTradeHistory(params?: TradeHistoryParams): Promise<TradeHistoryRecord[]> {
+  async getTradeHistory(params?: TradeHistoryParams): Promise<TradeHistoryRecord[]> {
     return this.executor.execute(privateGet('/futures/history/trade', (b) => parseTradeHistoryList(b), tradeHistoryQuery(params)));
   }
 
   /** `GET /futures/history/positions` (`from`/`till` in UNIX nanoseconds). */
-  getPositionHistory(params?: PositionHistoryParams): Promise<PositionHistoryRecord[]> {
+  async getPositionHistory(params?: PositionHistoryParams): Promise<PositionHistoryRecord[]> {
     return this.executor.execute(privateGet('/futures/history/positions', (b) => parsePositionHistoryList(b), positionHistoryQuery(params)));
   }
 
   /** `GET /futures/history/clearing`. */
-  getClearingHistory(params?: ClearingHistoryParams): Promise<ClearingRecord[]> {
+  async getClearingHistory(params?: ClearingHistoryParams): Promise<ClearingRecord[]> {
     return this.executor.execute(privateGet('/futures/history/clearing', (b) => parseClearingList(b), clearingHistoryQuery(params)));
   }
 }

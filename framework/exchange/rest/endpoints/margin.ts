@@ -56,17 +56,17 @@ export class MarginEndpoints {
   constructor(private readonly executor: RestExecutor) {}
 
   /** `GET /margin/account`. */
-  getAccounts(): Promise<MarginAccount[]> {
+  async getAccounts(): Promise<MarginAccount[]> {
     return this.executor.execute(privateGet('/margin/account', (b) => parseMarginAccountList(b)));
   }
 
   /** `GET /margin/account/isolated/{symbol}`. */
-  getAccount(symbol: string): Promise<MarginAccount> {
+  async getAccount(symbol: string): Promise<MarginAccount> {
     return this.executor.execute(privateGet(`/margin/account/isolated/${pathSegment('symbol', symbol)}`, (b) => parseMarginAccount(b)));
   }
 
   /** `PUT /margin/account/isolated/{symbol}`: sets an absolute balance, so a repeat changes nothing more. */
-  updateAccount(symbol: string, params: MarginAccountParams): Promise<MarginAccount> {
+  async updateAccount(symbol: string, params: MarginAccountParams): Promise<MarginAccount> {
     const body = {
       margin_balance: decimalParam('margin_balance', params.margin_balance, 'non-negative'),
       strict_validate: optionalBool('strict_validate', params.strict_validate),
@@ -76,22 +76,22 @@ export class MarginEndpoints {
   }
 
   /** `DELETE /margin/position`: closes every position (a repeat could close one opened meanwhile). */
-  closeAllPositions(): Promise<Position[]> {
+  async closeAllPositions(): Promise<Position[]> {
     return this.executor.execute(privateCall('DELETE', '/margin/position', (b) => parsePositionList(b), { scope: 'other', idempotent: false }));
   }
 
   /** `DELETE /margin/position/isolated/{symbol}`. */
-  closePosition(symbol: string, params?: ClosePositionParams): Promise<Position[]> {
+  async closePosition(symbol: string, params?: ClosePositionParams): Promise<Position[]> {
     return this.executor.execute(closePositionRequest('/margin', symbol, params));
   }
 
   /** `GET /margin/order`: active margin orders. */
-  getActiveOrders(params?: SymbolParam): Promise<Order[]> {
+  async getActiveOrders(params?: SymbolParam): Promise<Order[]> {
     return this.executor.execute(activeOrdersRequest('/margin', params?.symbol));
   }
 
   /** `GET /margin/order/{client_order_id}`. */
-  getActiveOrder(clientOrderId: string): Promise<Order> {
+  async getActiveOrder(clientOrderId: string): Promise<Order> {
     return this.executor.execute(activeOrderRequest('/margin', clientOrderId));
   }
 
@@ -100,7 +100,7 @@ export class MarginEndpoints {
    * is safe; the lookup after a duplicate refusal searches active orders only, as the spec shows
    * no margin order history.
    */
-  createOrder(params: MarginNewOrderParams): Promise<Order> {
+  async createOrder(params: MarginNewOrderParams): Promise<Order> {
     const body = withExtra<unknown>({
       client_order_id: optionalClientOrderId('client_order_id', params.client_order_id),
       symbol: requiredText('symbol', params.symbol),
@@ -113,12 +113,12 @@ export class MarginEndpoints {
   }
 
   /** `GET /margin/history/positions` (`from`/`till` in UNIX nanoseconds). */
-  getPositionHistory(params?: PositionHistoryParams): Promise<PositionHistoryRecord[]> {
+  async getPositionHistory(params?: PositionHistoryParams): Promise<PositionHistoryRecord[]> {
     return this.executor.execute(privateGet('/margin/history/positions', (b) => parsePositionHistoryList(b), positionHistoryQuery(params)));
   }
 
   /** `GET /margin/history/clearing`. */
-  getClearingHistory(params?: ClearingHistoryParams): Promise<ClearingRecord[]> {
+  async getClearingHistory(params?: ClearingHistoryParams): Promise<ClearingRecord[]> {
     return this.executor.execute(privateGet('/margin/history/clearing', (b) => parseClearingList(b), clearingHistoryQuery(params)));
   }
 }

@@ -38,28 +38,28 @@ export class MarketDataEndpoints {
   constructor(private readonly executor: RestExecutor) {}
 
   /** `GET /public/currency`: currencies keyed by code. */
-  getCurrencies(params?: CurrenciesFilter): Promise<Record<string, Currency>> {
+  async getCurrencies(params?: CurrenciesFilter): Promise<Record<string, Currency>> {
     const currencies = optionalCodeList('currencies', params?.currencies);
     return this.executor.execute(publicGet('/public/currency', (b) => parseCurrencyMap(b), { currencies }));
   }
 
   /** `GET /public/currency/{currency}`. */
-  getCurrency(currency: string): Promise<Currency> {
+  async getCurrency(currency: string): Promise<Currency> {
     return this.executor.execute(publicGet(`/public/currency/${pathSegment('currency', currency)}`, (b) => parseCurrency(b)));
   }
 
   /** `GET /public/symbol`: symbols keyed by code. */
-  getSymbols(params?: SymbolsFilter): Promise<Record<string, SymbolInfo>> {
+  async getSymbols(params?: SymbolsFilter): Promise<Record<string, SymbolInfo>> {
     return this.executor.execute(publicGet('/public/symbol', (b) => parseSymbolMap(b), { symbols: symbolsQuery(params) }));
   }
 
   /** `GET /public/symbol/{symbol}`. */
-  getSymbol(symbol: string): Promise<SymbolInfo> {
+  async getSymbol(symbol: string): Promise<SymbolInfo> {
     return this.executor.execute(publicGet(`/public/symbol/${pathSegment('symbol', symbol)}`, (b) => parseSymbolInfo(b)));
   }
 
   /** `GET /public/mapping/symbol` with the `broker-id` header: matching-engine mappings keyed by symbol. */
-  getSymbolMappings(params: BrokerParams & SymbolsFilter): Promise<Record<string, SymbolMapping>> {
+  async getSymbolMappings(params: BrokerParams & SymbolsFilter): Promise<Record<string, SymbolMapping>> {
     const headers = brokerHeader(params);
     return this.executor.execute(publicGet(
       '/public/mapping/symbol',
@@ -70,29 +70,29 @@ export class MarketDataEndpoints {
   }
 
   /** `GET /public/mapping/symbol/{symbol}` with the `broker-id` header. */
-  getSymbolMapping(symbol: string, params: BrokerParams): Promise<SymbolMapping> {
+  async getSymbolMapping(symbol: string, params: BrokerParams): Promise<SymbolMapping> {
     const path = `/public/mapping/symbol/${pathSegment('symbol', symbol)}`;
     return this.executor.execute(publicGet(path, (b) => parseSymbolMapping(b), undefined, brokerHeader(params)));
   }
 
   /** `GET /public/ticker`: tickers keyed by symbol. */
-  getTickers(params?: SymbolsFilter): Promise<Record<string, Ticker>> {
+  async getTickers(params?: SymbolsFilter): Promise<Record<string, Ticker>> {
     return this.executor.execute(publicGet('/public/ticker', (b) => parseTickerMap(b), { symbols: symbolsQuery(params) }));
   }
 
   /** `GET /public/ticker/{symbol}`. */
-  getTicker(symbol: string): Promise<Ticker> {
+  async getTicker(symbol: string): Promise<Ticker> {
     return this.executor.execute(publicGet(`/public/ticker/${pathSegment('symbol', symbol)}`, (b) => parseTicker(b)));
   }
 
   /** `GET /public/price/rate`: quotes keyed by source currency. */
-  getPriceRates(params: PriceRateParams): Promise<Record<string, PriceRate>> {
+  async getPriceRates(params: PriceRateParams): Promise<Record<string, PriceRate>> {
     const query = { from: codeList('from', params.from), to: requiredText('to', params.to) };
     return this.executor.execute(publicGet('/public/price/rate', (b) => parsePriceRateMap(b), query));
   }
 
   /** `GET /public/price/history`: histories keyed by source currency (limit 1-1000, default 1). */
-  getPriceHistory(params: PriceHistoryParams): Promise<Record<string, PriceHistory>> {
+  async getPriceHistory(params: PriceHistoryParams): Promise<Record<string, PriceHistory>> {
     const query = {
       from: codeList('from', params.from),
       to: requiredText('to', params.to),
@@ -105,17 +105,17 @@ export class MarketDataEndpoints {
   }
 
   /** `GET /public/price/ticker`: last prices keyed by symbol. */
-  getLastPrices(params?: SymbolsFilter): Promise<Record<string, LastPrice>> {
+  async getLastPrices(params?: SymbolsFilter): Promise<Record<string, LastPrice>> {
     return this.executor.execute(publicGet('/public/price/ticker', (b) => parseLastPriceMap(b), { symbols: symbolsQuery(params) }));
   }
 
   /** `GET /public/price/ticker/{symbol}`. */
-  getLastPrice(symbol: string): Promise<LastPrice> {
+  async getLastPrice(symbol: string): Promise<LastPrice> {
     return this.executor.execute(publicGet(`/public/price/ticker/${pathSegment('symbol', symbol)}`, (b) => parseLastPrice(b)));
   }
 
   /** `GET /public/trades`: trades keyed by symbol (limit 1-1000, default 10; by default timestamp). */
-  getTrades(params?: TradesParams): Promise<Record<string, PublicTrade[]>> {
+  async getTrades(params?: TradesParams): Promise<Record<string, PublicTrade[]>> {
     const query = {
       symbols: symbolsQuery(params),
       ...rangeQuery(params, 'timestamp'),
@@ -126,7 +126,7 @@ export class MarketDataEndpoints {
   }
 
   /** `GET /public/trades/{symbol}` (limit 1-1000, default 100; offset 0-100000). */
-  getSymbolTrades(symbol: string, params?: SymbolTradesParams): Promise<PublicTrade[]> {
+  async getSymbolTrades(symbol: string, params?: SymbolTradesParams): Promise<PublicTrade[]> {
     const query = {
       ...rangeQuery(params, 'timestamp'),
       sort: optionalEnum('sort', params?.sort, SORT_DIRECTIONS),
@@ -138,13 +138,13 @@ export class MarketDataEndpoints {
   }
 
   /** `GET /public/orderbook`: books keyed by symbol (depth default 10, 0 = full book). */
-  getOrderBooks(params?: OrderBooksParams): Promise<Record<string, OrderBookSnapshot>> {
+  async getOrderBooks(params?: OrderBooksParams): Promise<Record<string, OrderBookSnapshot>> {
     const query = { symbols: symbolsQuery(params), depth: optionalInt('depth', params?.depth, 0) };
     return this.executor.execute(publicGet('/public/orderbook', (b) => parseOrderBookMap(b), query));
   }
 
   /** `GET /public/orderbook/{symbol}` (depth default 100, 0 = full book; `volume` overrides depth). */
-  getOrderBook(symbol: string, params?: OrderBookParams): Promise<OrderBookSnapshot> {
+  async getOrderBook(symbol: string, params?: OrderBookParams): Promise<OrderBookSnapshot> {
     const query = {
       depth: optionalInt('depth', params?.depth, 0),
       volume: optionalDecimal('volume', params?.volume, 'positive'),
@@ -154,7 +154,7 @@ export class MarketDataEndpoints {
   }
 
   /** `GET /public/candles`: candles keyed by symbol (period default M30, limit 1-1000 default 10). */
-  getCandles(params?: CandlesParams): Promise<Record<string, Candle[]>> {
+  async getCandles(params?: CandlesParams): Promise<Record<string, Candle[]>> {
     const query = {
       symbols: symbolsQuery(params),
       ...sortAndPeriod(params),
@@ -166,7 +166,7 @@ export class MarketDataEndpoints {
   }
 
   /** `GET /public/candles/{symbol}` (limit 1-1000, default 100; offset 0-100000). */
-  getSymbolCandles(symbol: string, params?: SymbolCandlesParams): Promise<Candle[]> {
+  async getSymbolCandles(symbol: string, params?: SymbolCandlesParams): Promise<Candle[]> {
     const query = {
       ...sortAndPeriod(params),
       from: optionalDateTime('from', params?.from),
@@ -179,18 +179,18 @@ export class MarketDataEndpoints {
   }
 
   /** `GET /public/futures/info`: futures info keyed by contract code. */
-  getFuturesInfos(params?: SymbolsFilter): Promise<Record<string, FuturesInfo>> {
+  async getFuturesInfos(params?: SymbolsFilter): Promise<Record<string, FuturesInfo>> {
     return this.executor.execute(publicGet('/public/futures/info', (b) => parseFuturesInfoMap(b), { symbols: symbolsQuery(params) }));
   }
 
   /** `GET /public/futures/info/{symbol}`: the exchange keys the one record by the contract code. */
-  getFuturesInfo(symbol: string): Promise<FuturesInfo> {
+  async getFuturesInfo(symbol: string): Promise<FuturesInfo> {
     const path = `/public/futures/info/${pathSegment('symbol', symbol)}`;
     return this.executor.execute(publicGet(path, (b) => pickKeyed(parseFuturesInfoMap(b), symbol, 'futures_info')));
   }
 
   /** `GET /public/futures/history/funding`: funding records keyed by perpetual contract code. */
-  getFundingHistory(params?: FundingHistoryParams): Promise<Record<string, FundingRecord[]>> {
+  async getFundingHistory(params?: FundingHistoryParams): Promise<Record<string, FundingRecord[]>> {
     const query = withExtra({
       symbols: symbolsQuery(params),
       sort: optionalEnum('sort', params?.sort, SORT_DIRECTIONS),
@@ -200,7 +200,7 @@ export class MarketDataEndpoints {
   }
 
   /** `GET /public/futures/candles/open_interest`: parameters and response are not shown in the spec. */
-  getOpenInterestCandles(params?: OpenInterestParams): Promise<OpenInterestCandles> {
+  async getOpenInterestCandles(params?: OpenInterestParams): Promise<OpenInterestCandles> {
     const query = withExtra<QueryValue>({}, params?.extra);
     return this.executor.execute(publicGet('/public/futures/candles/open_interest', parseOpenInterestCandles, query));
   }

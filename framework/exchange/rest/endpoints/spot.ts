@@ -23,22 +23,22 @@ export class SpotEndpoints {
   constructor(private readonly executor: RestExecutor) {}
 
   /** `GET /spot/balance`. */
-  getBalances(): Promise<TradingBalance[]> {
+  async getBalances(): Promise<TradingBalance[]> {
     return this.executor.execute(balancesRequest('/spot'));
   }
 
   /** `GET /spot/balance/{currency}` (the exchange may leave `currency` out of the answer). */
-  getBalance(currency: string): Promise<TradingBalance> {
+  async getBalance(currency: string): Promise<TradingBalance> {
     return this.executor.execute(balanceRequest('/spot', currency));
   }
 
   /** `GET /spot/order`: active orders. */
-  getActiveOrders(params?: SymbolParam): Promise<Order[]> {
+  async getActiveOrders(params?: SymbolParam): Promise<Order[]> {
     return this.executor.execute(activeOrdersRequest('/spot', params?.symbol));
   }
 
   /** `GET /spot/order/{client_order_id}`. */
-  getActiveOrder(clientOrderId: string): Promise<Order> {
+  async getActiveOrder(clientOrderId: string): Promise<Order> {
     return this.executor.execute(activeOrderRequest('/spot', clientOrderId));
   }
 
@@ -46,49 +46,49 @@ export class SpotEndpoints {
    * `POST /spot/order`. Give a client_order_id to make the placement safe to retry: a duplicate
    * refusal after an unknown outcome is resolved by fetching the order (active, then history).
    */
-  createOrder(params: NewOrderParams): Promise<Order> {
+  async createOrder(params: NewOrderParams): Promise<Order> {
     const body = orderBody(params, { reduceOnly: false });
     return this.executor.execute(createOrderRequest(this.executor, '/spot', body, true));
   }
 
   /** `POST /spot/order/list`: allOrNone, oneCancelOther or oneTriggerOneCancelOther. */
-  createOrderList(params: OrderListParams): Promise<Order[]> {
+  async createOrderList(params: OrderListParams): Promise<Order[]> {
     const body = orderListBody(params, false);
     return this.executor.execute(createOrderListRequest(this.executor, '/spot', body));
   }
 
   /** `PATCH /spot/order/{client_order_id}`. */
-  replaceOrder(clientOrderId: string, params: ReplaceOrderParams): Promise<Order> {
+  async replaceOrder(clientOrderId: string, params: ReplaceOrderParams): Promise<Order> {
     return this.executor.execute(replaceOrderRequest('/spot', clientOrderId, replaceBody(params)));
   }
 
   /** `DELETE /spot/order`: cancels all active orders (of one symbol). */
-  cancelOrders(params?: SymbolParam): Promise<Order[]> {
+  async cancelOrders(params?: SymbolParam): Promise<Order[]> {
     return this.executor.execute(cancelOrdersRequest('/spot', params?.symbol));
   }
 
   /** `DELETE /spot/order/{client_order_id}`. */
-  cancelOrder(clientOrderId: string): Promise<Order> {
+  async cancelOrder(clientOrderId: string): Promise<Order> {
     return this.executor.execute(cancelOrderRequest('/spot', clientOrderId));
   }
 
   /** `GET /spot/fee`. */
-  getFees(): Promise<FeeRate[]> {
+  async getFees(): Promise<FeeRate[]> {
     return this.executor.execute(feesRequest('/spot'));
   }
 
   /** `GET /spot/fee/{symbol}`. */
-  getFee(symbol: string): Promise<FeeRate> {
+  async getFee(symbol: string): Promise<FeeRate> {
     return this.executor.execute(feeRequest('/spot', symbol));
   }
 
   /** `GET /spot/history/order` (limit 1-1000 default 100, offset 0-100000; by default id). */
-  getOrderHistory(params?: SpotOrderHistoryParams): Promise<Order[]> {
+  async getOrderHistory(params?: SpotOrderHistoryParams): Promise<Order[]> {
     return this.executor.execute(privateGet('/spot/history/order', (b) => parseOrderList(b), spotOrderHistoryQuery(params)));
   }
 
   /** `GET /spot/history/trade` (`from`/`till` are ids when `by` is id, the default). */
-  getTradeHistory(params?: TradeHistoryParams): Promise<TradeHistoryRecord[]> {
+  async getTradeHistory(params?: TradeHistoryParams): Promise<TradeHistoryRecord[]> {
     return this.executor.execute(privateGet('/spot/history/trade', (b) => parseTradeHistoryList(b), tradeHistoryQuery(params)));
   }
 }

@@ -45,24 +45,24 @@ export class SubAccountEndpoints {
   constructor(private readonly executor: RestExecutor) {}
 
   /** `GET /sub-account` (an empty array when there are none). */
-  list(): Promise<SubAccount[]> {
+  async list(): Promise<SubAccount[]> {
     return this.executor.execute(privateGet('/sub-account', (b) => parseSubAccountListResult(b)));
   }
 
   /** `POST /sub-account/freeze`: cancels the sub-accounts' orders and stops them trading and withdrawing. */
-  freeze(params: SubAccountIdsParams): Promise<BooleanResult> {
+  async freeze(params: SubAccountIdsParams): Promise<BooleanResult> {
     const body = { sub_account_ids: joinedCodes('sub_account_ids', params.sub_account_ids) };
     return this.executor.execute(privateCall('POST', '/sub-account/freeze', (b) => parseBooleanResult(b), { scope: 'other', idempotent: false, body }));
   }
 
   /** `POST /sub-account/activate`: restores frozen sub-accounts (a disabled one cannot be restored). */
-  activate(params: SubAccountIdsParams): Promise<BooleanResult> {
+  async activate(params: SubAccountIdsParams): Promise<BooleanResult> {
     const body = { sub_account_ids: joinedCodes('sub_account_ids', params.sub_account_ids) };
     return this.executor.execute(privateCall('POST', '/sub-account/activate', (b) => parseBooleanResult(b), { scope: 'other', idempotent: false, body }));
   }
 
   /** `POST /sub-account/transfer`: the transaction id. Never retried blindly: a repeat moves funds twice. */
-  transfer(params: SubAccountTransferParams): Promise<string> {
+  async transfer(params: SubAccountTransferParams): Promise<string> {
     const body = {
       sub_account_id: requiredText('sub_account_id', params.sub_account_id),
       amount: decimalParam('amount', params.amount, 'positive'),
@@ -73,13 +73,13 @@ export class SubAccountEndpoints {
   }
 
   /** `GET /sub-account/acl`. */
-  getAcl(params?: Partial<SubAccountIdsParams>): Promise<SubAccountAcl[]> {
+  async getAcl(params?: Partial<SubAccountIdsParams>): Promise<SubAccountAcl[]> {
     const query = { sub_account_ids: optionalCodeList('sub_account_ids', params?.sub_account_ids) };
     return this.executor.execute(privateGet('/sub-account/acl', (b) => parseSubAccountAclResult(b), query));
   }
 
   /** `POST /sub-account/acl`: sets absolute values, so a repeat changes nothing more. */
-  setAcl(params: SubAccountAclParams): Promise<SubAccountAcl[]> {
+  async setAcl(params: SubAccountAclParams): Promise<SubAccountAcl[]> {
     const body = {
       sub_account_ids: joinedCodes('sub_account_ids', params.sub_account_ids),
       deposit_address_generation_enabled: optionalBool('deposit_address_generation_enabled', params.deposit_address_generation_enabled),
@@ -90,13 +90,13 @@ export class SubAccountEndpoints {
   }
 
   /** `GET /sub-account/balance/{sub_acc_id}`. */
-  getBalance(subAccountId: string): Promise<SubAccountBalance> {
+  async getBalance(subAccountId: string): Promise<SubAccountBalance> {
     const path = `/sub-account/balance/${pathSegment('sub_acc_id', subAccountId)}`;
     return this.executor.execute(privateGet(path, (b) => parseSubAccountBalance(b)));
   }
 
   /** `GET /sub-account/crypto/address/{sub_acc_id}/{currency}`. */
-  getDepositAddress(subAccountId: string, currency: string): Promise<SubAccountAddress> {
+  async getDepositAddress(subAccountId: string, currency: string): Promise<SubAccountAddress> {
     const path = `/sub-account/crypto/address/${pathSegment('sub_acc_id', subAccountId)}/${pathSegment('currency', currency)}`;
     return this.executor.execute(privateGet(path, (b) => parseSubAccountAddressResult(b)));
   }

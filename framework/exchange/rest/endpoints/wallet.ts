@@ -101,17 +101,17 @@ export class WalletEndpoints {
   constructor(private readonly executor: RestExecutor) {}
 
   /** `GET /wallet/balance` (zero balances are left out). */
-  getBalances(): Promise<WalletBalance[]> {
+  async getBalances(): Promise<WalletBalance[]> {
     return this.executor.execute(privateGet('/wallet/balance', (b) => parseWalletBalanceList(b)));
   }
 
   /** `GET /wallet/balance/{currency}`. */
-  getBalance(currency: string): Promise<WalletBalance> {
+  async getBalance(currency: string): Promise<WalletBalance> {
     return this.executor.execute(privateGet(`/wallet/balance/${pathSegment('currency', currency)}`, (b) => parseWalletBalance(b)));
   }
 
   /** `GET /wallet/crypto/address`. */
-  getDepositAddresses(params?: { readonly currency?: string }): Promise<DepositAddress[]> {
+  async getDepositAddresses(params?: { readonly currency?: string }): Promise<DepositAddress[]> {
     const query = { currency: optionalText('currency', params?.currency) };
     return this.executor.execute(privateGet('/wallet/crypto/address', (b) => parseDepositAddressList(b), query));
   }
@@ -120,19 +120,19 @@ export class WalletEndpoints {
    * `POST /wallet/crypto/address`: a new deposit address. Not idempotent: for tokens sharing a base
    * address it changes the current address of the whole base currency.
    */
-  createDepositAddress(params: { readonly currency: string }): Promise<DepositAddress> {
+  async createDepositAddress(params: { readonly currency: string }): Promise<DepositAddress> {
     const body = { currency: requiredText('currency', params.currency) };
     return this.executor.execute(privateCall('POST', '/wallet/crypto/address', (b) => parseDepositAddress(b), { scope: 'other', idempotent: false, body }));
   }
 
   /** `GET /wallet/crypto/address/recent-deposit`: the last 10 unique deposit addresses. */
-  getRecentDepositAddresses(params: { readonly currency: string }): Promise<DepositAddress[]> {
+  async getRecentDepositAddresses(params: { readonly currency: string }): Promise<DepositAddress[]> {
     const query = { currency: requiredText('currency', params.currency) };
     return this.executor.execute(privateGet('/wallet/crypto/address/recent-deposit', (b) => parseDepositAddressList(b), query));
   }
 
   /** `GET /wallet/crypto/address/recent-withdraw`: the last 10 unique withdrawal addresses. */
-  getRecentWithdrawAddresses(params: { readonly currency: string }): Promise<DepositAddress[]> {
+  async getRecentWithdrawAddresses(params: { readonly currency: string }): Promise<DepositAddress[]> {
     const query = { currency: requiredText('currency', params.currency) };
     return this.executor.execute(privateGet('/wallet/crypto/address/recent-withdraw', (b) => parseDepositAddressList(b), query));
   }
@@ -141,7 +141,7 @@ export class WalletEndpoints {
    * `POST /wallet/crypto/withdraw`. Never retried blindly: a repeat would send the funds twice.
    * With `auto_commit: false` the withdrawal waits for {@link commitWithdraw} or {@link rollbackWithdraw}.
    */
-  withdraw(params: WithdrawParams): Promise<IdResult> {
+  async withdraw(params: WithdrawParams): Promise<IdResult> {
     const body = {
       currency: requiredText('currency', params.currency),
       amount: decimalParam('amount', params.amount, 'positive'),
@@ -156,19 +156,19 @@ export class WalletEndpoints {
   }
 
   /** `PUT /wallet/crypto/withdraw/{id}`: commits a two-phase withdrawal (idempotent). */
-  commitWithdraw(id: string): Promise<BooleanResult> {
+  async commitWithdraw(id: string): Promise<BooleanResult> {
     const path = `/wallet/crypto/withdraw/${pathSegment('id', id)}`;
     return this.executor.execute(privateCall('PUT', path, (b) => parseBooleanResult(b), { scope: 'other', idempotent: true }));
   }
 
   /** `DELETE /wallet/crypto/withdraw/{id}`: rolls a two-phase withdrawal back (idempotent). */
-  rollbackWithdraw(id: string): Promise<BooleanResult> {
+  async rollbackWithdraw(id: string): Promise<BooleanResult> {
     const path = `/wallet/crypto/withdraw/${pathSegment('id', id)}`;
     return this.executor.execute(privateCall('DELETE', path, (b) => parseBooleanResult(b), { scope: 'other', idempotent: true }));
   }
 
   /** `POST /wallet/convert`: the identifiers of the resulting transactions. */
-  convert(params: ConvertParams): Promise<string[]> {
+  async convert(params: ConvertParams): Promise<string[]> {
     const body = {
       from_currency: requiredText('from_currency', params.from_currency),
       to_currency: requiredText('to_currency', params.to_currency),
@@ -179,13 +179,13 @@ export class WalletEndpoints {
   }
 
   /** `GET /wallet/crypto/address/check-mine`: whether the address belongs to this account. */
-  checkAddressIsMine(params: { readonly address: string }): Promise<BooleanResult> {
+  async checkAddressIsMine(params: { readonly address: string }): Promise<BooleanResult> {
     const query = { address: requiredText('address', params.address) };
     return this.executor.execute(privateGet('/wallet/crypto/address/check-mine', (b) => parseBooleanResult(b), query));
   }
 
   /** `POST /wallet/transfer`: between wallet and spot account. */
-  transfer(params: TransferParams): Promise<IdResult> {
+  async transfer(params: TransferParams): Promise<IdResult> {
     const body = {
       currency: requiredText('currency', params.currency),
       amount: decimalParam('amount', params.amount, 'positive'),
@@ -197,7 +197,7 @@ export class WalletEndpoints {
   }
 
   /** `POST /wallet/internal/withdraw`: the transaction id. */
-  internalWithdraw(params: InternalWithdrawParams): Promise<string> {
+  async internalWithdraw(params: InternalWithdrawParams): Promise<string> {
     const body = {
       currency: requiredText('currency', params.currency),
       amount: decimalParam('amount', params.amount, 'positive'),
@@ -208,7 +208,7 @@ export class WalletEndpoints {
   }
 
   /** `GET /wallet/transactions`. */
-  getTransactions(params?: TransactionsParams): Promise<Transaction[]> {
+  async getTransactions(params?: TransactionsParams): Promise<Transaction[]> {
     const query = {
       from: optionalDateTime('from', params?.from),
       till: optionalDateTime('till', params?.till),
@@ -228,7 +228,7 @@ export class WalletEndpoints {
   }
 
   /** `GET /wallet/transactions/{tx_id}`. */
-  getTransaction(txId: IdInput): Promise<Transaction> {
+  async getTransaction(txId: IdInput): Promise<Transaction> {
     const path = `/wallet/transactions/${pathSegment('tx_id', txId)}`;
     return this.executor.execute(privateGet(path, (b) => parseTransaction(b)));
   }
