@@ -171,34 +171,34 @@ describe('MarketDataEndpoints', () => {
 
 describe('MarketDataEndpoints validation', () => {
   const api = new MarketDataEndpoints(new RecordingExecutor());
-  const cases: readonly [string, () => Promise<unknown>, string][] = [
-    ['limit above 1000', () => api.getTrades({ limit: 1001 }), 'limit'],
-    ['limit below 1', () => api.getSymbolCandles('ETHBTC', { limit: 0 }), 'limit'],
-    ['fractional limit', () => api.getCandles({ limit: 2.5 }), 'limit'],
-    ['offset above 100000', () => api.getSymbolTrades('ETHBTC', { offset: 100_001 }), 'offset'],
-    ['negative offset', () => api.getSymbolCandles('ETHBTC', { offset: -1 }), 'offset'],
-    ['negative depth', () => api.getOrderBook('ETHBTC', { depth: -1 }), 'depth'],
-    ['negative depth (several symbols)', () => api.getOrderBooks({ depth: -5 }), 'depth'],
-    ['zero volume', () => api.getOrderBook('ETHBTC', { volume: '0' }), 'volume'],
-    ['float volume', () => api.getOrderBook('ETHBTC', { volume: 1.5 as unknown as string }), 'volume'],
-    ['unknown period', () => api.getCandles({ period: 'M2' as 'M1' }), 'period'],
-    ['unknown sort', () => api.getTrades({ sort: 'UP' as 'ASC' }), 'sort'],
-    ['unknown by', () => api.getTrades({ by: 'time' as 'id' }), 'by'],
-    ['DateTime bound when by is id', () => api.getTrades({ by: 'id', from: wire.T1 }), 'from'],
-    ['malformed DateTime', () => api.getSymbolCandles('ETHBTC', { till: 'yesterday' }), 'till'],
-    ['empty path symbol', () => api.getTicker(''), 'symbol'],
-    ['empty code in list', () => api.getTickers({ symbols: ['ETHBTC', ''] }), 'symbols[1]'],
-    ['comma inside a code', () => api.getTickers({ symbols: ['ETHBTC,BTCUSDT'] }), 'symbols[0]'],
-    ['missing price rate target', () => api.getPriceRates({ from: 'ETH', to: '' }), 'to'],
-    ['empty price rate source list', () => api.getPriceRates({ from: [], to: 'BTC' }), 'from'],
-    ['price history limit', () => api.getPriceHistory({ from: 'ETH', to: 'BTC', limit: 1001 }), 'limit'],
-    ['missing broker id', () => api.getSymbolMapping('ETHBTC', { broker_id: '' }), 'broker_id'],
-    ['broker id with a line break', () => api.getSymbolMappings({ broker_id: 'a\r\nx: y' }), 'broker_id'],
-    ['extra overriding a documented parameter', () => api.getFundingHistory({ sort: 'ASC', extra: { sort: 'DESC' } }), 'extra.sort'],
-    ['float in extra', () => api.getOpenInterestCandles({ extra: { step: 0.5 } }), 'extra.step'],
+  const cases: readonly [string, string, () => Promise<unknown>][] = [
+    ['limit above 1000', 'limit', () => api.getTrades({ limit: 1001 })],
+    ['limit below 1', 'limit', () => api.getSymbolCandles('ETHBTC', { limit: 0 })],
+    ['fractional limit', 'limit', () => api.getCandles({ limit: 2.5 })],
+    ['offset above 100000', 'offset', () => api.getSymbolTrades('ETHBTC', { offset: 100_001 })],
+    ['negative offset', 'offset', () => api.getSymbolCandles('ETHBTC', { offset: -1 })],
+    ['negative depth', 'depth', () => api.getOrderBook('ETHBTC', { depth: -1 })],
+    ['negative depth (several symbols)', 'depth', () => api.getOrderBooks({ depth: -5 })],
+    ['zero volume', 'volume', () => api.getOrderBook('ETHBTC', { volume: '0' })],
+    ['float volume', 'volume', () => api.getOrderBook('ETHBTC', { volume: 1.5 as unknown as string })],
+    ['unknown period', 'period', () => api.getCandles({ period: 'M2' as 'M1' })],
+    ['unknown sort', 'sort', () => api.getTrades({ sort: 'UP' as 'ASC' })],
+    ['unknown by', 'by', () => api.getTrades({ by: 'time' as 'id' })],
+    ['DateTime bound when by is id', 'from', () => api.getTrades({ by: 'id', from: wire.T1 })],
+    ['malformed DateTime', 'till', () => api.getSymbolCandles('ETHBTC', { till: 'yesterday' })],
+    ['empty path symbol', 'symbol', () => api.getTicker('')],
+    ['empty code in list', 'symbols[1]', () => api.getTickers({ symbols: ['ETHBTC', ''] })],
+    ['comma inside a code', 'symbols[0]', () => api.getTickers({ symbols: ['ETHBTC,BTCUSDT'] })],
+    ['missing price rate target', 'to', () => api.getPriceRates({ from: 'ETH', to: '' })],
+    ['empty price rate source list', 'from', () => api.getPriceRates({ from: [], to: 'BTC' })],
+    ['price history limit', 'limit', () => api.getPriceHistory({ from: 'ETH', to: 'BTC', limit: 1001 })],
+    ['missing broker id', 'broker_id', () => api.getSymbolMapping('ETHBTC', { broker_id: '' })],
+    ['broker id with a line break', 'broker_id', () => api.getSymbolMappings({ broker_id: 'a\r\nx: y' })],
+    ['extra overriding a documented parameter', 'extra.sort', () => api.getFundingHistory({ sort: 'ASC', extra: { sort: 'DESC' } })],
+    ['float in extra', 'extra.step', () => api.getOpenInterestCandles({ extra: { step: 0.5 } })],
   ];
 
-  it.each(cases)('rejects %s before sending, naming %s', async (_name, call, field) => {
+  it.each(cases)('rejects %s before sending, naming %s', async (_name, field, call) => {
     const error = await call().then(() => undefined, (e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).field).toBe(field);
