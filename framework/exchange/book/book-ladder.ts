@@ -20,10 +20,12 @@ export const BIG_QUANTITY = -1;
  * and the exact value in {@link bigQuantities}. Both are off the hot path.
  */
 export class BookLadder {
-  /** Sort keys, ascending; best level last. */
-  readonly keys: number[] = [];
+  /** Sort keys, ascending, in `keys[0 .. count)`; best level last. */
+  keys = new Float64Array(64);
   /** Quantities, parallel to {@link keys}; never 0; BIG_QUANTITY for a quantity kept as BigInt. */
-  readonly quantities: number[] = [];
+  quantities = new Float64Array(64);
+  /** Number of safe levels in {@link keys}. */
+  count = 0;
   /** Exact quantities of the levels marked BIG_QUANTITY, by key. */
   readonly bigQuantities = new Map<number, bigint>();
   /** Levels whose key is beyond the safe integer range, key -> quantity. */
@@ -33,13 +35,22 @@ export class BookLadder {
 
   /** Number of levels. */
   get size(): number {
-    return this.keys.length + this.farLevels.size;
+    return this.count + this.farLevels.size;
+  }
+
+  /** Best safe key; NaN when there is none. */
+  bestKey(): number {
+    return this.count === 0 ? Number.NaN : (this.keys[this.count - 1] as number);
+  }
+
+  /** Quantity of the best safe level (BIG_QUANTITY when kept as BigInt); NaN when there is none. */
+  bestQuantity(): number {
+    return this.count === 0 ? Number.NaN : (this.quantities[this.count - 1] as number);
   }
 
   /** Removes every level. */
   clear(): void {
-    this.keys.length = 0;
-    this.quantities.length = 0;
+    this.count = 0;
     this.bigQuantities.clear();
     this.farLevels.clear();
     this.farAbove = 0;
@@ -51,30 +62,53 @@ export class BookLadder {
    */
   set(key: number, quantity: number): void {
     const keys = this.keys;
-    const n = keys.length;
+    const n = this.count;
     // Fast path: a new best level.
     if (n === 0 || key > (keys[n - 1] as number)) {
-      if (quantity !== 0) {
-        keys.push(key);
-        this.quantities.push(quantity);
-      }
+      if (quantity !== 0) this.insertAt(n, key, quantity);
       return;
     }
     const i = this.lowerBound(key);
     if (keys[i] === key) {
       if (this.quantities[i] === BIG_QUANTITY) this.bigQuantities.delete(key);
       if (quantity !== 0) this.quantities[i] = quantity;
-      else if (i === n - 1) {
-        keys.pop();
-        this.quantities.pop();
-      } else {
-        keys.splice(i, 1);
-        this.quantities.splice(i, 1);
-      }
+      else this.removeAt(i);
     } else if (quantity !== 0) {
-      keys.splice(i, 0, key);
-      this.quantities.splice(i, 0, quantity);
+      this.insertAt(i, key, quantity);
     }
+  }
+
+  /** Typed arrays and copyWithin: a memmove, no allocation (Array#splice allocates its result). */
+  private insertAt(i: number, key: number, quantity: number): void {
+    const n = this.count;
+    if (n === this.keys.length) this.grow();
+    const keys = this.keys;
+    const quantities = this.quantities;
+    if (i < n) {
+      keys.copyWithin(i + 1, i, n);
+      quantities.copyWithin(i + 1, i, n);
+    }
+    keys[i] = key;
+    quantities[i] = quantity;
+    this.count = n + 1;
+  }
+
+  private removeAt(i: number): void {
+    const n = this.count - 1;
+    if (i < n) {
+      this.keys.copyWithin(i, i + 1, n + 1);
+      this.quantities.copyWithin(i, i + 1, n + 1);
+    }
+    this.count = n;
+  }
+
+  private grow(): void {
+    const keys = new Float64Array(this.keys.length * 2);
+    const quantities = new Float64Array(this.keys.length * 2);
+    keys.set(this.keys);
+    quantities.set(this.quantities);
+    this.keys = keys;
+    this.quantities = quantities;
   }
 
   /** Sets a level of any size, exactly; the slow path for values beyond 2^53. */
@@ -104,7 +138,7 @@ export class BookLadder {
     if (key > MAX_EXACT || key < -MAX_EXACT) return this.farLevels.get(key) ?? 0n;
     const safeKey = Number(key);
     const i = this.lowerBound(safeKey);
-    return this.keys[i] === safeKey ? this.exactQuantity(i) : 0n;
+    return i < this.count && this.keys[i] === safeKey ? this.exactQuantity(i) : 0n;
   }
 
   /** Exact quantity of the safe level at index `i`. */
@@ -114,12 +148,12 @@ export class BookLadder {
   }
 
   /**
-   * Index of the first key >= `key` (keys.length when none). Updates land near the top, so the
+   * Index of the first key >= `key` (count when none). Updates land near the top, so the
    * search starts with a short scan back from the best level before falling back to bisection.
    */
   lowerBound(key: number): number {
     const keys = this.keys;
-    const n = keys.length;
+    const n = this.count;
     const stop = n > 8 ? n - 8 : 0;
     let i = n;
     while (i > stop && (keys[i - 1] as number) >= key) i--;
@@ -139,7 +173,7 @@ export class BookLadder {
     const far = [...this.farLevels].sort((x, y) => (x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : 0));
     let f = 0;
     for (; f < far.length && (far[f] as [bigint, bigint])[0] > 0n; f++) yield far[f] as [bigint, bigint];
-    for (let i = this.keys.length - 1; i >= 0; i--) yield [BigInt(this.keys[i] as number), this.exactQuantity(i)];
+    for (let i = this.count - 1; i >= 0; i--) yield [BigInt(this.keys[i] as number), this.exactQuantity(i)];
     for (; f < far.length; f++) yield far[f] as [bigint, bigint];
   }
 
@@ -152,21 +186,20 @@ export class BookLadder {
     const limit = Number(MAX_EXACT / factor);
     const moved: [bigint, bigint][] = [];
     let low = 0;
-    while (low < keys.length && (keys[low] as number) < -limit) moved.push([BigInt(keys[low] as number) * factor, this.exactQuantity(low++)]);
-    let high = keys.length;
+    while (low < this.count && (keys[low] as number) < -limit) moved.push([BigInt(keys[low] as number) * factor, this.exactQuantity(low++)]);
+    let high = this.count;
     while (high > low && (keys[high - 1] as number) > limit) {
       high--;
       moved.push([BigInt(keys[high] as number) * factor, this.exactQuantity(high)]);
     }
+    const f = Number(factor);
     const big = [...this.bigQuantities];
     this.bigQuantities.clear();
-    for (const [key, quantity] of big) if (key >= -limit && key <= limit) this.bigQuantities.set(key * Number(factor), quantity);
-    keys.length = high;
-    this.quantities.length = high;
-    keys.splice(0, low);
-    this.quantities.splice(0, low);
-    const f = Number(factor);
-    for (let i = 0; i < keys.length; i++) keys[i] = (keys[i] as number) * f;
+    for (const [key, quantity] of big) if (key >= -limit && key <= limit) this.bigQuantities.set(key * f, quantity);
+    keys.copyWithin(0, low, high);
+    this.quantities.copyWithin(0, low, high);
+    this.count = high - low;
+    for (let i = 0; i < this.count; i++) keys[i] = (keys[i] as number) * f;
     const far = this.farLevels;
     this.farLevels = new Map();
     this.farAbove = 0;
@@ -178,7 +211,7 @@ export class BookLadder {
   scaleQuantities(factor: bigint): void {
     const quantities = this.quantities;
     const f = Number(factor);
-    for (let i = 0; i < quantities.length; i++) {
+    for (let i = 0; i < this.count; i++) {
       const q = quantities[i] as number;
       const key = this.keys[i] as number;
       if (q === BIG_QUANTITY) this.bigQuantities.set(key, (this.bigQuantities.get(key) as bigint) * factor);

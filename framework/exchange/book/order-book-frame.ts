@@ -33,8 +33,10 @@ const NO_LEVELS: readonly BookLevelText[] = Object.freeze([]);
  *
  * Returns `[]` for anything else (other channels, subscription replies, errors), so a session can
  * hand every public frame to it. Malformed book payloads throw {@link ParseError} naming the field.
- * The validation is deliberately cheap (a character scan per level text, no regex, no decimal.js):
- * this runs for every book message. An absent `a` or `b` is read as "no change on that side".
+ * The validation is deliberately cheap, as this runs for every book message: shapes, types,
+ * sequence and time are checked; a level text is only checked to be a string starting with a
+ * digit, and its remaining characters are verified by `OrderBook.apply`, which reads them
+ * anyway. An absent `a` or `b` is read as "no change on that side".
  */
 export function parseOrderBookFrames(frame: unknown, receivedAt: number): OrderBookFrame[] {
   if (frame === null || typeof frame !== 'object') return [];
@@ -107,21 +109,30 @@ function checkLevels(value: unknown, path: string, side: 'a' | 'b'): readonly Bo
   return levels as BookLevelText[];
 }
 
-/** True for plain unsigned decimal text: digits with at most one dot and at least one digit. */
+/**
+ * Cheap shape check of a level text: a string starting with a digit. The full digit-by-digit check
+ * happens where the text is converted anyway (OrderBook parses every character and throws a
+ * ParseError naming the level for anything that is not a plain unsigned decimal), so the frame
+ * parser does not scan each text twice on the hot path.
+ */
 function isUnsignedDecimal(value: unknown): value is string {
   if (typeof value !== 'string') return false;
-  const length = value.length;
-  if (length === 0) return false;
+  const c = value.charCodeAt(0);
+  return c >= 48 && c <= 57;
+}
+
+/** Full check, for the rare repaired values. */
+function isPlainUnsignedDecimal(text: string): boolean {
   let dots = 0;
-  for (let i = 0; i < length; i++) {
-    const c = value.charCodeAt(i);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
     if (c === 46) {
       if (++dots > 1) return false;
     } else if (c < 48 || c > 57) {
       return false;
     }
   }
-  return length > dots;
+  return text.length > dots;
 }
 
 /**
@@ -132,7 +143,7 @@ function isUnsignedDecimal(value: unknown): value is string {
 function repairNumber(value: unknown, path: string): string {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
     const text = String(value);
-    if (isUnsignedDecimal(text)) return text;
+    if (isPlainUnsignedDecimal(text)) return text;
   }
   throw new ParseError(path, 'must be an unsigned decimal number', value);
 }

@@ -80,12 +80,9 @@ export class OrderBook {
 
   /** Best bid >= best ask. */
   get crossed(): boolean {
-    const bids = this.bidLadder.keys;
-    const asks = this.askLadder.keys;
-    const b = bids.length;
-    const a = asks.length;
-    if (this.bidLadder.farAbove !== 0 || this.askLadder.farAbove !== 0) return this.crossedExact();
-    return b !== 0 && a !== 0 && (bids[b - 1] as number) >= -(asks[a - 1] as number);
+    if (this.bidLadder.farAbove !== 0) return this.crossedExact();
+    // NaN on either side (empty) makes the comparison false: an empty side cannot cross.
+    return this.bidLadder.bestKey() >= -this.askLadder.bestKey();
   }
 
   private crossedExact(): boolean {
@@ -159,28 +156,23 @@ export class OrderBook {
    * book's scale (use {@link bestBid}). Allocation-free, for per-event readers.
    */
   get bestBidPrice(): number {
-    const keys = this.bidLadder.keys;
-    if (keys.length === 0 || this.bidLadder.farAbove !== 0) return Number.NaN;
-    return keys[keys.length - 1] as number;
+    return this.bidLadder.farAbove !== 0 ? Number.NaN : this.bidLadder.bestKey();
   }
 
   /** Best ask price, scaled; NaN when there are no asks (or only asks beyond 2^53). */
   get bestAskPrice(): number {
-    const keys = this.askLadder.keys;
-    return keys.length === 0 ? Number.NaN : -(keys[keys.length - 1] as number);
+    return -this.askLadder.bestKey();
   }
 
   /** Quantity at the best bid, scaled; NaN when there is none or it is beyond 2^53. */
   get bestBidQuantity(): number {
-    const q = this.bidLadder.quantities;
-    const top = q.length === 0 || this.bidLadder.farAbove !== 0 ? BIG_QUANTITY : (q[q.length - 1] as number);
+    const top = this.bidLadder.farAbove !== 0 ? BIG_QUANTITY : this.bidLadder.bestQuantity();
     return top === BIG_QUANTITY ? Number.NaN : top;
   }
 
   /** Quantity at the best ask, scaled; NaN when there is none or it is beyond 2^53. */
   get bestAskQuantity(): number {
-    const q = this.askLadder.quantities;
-    const top = q.length === 0 ? BIG_QUANTITY : (q[q.length - 1] as number);
+    const top = this.askLadder.bestQuantity();
     return top === BIG_QUANTITY ? Number.NaN : top;
   }
 
