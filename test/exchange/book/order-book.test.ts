@@ -1,0 +1,188 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OrderBook } from '../../../framework/exchange/book/order-book.js';
+import type { BookLevelText, OrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
+import { Decimal } from '../../../framework/model/decimal.js';
+import { ParseError, ValidationError } from '../../../framework/model/errors.js';
+import { Instrument } from '../../../framework/model/instrument.js';
+import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
+import { frameSequence, walkQuantity } from './book-arbitraries.js';
+import { NaiveBook, normalised } from './naive-book.js';
+
+function frame(snapshot: boolean, bids: BookLevelText[], asks: BookLevelText[], sequence = 1): OrderBookFrame {
+  return { symbol: 'ETHUSDT', sequence, exchangeTime: 1, receivedAt: 2, snapshot, bids, asks };
+}
+
+function instrument(tick: string, increment: string): Instrument {
+  return new Instrument('ETHUSDT', parseSymbolInfo({
+    type: 'spot', base_currency: 'ETH', quote_currency: 'USDT', tick_size: tick, quantity_increment: increment,
+    take_rate: '0.001', make_rate: '0.001', fee_currency: 'USDT',
+  }));
+}
+
+function sameAsNaive(book: OrderBook, naive: NaiveBook): void {
+  expect(normalised(book.topN('bid', Infinity))).toEqual(naive.levels('bid'));
+  expect(normalised(book.topN('ask', Infinity))).toEqual(naive.levels('ask'));
+  expect(book.crossed).toBe(naive.crossed());
+  const bestBid = naive.levels('bid')[0];
+  expect(book.bestBid() === undefined ? undefined : new Decimal(book.bestBid()!.price).toFixed()).toBe(bestBid?.[0]);
+}
+
+describe('OrderBook', () => {
+  const book = new OrderBook('ETHUSDT', { instrument: instrument('0.01', '0.0001') });
+  book.apply(frame(true, [['2676.78', '4.2454'], ['2676.77', '3.0734'], ['2670.00', '1']], [['2676.80', '1.5'], ['2676.81', '2.0000'], ['2677.00', '10']]));
+
+  it('answers best levels as text and scaled integers at the instrument scales', () => {
+    expect(book.bestBid()).toEqual({ price: '2676.78', quantity: '4.2454', priceScaled: 267678, quantityScaled: 42454 });
+    expect(book.bestAsk()).toEqual({ price: '2676.80', quantity: '1.5000', priceScaled: 267680, quantityScaled: 15000 });
+    expect([book.bestBidPrice, book.bestAskPrice, book.bestBidQuantity, book.bestAskQuantity]).toEqual([267678, 267680, 42454, 15000]);
+    expect(book.priceScale).toBe(2);
+    expect(book.quantityScale).toBe(4);
+    expect(book.valid).toBe(true);
+  });
+
+  it('computes spread and an exact mid, with one more decimal when needed', () => {
+    expect(book.spread()).toBe('0.02');
+    expect(book.mid()).toBe('2676.79');
+    const odd = new OrderBook('X');
+    odd.apply(frame(true, [['1.01', '1']], [['1.02', '1']]));
+    expect(odd.mid()).toBe('1.015');
+    expect(new OrderBook('X').spread()).toBeUndefined();
+  });
+
+  it('lists the top levels best first and the depth at a price', () => {
+    expect(book.topN('ask', 2).map((l) => l.price)).toEqual(['2676.80', '2676.81']);
+    expect(book.topN('bid', 10).map((l) => l.price)).toEqual(['2676.78', '2676.77', '2670.00']);
+    expect(book.topN('bid', 0)).toEqual([]);
+    expect(book.depthAt('ask', '2676.81')).toBe('2.0000');
+    expect(book.depthAt('ask', '2676.8100')).toBe('2.0000');
+    expect(book.depthAt('ask', '2676.815')).toBe('0');
+    expect(book.depthAt('bid', '2676.80')).toBe('0.0000');
+    expect(() => book.depthAt('bid', '-1')).toThrow(ValidationError);
+  });
+
+  it('walks the asks exactly for a market buy, and reports an incomplete fill', () => {
+    const walk = book.costToBuy('3');
+    expect(walk.filled.toFixed()).toBe('3');
+    // 1.5 x 2676.80 + 1.5 x 2676.81
+    expect(walk.notional.toFixed()).toBe('8030.415');
+    expect(walk.averagePrice?.toFixed()).toBe('2676.805');
+    expect(walk.worstPrice?.toFixed()).toBe('2676.81');
+    expect(walk.complete).toBe(true);
+    expect(walk.levels).toBe(2);
+    const all = book.costToBuy(new Decimal('100'));
+    expect(all.complete).toBe(false);
+    expect(all.filled.toFixed()).toBe('13.5');
+    const none = book.proceedsToSell('0');
+    expect([none.filled.toFixed(), none.averagePrice, none.worstPrice, none.complete]).toEqual(['0', null, null, true]);
+    // A request finer than the book's quantity scale is walked exactly, not rounded.
+    expect(book.proceedsToSell('0.00001').notional.toFixed()).toBe('0.0267678');
+    expect(() => book.costToBuy('-1')).toThrow(ValidationError);
+    expect(() => book.costToBuy('abc')).toThrow(ValidationError);
+  });
+
+  it('applies updates: quantity 0 removes, an absent level with 0 is ignored', () => {
+    const b = new OrderBook('X');
+    b.apply(frame(true, [['10', '1'], ['9', '1']], [['11', '1']]));
+    b.apply(frame(false, [['10', '0'], ['8', '0.000'], ['9.5', '2']], [['11', '3'], ['12', '0']], 2));
+    expect(normalised(b.topN('bid', 5))).toEqual([['9.5', '2'], ['9', '1']]);
+    expect(normalised(b.topN('ask', 5))).toEqual([['11', '3']]);
+    expect(b.sequence).toBe(2);
+  });
+
+  it('raises its scales exactly when finer values arrive, never rounding', () => {
+    const b = new OrderBook('X');
+    b.apply(frame(true, [['10', '1'], ['9', '2']], [['11', '1']]));
+    expect([b.priceScale, b.quantityScale]).toEqual([0, 0]);
+    b.apply(frame(false, [['9.999', '0.5']], [['10.0001', '0.25']], 2));
+    expect([b.priceScale, b.quantityScale]).toEqual([4, 2]);
+    expect(normalised(b.topN('bid', 5))).toEqual([['10', '1'], ['9.999', '0.5'], ['9', '2']]);
+    expect(b.bestAskPrice).toBe(100001);
+    expect(b.depthAt('bid', '9')).toBe('2.00');
+  });
+
+  it('keeps values beyond 2^53 exactly (placeholder asks of real books)', () => {
+    const b = new OrderBook('BORUSDT');
+    b.apply(frame(true, [['150.003', '1']], [['174.929', '2'], ['9999999999999.000', '0.0001'], ['99999999999.000', '0.0001']]));
+    expect(b.valid).toBe(true);
+    expect(b.topN('ask', 5).map((l) => l.price)).toEqual(['174.929', '99999999999.000', '9999999999999.000']);
+    expect(b.topN('ask', 5)[2]?.priceScaled).toBeNaN();
+    expect(b.costToBuy('2.0002').worstPrice?.toFixed()).toBe('9999999999999');
+    b.apply(frame(false, [], [['9999999999999.000', '0']], 2));
+    expect(b.size('ask')).toBe(2);
+    expect(b.depthAt('ask', '99999999999')).toBe('0.0001');
+  });
+
+  it('marks a crossed book invalid until the next snapshot', () => {
+    const b = new OrderBook('X');
+    b.apply(frame(true, [['10', '1']], [['11', '1']]));
+    b.apply(frame(false, [['11', '1']], [], 2));
+    expect(b.crossed).toBe(true);
+    expect(b.valid).toBe(false);
+    b.apply(frame(true, [['10', '1']], [['11', '1']], 7));
+    expect(b.valid).toBe(true);
+  });
+
+  it('refuses malformed level text with a ParseError naming the level, and is invalid after it', () => {
+    const b = new OrderBook('X');
+    b.apply(frame(true, [['10', '1']], [['11', '1']]));
+    expect(() => b.apply(frame(false, [['1x', '1']], [], 2))).toThrow(ParseError);
+    const thrown = (() => {
+      try {
+        b.apply(frame(false, [], [['11', '-1']], 3));
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    })();
+    expect(thrown).toBeInstanceOf(ParseError);
+    expect((thrown as ParseError).path).toBe('X.a[0][1]');
+    expect(b.valid).toBe(false);
+    expect(new OrderBook('X').valid).toBe(false);
+  });
+
+  it('property: any snapshot/update sequence gives the same book as a naive Decimal model', () => {
+    fc.assert(
+      fc.property(frameSequence, walkQuantity, (frames, quantity) => {
+        const book = new OrderBook('TEST');
+        const naive = new NaiveBook();
+        for (const f of frames) {
+          book.apply(f);
+          naive.apply(f.snapshot, f.bids, f.asks);
+        }
+        sameAsNaive(book, naive);
+        for (const side of ['ask', 'bid'] as const) {
+          const walk = side === 'ask' ? book.costToBuy(quantity) : book.proceedsToSell(quantity);
+          const expected = naive.walk(side, new Decimal(quantity));
+          expect(walk.filled.eq(expected.filled)).toBe(true);
+          expect(walk.notional.eq(expected.notional)).toBe(true);
+          expect(walk.complete).toBe(expected.complete);
+          expect(walk.worstPrice?.toFixed() ?? null).toBe(expected.worst?.toFixed() ?? null);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('property: adaptive scales answer exactly like a fixed large scale', () => {
+    const fine = instrument('0.00000001', '0.00000001');
+    fc.assert(
+      fc.property(frameSequence, walkQuantity, (frames, quantity) => {
+        const adaptive = new OrderBook('TEST');
+        const fixed = new OrderBook('TEST', { instrument: fine });
+        for (const f of frames) {
+          adaptive.apply(f);
+          fixed.apply(f);
+        }
+        expect(normalised(adaptive.topN('bid', Infinity))).toEqual(normalised(fixed.topN('bid', Infinity)));
+        expect(normalised(adaptive.topN('ask', Infinity))).toEqual(normalised(fixed.topN('ask', Infinity)));
+        expect(adaptive.crossed).toBe(fixed.crossed);
+        expect(adaptive.spread() === undefined ? undefined : new Decimal(adaptive.spread()!).toFixed())
+          .toBe(fixed.spread() === undefined ? undefined : new Decimal(fixed.spread()!).toFixed());
+        expect(adaptive.costToBuy(quantity).notional.eq(fixed.costToBuy(quantity).notional)).toBe(true);
+        expect(adaptive.proceedsToSell(quantity).filled.eq(fixed.proceedsToSell(quantity).filled)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
