@@ -1,0 +1,279 @@
+import type { RawData, WebSocket } from 'ws';
+import { ErrorCode } from '../../framework/exchange/errors.js';
+import { ParseError } from '../../framework/model/errors.js';
+import { parseChannel, type ChannelInfo } from '../../framework/model/stream/channel.js';
+import { CandleAccumulator, buildCandles, candleStart, tradeStats, type WireTrade } from './trade-aggregates.js';
+import type { MarketState } from './market-state.js';
+import { send, sendError, sendResult } from './ws-protocol.js';
+
+interface PublicClient {
+  readonly socket: WebSocket;
+  /** channel -> subscribed symbols */
+  readonly subscriptions: Map<string, Set<string>>;
+  /** Symbols whose `orderbook/full` snapshot this client has been sent (updates flow only after it). */
+  readonly primedBooks: Set<string>;
+  /** `ch|symbol` -> market time of the last throttled notification. */
+  readonly lastSent: Map<string, number>;
+}
+
+interface Notification {
+  readonly ch?: unknown;
+  readonly snapshot?: Record<string, unknown>;
+  readonly update?: Record<string, unknown>;
+  readonly data?: Record<string, unknown>;
+}
+
+const HISTORY_LIMIT = 1000;
+const SPEED_MS: Readonly<Record<string, number>> = { '100ms': 100, '500ms': 500, '1000ms': 1000, '1s': 1000, '3s': 3000 };
+
+/**
+ * The `/api/3/ws/public` side of the sandbox: answers `subscribe`, `unsubscribe` and
+ * `subscriptions` as the exchange does and fans market frames out to subscribers.
+ *
+ * `orderbook/full` and `trades` are served from the replayed frames (book snapshot on subscribe,
+ * then updates with their sequence; trade history from `limit`). Channels the market source does
+ * not carry are derived: partial and top books from the live book, `ticker/*` from book and
+ * trades, `candles/{period}` from trades; derived notifications are throttled to the channel's
+ * speed in market time. Channels the source does carry (a capture's `ticker/1s`) pass through as
+ * recorded. Batch channels get one symbol per notification (a valid, if small, batch).
+ */
+export class PublicStreamHub {
+  private readonly clients = new Set<PublicClient>();
+  private readonly recordedChannels = new Set<string>();
+  private readonly candles = new Map<string, CandleAccumulator>();
+
+  constructor(
+    private readonly market: MarketState,
+    /** Fault injection: drop this `orderbook/full` update for every client (a sequence gap). */
+    private readonly skipBookUpdate: (symbol: string, sequence: number) => boolean = () => false,
+  ) {}
+
+  /** Connections currently open. */
+  get connections(): number {
+    return this.clients.size;
+  }
+
+  /** Takes over a new `/api/3/ws/public` connection. */
+  accept(socket: WebSocket): void {
+    const client: PublicClient = { socket, subscriptions: new Map(), primedBooks: new Set(), lastSent: new Map() };
+    this.clients.add(client);
+    socket.on('message', (data: RawData) => this.onRequest(client, data));
+    socket.on('close', () => this.clients.delete(client));
+  }
+
+  /** Serves one market notification (already applied to the market state by the caller for books). */
+  dispatch(msg: Notification, receivedAt: number, bookFrames?: ReadonlyArray<{ symbol: string; sequence: number; snapshot: boolean }>): void {
+    if (typeof msg.ch !== 'string') return;
+    this.recordedChannels.add(msg.ch);
+    if (msg.ch === 'orderbook/full') {
+      this.dispatchBook(msg, bookFrames ?? []);
+      for (const f of bookFrames ?? []) this.deriveBookChannels(f.symbol, receivedAt);
+      return;
+    }
+    const payload = msg.update ?? msg.snapshot ?? msg.data;
+    if (payload === undefined) return;
+    this.passThrough(msg.ch, msg, payload);
+    if (msg.ch === 'trades') {
+      for (const [symbol, trades] of Object.entries(payload)) {
+        if (Array.isArray(trades)) this.deriveTradeChannels(symbol, trades as WireTrade[], receivedAt);
+      }
+    }
+  }
+
+  /** Closes every connection. */
+  closeAll(): void {
+    for (const client of this.clients) client.socket.terminate();
+    this.clients.clear();
+  }
+
+  private onRequest(client: PublicClient, data: RawData): void {
+    let request: { method?: unknown; ch?: unknown; params?: { symbols?: unknown; limit?: unknown }; id?: unknown };
+    try {
+      request = JSON.parse(data.toString()) as typeof request;
+    } catch {
+      sendError(client.socket, undefined, ErrorCode.ValidationError, 'request is not valid JSON');
+      return;
+    }
+    const { method, ch, params, id } = request ?? {};
+    if (method !== 'subscribe' && method !== 'unsubscribe' && method !== 'subscriptions') {
+      sendError(client.socket, id, ErrorCode.ValidationError, `unknown method ${JSON.stringify(method)}`);
+      return;
+    }
+    if (typeof ch !== 'string') {
+      sendError(client.socket, id, ErrorCode.ValidationError, 'ch is required');
+      return;
+    }
+    let info: ChannelInfo;
+    try {
+      info = parseChannel(ch);
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      sendError(client.socket, id, ErrorCode.UnknownChannel, ch);
+      return;
+    }
+    const current = client.subscriptions.get(ch) ?? new Set<string>();
+    if (method === 'subscriptions') {
+      sendResult(client.socket, id, { ch, subscriptions: [...current] });
+      return;
+    }
+    const symbols = params?.symbols;
+    if (!Array.isArray(symbols) || symbols.some((s) => typeof s !== 'string')) {
+      sendError(client.socket, id, ErrorCode.ValidationError, 'params.symbols must be an array of strings');
+      return;
+    }
+    const known = this.market.symbolCodes;
+    const unknown = Object.keys(this.market.symbols).length === 0 ? [] : (symbols as string[]).filter((s) => s !== '*' && !known.includes(s));
+    if (unknown.length > 0) {
+      sendError(client.socket, id, ErrorCode.SymbolNotFound, unknown.join(','));
+      return;
+    }
+    if (method === 'unsubscribe') {
+      for (const s of symbols as string[]) {
+        current.delete(s);
+        client.primedBooks.delete(s);
+      }
+      client.subscriptions.set(ch, current);
+      sendResult(client.socket, id, { ch, subscriptions: [...current] });
+      return;
+    }
+    for (const s of symbols as string[]) current.add(s);
+    client.subscriptions.set(ch, current);
+    sendResult(client.socket, id, { ch, subscriptions: [...current] });
+    const wanted = (symbols as string[]).includes('*') ? this.market.symbolCodes : (symbols as string[]);
+    const limit = typeof params?.limit === 'number' ? Math.min(Math.max(Math.floor(params.limit), 0), HISTORY_LIMIT) : 0;
+    this.sendInitial(client, ch, info, wanted, limit);
+  }
+
+  private sendInitial(client: PublicClient, ch: string, info: ChannelInfo, symbols: readonly string[], limit: number): void {
+    for (const symbol of symbols) {
+      if (info.kind === 'fullBook') {
+        const snapshot = this.market.bookSnapshot(symbol);
+        if (snapshot === undefined) continue; // the next snapshot in the feed primes this client
+        send(client.socket, { ch, snapshot: { [symbol]: snapshot } });
+        client.primedBooks.add(symbol);
+      } else if (info.kind === 'trades' && limit > 0) {
+        const trades = this.market.tradesOf(symbol);
+        if (trades.length > 0) send(client.socket, { ch, snapshot: { [symbol]: trades.slice(-limit) } });
+      } else if (info.kind === 'candles' && limit > 0 && info.period && !this.recordedChannels.has(ch)) {
+        const candles = buildCandles(this.market.tradesOf(symbol), info.period).slice(-limit);
+        if (candles.length > 0) send(client.socket, { ch, snapshot: { [symbol]: candles } });
+      }
+    }
+  }
+
+  private passThrough(ch: string, msg: Notification, payload: Record<string, unknown>): void {
+    const symbols = Object.keys(payload);
+    let whole: string | undefined;
+    for (const client of this.clients) {
+      const wanted = client.subscriptions.get(ch);
+      if (!wanted || wanted.size === 0) continue;
+      const mine = wanted.has('*') ? symbols : symbols.filter((s) => wanted.has(s));
+      if (mine.length === 0) continue;
+      if (mine.length === symbols.length) {
+        whole ??= JSON.stringify(msg);
+        send(client.socket, whole);
+      } else {
+        const key = msg.update ? 'update' : msg.snapshot ? 'snapshot' : 'data';
+        send(client.socket, { ch, [key]: Object.fromEntries(mine.map((s) => [s, payload[s]])) });
+      }
+    }
+  }
+
+  private dispatchBook(msg: Notification, frames: ReadonlyArray<{ symbol: string; sequence: number; snapshot: boolean }>): void {
+    for (const frame of frames) {
+      if (!frame.snapshot && this.skipBookUpdate(frame.symbol, frame.sequence)) continue;
+      const entry = (msg.snapshot ?? msg.update)?.[frame.symbol];
+      const text = JSON.stringify({ ch: 'orderbook/full', [frame.snapshot ? 'snapshot' : 'update']: { [frame.symbol]: entry } });
+      for (const client of this.clients) {
+        const wanted = client.subscriptions.get('orderbook/full');
+        if (!wanted || !(wanted.has(frame.symbol) || wanted.has('*'))) continue;
+        if (frame.snapshot) client.primedBooks.add(frame.symbol);
+        if (client.primedBooks.has(frame.symbol)) send(client.socket, text);
+      }
+    }
+  }
+
+  /** Partial books, top of book and tickers after a book change, throttled per client and channel. */
+  private deriveBookChannels(symbol: string, at: number): void {
+    for (const client of this.clients) {
+      for (const [ch, wanted] of client.subscriptions) {
+        if (this.recordedChannels.has(ch) || !(wanted.has(symbol) || wanted.has('*'))) continue;
+        const info = parseChannel(ch);
+        if (info.kind !== 'partialBook' && info.kind !== 'topOfBook' && info.kind !== 'ticker') continue;
+        if (!this.due(client, ch, symbol, at, info)) continue;
+        const data = info.kind === 'ticker' ? this.tickerData(symbol, at) : this.bookData(symbol, info);
+        if (data !== undefined) send(client.socket, { ch, data: { [symbol]: data } });
+      }
+    }
+  }
+
+  private deriveTradeChannels(symbol: string, trades: readonly WireTrade[], at: number): void {
+    const periods = new Set<string>();
+    for (const client of this.clients) {
+      for (const [ch, wanted] of client.subscriptions) {
+        if (this.recordedChannels.has(ch) || !(wanted.has(symbol) || wanted.has('*'))) continue;
+        const info = parseChannel(ch);
+        if (info.kind === 'candles' && info.period) periods.add(info.period);
+        else if ((info.kind === 'ticker' || info.kind === 'tickerPrice') && this.due(client, ch, symbol, at, info)) {
+          const data = info.kind === 'ticker' ? this.tickerData(symbol, at) : this.tickerPriceData(symbol, at);
+          if (data !== undefined) send(client.socket, { ch, data: { [symbol]: data } });
+        }
+      }
+    }
+    for (const period of periods) {
+      const ch = `candles/${period}`;
+      const candle = this.advanceCandle(symbol, period as NonNullable<ChannelInfo['period']>, trades);
+      if (candle === undefined) continue;
+      const text = JSON.stringify({ ch, update: { [symbol]: [candle] } });
+      for (const client of this.clients) {
+        const wanted = client.subscriptions.get(ch);
+        if (wanted && (wanted.has(symbol) || wanted.has('*'))) send(client.socket, text);
+      }
+    }
+  }
+
+  private advanceCandle(symbol: string, period: NonNullable<ChannelInfo['period']>, trades: readonly WireTrade[]): ReturnType<CandleAccumulator['toWire']> | undefined {
+    const key = `${period}|${symbol}`;
+    let acc = this.candles.get(key);
+    for (const trade of trades) {
+      const start = candleStart(trade.t, period);
+      if (acc === undefined || acc.start !== start) {
+        acc = new CandleAccumulator(start, trade);
+        this.candles.set(key, acc);
+      } else {
+        acc.add(trade);
+      }
+    }
+    return acc?.toWire();
+  }
+
+  private due(client: PublicClient, ch: string, symbol: string, at: number, info: ChannelInfo): boolean {
+    const key = `${ch}|${symbol}`;
+    const last = client.lastSent.get(key);
+    if (last !== undefined && at - last < (SPEED_MS[info.speed ?? '1s'] ?? 1000)) return false;
+    client.lastSent.set(key, at);
+    return true;
+  }
+
+  private bookData(symbol: string, info: ChannelInfo): Record<string, unknown> | undefined {
+    const depth = info.kind === 'partialBook' ? Number(info.depth?.slice(1) ?? 5) : 1;
+    const snapshot = this.market.bookSnapshot(symbol, depth);
+    if (snapshot === undefined) return undefined;
+    if (info.kind === 'partialBook') return snapshot;
+    const [ask, askQty] = snapshot.a[0] ?? [];
+    const [bid, bidQty] = snapshot.b[0] ?? [];
+    return { t: snapshot.t, a: ask ?? '', A: askQty ?? '', b: bid ?? '', B: bidQty ?? '' };
+  }
+
+  private tickerData(symbol: string, at: number): Record<string, unknown> | undefined {
+    const base = this.tickerPriceData(symbol, at);
+    const top = this.bookData(symbol, { kind: 'topOfBook', batch: false });
+    const stats = tradeStats(this.market.tradesOf(symbol), at);
+    return { ...base, a: top?.a ?? '', A: top?.A ?? '', b: top?.b ?? '', B: top?.B ?? '', L: stats.lastTradeId ?? 0 };
+  }
+
+  private tickerPriceData(symbol: string, at: number): Record<string, unknown> {
+    const s = tradeStats(this.market.tradesOf(symbol), at);
+    return { t: Math.floor(at), o: s.open ?? '', c: s.last ?? '', h: s.high, l: s.low, v: s.volume, q: s.volumeQuote };
+  }
+}
