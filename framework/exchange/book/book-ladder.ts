@@ -1,56 +1,86 @@
 import { MAX_EXACT } from './scaled-big.js';
+import { SortedLevels } from './sorted-levels.js';
 
 /** Marks a quantity kept in {@link BookLadder.bigQuantities} because it exceeds a safe integer. */
 export const BIG_QUANTITY = -1;
 
+/** Default number of slots of a ladder's dense window (32 KiB of quantities per side). */
+export const DEFAULT_WINDOW_SIZE = 4096;
+
 /**
- * One side of an L2 book as two parallel sorted arrays of scaled integers (keys and quantities),
- * ascending by key with the best level LAST.
+ * One side of an L2 book over scaled integers. Bids use the price as key, asks the negated price,
+ * so both sides share one code path and the best level is always the highest key.
  *
- * Bids use the price as key; asks use the negated price, so both sides share one code path and
- * the best level (highest bid, lowest ask) is always the last element. Real L2 traffic changes
- * levels near the top far more often than deep ones, and inserting or removing near the end of a
- * packed array moves only the few elements behind it: this beats trees and maps in JS for books of
- * a few thousand levels, and the best level is an O(1) read.
+ * Layout, chosen for real depth-diff traffic (most changes within a few hundred ticks of the
+ * touch, a long tail far away):
+ * - a dense window: `slots[key - base]` holds the quantity at `key` (0 = no level), so changing a
+ *   level near the touch is one array store, and the highest non-zero slot is tracked as the
+ *   window's best (a removal of the best scans down to the next level: near the touch the book is
+ *   dense, so the scan is short);
+ * - {@link outside}: the few levels beyond the window, sorted;
+ * - exactness beyond 2^53: a level whose key does not fit a safe integer (a placeholder ask at
+ *   9999999999999.000 on a 0.001 grid) lives in {@link farLevels}, keyed by BigInt; such a key is
+ *   above every safe key (a far bid: better than all) or below (a far ask: worse than all), so the
+ *   order stays total. A safe-keyed level with a quantity beyond 2^53 stores {@link BIG_QUANTITY}
+ *   and the exact value in {@link bigQuantities}. Both are off the hot path.
  *
- * Exactness beyond 2^53: a level whose key does not fit a safe integer (a placeholder ask at
- * 9999999999999.000 on a 0.001 grid) lives in {@link farLevels}, keyed by BigInt; such a key is
- * above every safe key (a far bid: better than all) or below (a far ask: worse than all), so the
- * order stays total. A safe-keyed level with a quantity beyond 2^53 stores {@link BIG_QUANTITY}
- * and the exact value in {@link bigQuantities}. Both are off the hot path.
+ * The window is placed with the best level three quarters of the way up, leaving room for the
+ * price to improve, and is recentred by {@link rebalance} (once per message) when the best level
+ * drifts out of its comfortable band, so a recentring costs O(window) only after the price moved
+ * by about a quarter of the window.
  */
 export class BookLadder {
-  /** Sort keys, ascending, in `keys[0 .. count)`; best level last. */
-  keys = new Float64Array(64);
-  /** Quantities, parallel to {@link keys}; never 0; BIG_QUANTITY for a quantity kept as BigInt. */
-  quantities = new Float64Array(64);
-  /** Number of safe levels in {@link keys}. */
-  count = 0;
+  /** Levels beyond the window. */
+  readonly outside = new SortedLevels();
   /** Exact quantities of the levels marked BIG_QUANTITY, by key. */
   readonly bigQuantities = new Map<number, bigint>();
   /** Levels whose key is beyond the safe integer range, key -> quantity. */
   farLevels = new Map<bigint, bigint>();
   /** Count of far levels with a positive key: when non-zero the best level is a far one. */
   farAbove = 0;
+  private readonly slots: Float64Array;
+  private readonly span: number;
+  /** Key of slot 0; NaN while the window is unplaced, so every index test fails. */
+  private base = Number.NaN;
+  /** Index of the highest non-zero slot; -1 when the window holds no level. */
+  private top = -1;
+  private inWindow = 0;
+
+  /** `windowSize`: slots of the dense window, in units of the book's price scale. */
+  constructor(windowSize = DEFAULT_WINDOW_SIZE) {
+    this.span = windowSize;
+    this.slots = new Float64Array(windowSize);
+  }
 
   /** Number of levels. */
   get size(): number {
-    return this.count + this.farLevels.size;
+    return this.inWindow + this.outside.count + this.farLevels.size;
   }
 
   /** Best safe key; NaN when there is none. */
   bestKey(): number {
-    return this.count === 0 ? Number.NaN : (this.keys[this.count - 1] as number);
+    const outsideBest = this.outside.highestKey();
+    if (this.top >= 0) {
+      const key = this.base + this.top;
+      return key > outsideBest ? key : outsideBest;
+    }
+    return this.outside.count === 0 ? Number.NaN : outsideBest;
   }
 
   /** Quantity of the best safe level (BIG_QUANTITY when kept as BigInt); NaN when there is none. */
   bestQuantity(): number {
-    return this.count === 0 ? Number.NaN : (this.quantities[this.count - 1] as number);
+    const outside = this.outside;
+    if (this.top >= 0 && this.base + this.top > outside.highestKey()) return this.slots[this.top] as number;
+    return outside.count === 0 ? Number.NaN : (outside.quantities[outside.count - 1] as number);
   }
 
-  /** Removes every level. */
+  /** Removes every level; the window is placed again by the next level set. */
   clear(): void {
-    this.count = 0;
+    if (this.top >= 0) this.slots.fill(0, 0, this.top + 1);
+    this.top = -1;
+    this.inWindow = 0;
+    this.base = Number.NaN;
+    this.outside.clear();
     this.bigQuantities.clear();
     this.farLevels.clear();
     this.farAbove = 0;
@@ -61,54 +91,36 @@ export class BookLadder {
    * which the exchange may send after a level vanished on its side).
    */
   set(key: number, quantity: number): void {
-    const keys = this.keys;
-    const n = this.count;
-    // Fast path: a new best level.
-    if (n === 0 || key > (keys[n - 1] as number)) {
-      if (quantity !== 0) this.insertAt(n, key, quantity);
+    const index = key - this.base;
+    if (index >= 0 && index < this.span) {
+      const slots = this.slots;
+      const previous = slots[index] as number;
+      slots[index] = quantity;
+      if (previous === 0) {
+        if (quantity !== 0) {
+          this.inWindow++;
+          if (index > this.top) this.top = index;
+        }
+      } else {
+        if (previous === BIG_QUANTITY) this.bigQuantities.delete(key);
+        if (quantity === 0) {
+          this.inWindow--;
+          if (index === this.top) this.top = this.highestFrom(index - 1);
+        }
+      }
       return;
     }
-    const i = this.lowerBound(key);
-    if (keys[i] === key) {
-      if (this.quantities[i] === BIG_QUANTITY) this.bigQuantities.delete(key);
-      if (quantity !== 0) this.quantities[i] = quantity;
-      else this.removeAt(i);
-    } else if (quantity !== 0) {
-      this.insertAt(i, key, quantity);
-    }
+    this.setOutside(key, quantity);
   }
 
-  /** Typed arrays and copyWithin: a memmove, no allocation (Array#splice allocates its result). */
-  private insertAt(i: number, key: number, quantity: number): void {
-    const n = this.count;
-    if (n === this.keys.length) this.grow();
-    const keys = this.keys;
-    const quantities = this.quantities;
-    if (i < n) {
-      keys.copyWithin(i + 1, i, n);
-      quantities.copyWithin(i + 1, i, n);
+  private setOutside(key: number, quantity: number): void {
+    if (this.base !== this.base) {
+      if (quantity === 0) return;
+      this.place(key);
+      this.set(key, quantity);
+      return;
     }
-    keys[i] = key;
-    quantities[i] = quantity;
-    this.count = n + 1;
-  }
-
-  private removeAt(i: number): void {
-    const n = this.count - 1;
-    if (i < n) {
-      this.keys.copyWithin(i, i + 1, n + 1);
-      this.quantities.copyWithin(i, i + 1, n + 1);
-    }
-    this.count = n;
-  }
-
-  private grow(): void {
-    const keys = new Float64Array(this.keys.length * 2);
-    const quantities = new Float64Array(this.keys.length * 2);
-    keys.set(this.keys);
-    quantities.set(this.quantities);
-    this.keys = keys;
-    this.quantities = quantities;
+    if (this.outside.set(key, quantity) === BIG_QUANTITY) this.bigQuantities.delete(key);
   }
 
   /** Sets a level of any size, exactly; the slow path for values beyond 2^53. */
@@ -137,35 +149,9 @@ export class BookLadder {
   quantityAt(key: bigint): bigint {
     if (key > MAX_EXACT || key < -MAX_EXACT) return this.farLevels.get(key) ?? 0n;
     const safeKey = Number(key);
-    const i = this.lowerBound(safeKey);
-    return i < this.count && this.keys[i] === safeKey ? this.exactQuantity(i) : 0n;
-  }
-
-  /** Exact quantity of the safe level at index `i`. */
-  exactQuantity(i: number): bigint {
-    const q = this.quantities[i] as number;
-    return q === BIG_QUANTITY ? (this.bigQuantities.get(this.keys[i] as number) as bigint) : BigInt(q);
-  }
-
-  /**
-   * Index of the first key >= `key` (count when none). Updates land near the top, so the
-   * search starts with a short scan back from the best level before falling back to bisection.
-   */
-  lowerBound(key: number): number {
-    const keys = this.keys;
-    const n = this.count;
-    const stop = n > 8 ? n - 8 : 0;
-    let i = n;
-    while (i > stop && (keys[i - 1] as number) >= key) i--;
-    if (i > stop || i === 0) return i;
-    let lo = 0;
-    let hi = i;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((keys[mid] as number) < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    const index = safeKey - this.base;
+    const quantity = index >= 0 && index < this.span ? (this.slots[index] as number) : this.outside.quantityAt(safeKey);
+    return quantity === 0 ? 0n : this.exact(safeKey, quantity);
   }
 
   /** Every level as exact [key, quantity], best (highest key) first. */
@@ -173,8 +159,36 @@ export class BookLadder {
     const far = [...this.farLevels].sort((x, y) => (x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : 0));
     let f = 0;
     for (; f < far.length && (far[f] as [bigint, bigint])[0] > 0n; f++) yield far[f] as [bigint, bigint];
-    for (let i = this.count - 1; i >= 0; i--) yield [BigInt(this.keys[i] as number), this.exactQuantity(i)];
+    const slots = this.slots;
+    const outside = this.outside;
+    let i = this.top;
+    let j = outside.count - 1;
+    for (;;) {
+      while (i >= 0 && slots[i] === 0) i--;
+      if (i < 0 && j < 0) break;
+      const windowKey = i >= 0 ? this.base + i : Number.NEGATIVE_INFINITY;
+      const outsideKey = j >= 0 ? (outside.keys[j] as number) : Number.NEGATIVE_INFINITY;
+      if (windowKey > outsideKey) {
+        yield [BigInt(windowKey), this.exact(windowKey, slots[i] as number)];
+        i--;
+      } else {
+        yield [BigInt(outsideKey), this.exact(outsideKey, outside.quantities[j] as number)];
+        j--;
+      }
+    }
     for (; f < far.length; f++) yield far[f] as [bigint, bigint];
+  }
+
+  /**
+   * Recentres the window when the best level left its comfortable band (the lower half is too
+   * thin, or the best is about to leave through the top). O(1) when nothing is to be done.
+   */
+  rebalance(): void {
+    const best = this.bestKey();
+    if (best !== best) return;
+    const index = best - this.base;
+    if (index >= this.span >> 1 && index < this.span - (this.span >> 4)) return;
+    this.recentre(best);
   }
 
   /**
@@ -182,44 +196,84 @@ export class BookLadder {
    * keys pushed beyond 2^53 move to the far levels, so nothing is ever rounded.
    */
   scaleKeys(factor: bigint): void {
-    const keys = this.keys;
-    const limit = Number(MAX_EXACT / factor);
-    const moved: [bigint, bigint][] = [];
-    let low = 0;
-    while (low < this.count && (keys[low] as number) < -limit) moved.push([BigInt(keys[low] as number) * factor, this.exactQuantity(low++)]);
-    let high = this.count;
-    while (high > low && (keys[high - 1] as number) > limit) {
-      high--;
-      moved.push([BigInt(keys[high] as number) * factor, this.exactQuantity(high)]);
+    const levels = [...this.levelsFromBest()];
+    this.clear();
+    // Worst first: each level lands after the previous one (an append), and one recentring at
+    // the end moves the window to the new best.
+    for (let i = levels.length - 1; i >= 0; i--) {
+      const [key, quantity] = levels[i] as readonly [bigint, bigint];
+      this.setExact(key * factor, quantity);
     }
-    const f = Number(factor);
-    const big = [...this.bigQuantities];
-    this.bigQuantities.clear();
-    for (const [key, quantity] of big) if (key >= -limit && key <= limit) this.bigQuantities.set(key * f, quantity);
-    keys.copyWithin(0, low, high);
-    this.quantities.copyWithin(0, low, high);
-    this.count = high - low;
-    for (let i = 0; i < this.count; i++) keys[i] = (keys[i] as number) * f;
-    const far = this.farLevels;
-    this.farLevels = new Map();
-    this.farAbove = 0;
-    for (const [key, quantity] of far) this.setExact(key * factor, quantity);
-    for (const [key, quantity] of moved) this.setExact(key, quantity);
+    this.rebalance();
   }
 
   /** Multiplies every quantity by `factor` (a power of ten): the book's quantity scale went up. */
   scaleQuantities(factor: bigint): void {
-    const quantities = this.quantities;
-    const f = Number(factor);
-    for (let i = 0; i < this.count; i++) {
-      const q = quantities[i] as number;
-      const key = this.keys[i] as number;
-      if (q === BIG_QUANTITY) this.bigQuantities.set(key, (this.bigQuantities.get(key) as bigint) * factor);
-      else if (q * f > Number.MAX_SAFE_INTEGER) {
-        quantities[i] = BIG_QUANTITY;
-        this.bigQuantities.set(key, BigInt(q) * factor);
-      } else quantities[i] = q * f;
+    const slots = this.slots;
+    for (let i = 0; i <= this.top; i++) {
+      const quantity = slots[i] as number;
+      if (quantity !== 0) slots[i] = this.scaledQuantity(this.base + i, quantity, factor);
+    }
+    const outside = this.outside;
+    for (let i = 0; i < outside.count; i++) {
+      outside.quantities[i] = this.scaledQuantity(outside.keys[i] as number, outside.quantities[i] as number, factor);
     }
     for (const [key, quantity] of this.farLevels) this.farLevels.set(key, quantity * factor);
+  }
+
+  private scaledQuantity(key: number, quantity: number, factor: bigint): number {
+    if (quantity === BIG_QUANTITY) {
+      this.bigQuantities.set(key, (this.bigQuantities.get(key) as bigint) * factor);
+      return BIG_QUANTITY;
+    }
+    const scaled = quantity * Number(factor);
+    if (scaled <= Number.MAX_SAFE_INTEGER) return scaled;
+    this.bigQuantities.set(key, BigInt(quantity) * factor);
+    return BIG_QUANTITY;
+  }
+
+  /** Exact value of a stored quantity. */
+  private exact(key: number, quantity: number): bigint {
+    return quantity === BIG_QUANTITY ? (this.bigQuantities.get(key) as bigint) : BigInt(quantity);
+  }
+
+  /** Index of the highest non-zero slot at or below `from`, -1 when none. */
+  private highestFrom(from: number): number {
+    const slots = this.slots;
+    let i = from;
+    while (i >= 0 && slots[i] === 0) i--;
+    return i;
+  }
+
+  /** Places the (empty) window so that `key` sits three quarters of the way up. */
+  private place(key: number): void {
+    this.base = key - (this.span - (this.span >> 2));
+  }
+
+  /** Moves the window so `best` sits three quarters of the way up; levels follow exactly. */
+  private recentre(best: number): void {
+    const slots = this.slots;
+    const outside = this.outside;
+    if (this.inWindow > 0) {
+      // The window's levels are ascending and no outside key lies between them: one run.
+      const keys = new Float64Array(this.inWindow);
+      const quantities = new Float64Array(this.inWindow);
+      let n = 0;
+      for (let i = 0; i <= this.top; i++) {
+        const quantity = slots[i] as number;
+        if (quantity === 0) continue;
+        keys[n] = this.base + i;
+        quantities[n++] = quantity;
+      }
+      outside.insertRun(keys, quantities);
+      slots.fill(0, 0, this.top + 1);
+    }
+    this.place(best);
+    const from = outside.lowerBound(this.base);
+    const to = outside.lowerBound(this.base + this.span);
+    for (let i = from; i < to; i++) slots[(outside.keys[i] as number) - this.base] = outside.quantities[i] as number;
+    this.inWindow = to - from;
+    this.top = to > from ? (outside.keys[to - 1] as number) - this.base : -1;
+    outside.removeRange(from, to);
   }
 }

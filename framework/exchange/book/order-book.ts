@@ -1,10 +1,11 @@
 import { Decimal, isDecimalString, type DecimalString } from '../../model/decimal.js';
 import { ParseError, ValidationError } from '../../model/errors.js';
 import type { Instrument } from '../../model/instrument.js';
-import { parseScaled, scaleOf } from '../../model/scaled.js';
-import { BIG_QUANTITY, BookLadder } from './book-ladder.js';
+import { scaleOf } from '../../model/scaled.js';
+import { BIG_QUANTITY, BookLadder, DEFAULT_WINDOW_SIZE } from './book-ladder.js';
 import { walkLadder, type BookWalk } from './book-walk.js';
 import type { BookLevelText, OrderBookFrame } from './order-book-frame.js';
+import { parseUnsignedScaled } from './parse-unsigned-scaled.js';
 import { MAX_EXACT, formatScaledBig, parseScaledBig } from './scaled-big.js';
 
 /** A side of the book. */
@@ -24,6 +25,12 @@ export interface BookLevel {
 export interface OrderBookOptions {
   /** The symbol's grid; its tick and increment decimals become the initial scales. */
   readonly instrument?: Instrument;
+  /**
+   * Price steps (units of 10^-priceScale) each side keeps in its dense window around the touch:
+   * level changes inside it are O(1), the rest go to a sorted fallback. Default 4096 (32 KiB a
+   * side); a power of two from 64 to 2^20.
+   */
+  readonly windowSize?: number;
 }
 
 /**
@@ -42,8 +49,8 @@ export interface OrderBookOptions {
  * that is the keeper's job; it records the last frame's sequence and times for its readers.
  */
 export class OrderBook {
-  private readonly bidLadder = new BookLadder();
-  private readonly askLadder = new BookLadder();
+  private readonly bidLadder: BookLadder;
+  private readonly askLadder: BookLadder;
   private pScale: number;
   private qScale: number;
   private hasSnapshot = false;
@@ -61,6 +68,12 @@ export class OrderBook {
   ) {
     this.pScale = options.instrument?.priceScale ?? 0;
     this.qScale = options.instrument?.quantityScale ?? 0;
+    const windowSize = options.windowSize ?? DEFAULT_WINDOW_SIZE;
+    if (!Number.isInteger(windowSize) || windowSize < 64 || windowSize > 2 ** 20 || (windowSize & (windowSize - 1)) !== 0) {
+      throw new ValidationError('windowSize', 'must be a power of two from 64 to 2^20', windowSize);
+    }
+    this.bidLadder = new BookLadder(windowSize);
+    this.askLadder = new BookLadder(windowSize);
   }
 
   /** Decimals of the scaled prices (may rise, never falls). */
@@ -102,6 +115,8 @@ export class OrderBook {
     try {
       this.applyLevels(this.bidLadder, frame.bids, 1, 'b');
       this.applyLevels(this.askLadder, frame.asks, -1, 'a');
+      this.bidLadder.rebalance();
+      this.askLadder.rebalance();
     } catch (error) {
       this.broken = true;
       throw error;
@@ -112,13 +127,20 @@ export class OrderBook {
   }
 
   private applyLevels(ladder: BookLadder, levels: readonly BookLevelText[], sign: 1 | -1, side: string): void {
+    let priceScale = this.pScale;
+    let quantityScale = this.qScale;
     for (let i = 0; i < levels.length; i++) {
       const level = levels[i] as BookLevelText;
-      const price = parseScaled(level[0], this.pScale);
-      const quantity = parseScaled(level[1], this.qScale);
-      // One test catches NaN (finer than the scale, beyond 2^53, malformed) and a sign.
-      if (price >= 0 && quantity >= 0) ladder.set(sign * price, quantity);
-      else this.slowLevel(ladder, level, sign, `${this.symbol}.${side}[${i}]`);
+      const price = parseUnsignedScaled(level[0], priceScale);
+      const quantity = parseUnsignedScaled(level[1], quantityScale);
+      // NaN (malformed, finer than the scale, beyond 2^53) fails the test: the exact slow path.
+      if (price >= 0 && quantity >= 0) {
+        ladder.set(sign * price, quantity);
+      } else {
+        this.slowLevel(ladder, level, sign, `${this.symbol}.${side}[${i}]`);
+        priceScale = this.pScale;
+        quantityScale = this.qScale;
+      }
     }
   }
 
