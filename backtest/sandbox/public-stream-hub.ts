@@ -262,18 +262,18 @@ export class PublicStreamHub {
     if (info.kind === 'partialBook') return snapshot;
     const [ask, askQty] = snapshot.a[0] ?? [];
     const [bid, bidQty] = snapshot.b[0] ?? [];
-    return { t: snapshot.t, a: ask ?? '', A: askQty ?? '', b: bid ?? '', B: bidQty ?? '' };
+    return { t: snapshot.t, a: ask ?? null, A: askQty ?? null, b: bid ?? null, B: bidQty ?? null };
   }
 
   private tickerData(symbol: string, at: number): Record<string, unknown> | undefined {
     const base = this.tickerPriceData(symbol, at);
     const top = this.bookData(symbol, { kind: 'topOfBook', batch: false });
     const stats = tradeStats(this.market.tradesOf(symbol), at);
-    return { ...base, a: top?.a ?? '', A: top?.A ?? '', b: top?.b ?? '', B: top?.B ?? '', L: stats.lastTradeId ?? 0 };
+    return { ...base, a: top?.a ?? null, A: top?.A ?? null, b: top?.b ?? null, B: top?.B ?? null, p: null, P: null, L: stats.lastTradeId ?? 0 };
   }
 
   private tickerPriceData(symbol: string, at: number): Record<string, unknown> {
     const s = tradeStats(this.market.tradesOf(symbol), at);
-    return { t: Math.floor(at), o: s.open ?? '', c: s.last ?? '', h: s.high, l: s.low, v: s.volume, q: s.volumeQuote };
+    return { t: Math.floor(at), o: s.open ?? null, c: s.last ?? null, h: s.high, l: s.low, v: s.volume, q: s.volumeQuote };
   }
 }

@@ -1,0 +1,137 @@
+import { ErrorCode } from '../../framework/exchange/errors.js';
+import { Decimal } from '../../framework/model/decimal.js';
+import { tradingBalanceToWire, walletBalanceToWire } from '../../framework/model/resources/balance.js';
+import { feeRateToWire } from '../../framework/model/resources/fee.js';
+import { orderToWire, type Order } from '../../framework/model/resources/order.js';
+import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
+import { idToWire, msToIso, wireRecord } from '../../framework/model/resources/wire-values.js';
+import { VenueRejection, type Venue } from '../venue/venue-types.js';
+import type { MarketState } from './market-state.js';
+import {
+  invalid, newOrderRequest, optInt, optText, orderListRequest, replaceOrderRequest, transferRequest, type Params,
+} from './request-params.js';
+import { accountOf, type Route } from './rest-route.js';
+import type { TransactionLog } from './transaction-log.js';
+
+const SEG = '([^/]+)';
+
+/** What the account endpoints act on. */
+export interface AccountServices {
+  readonly venue: Venue;
+  readonly market: MarketState;
+  readonly transactions: TransactionLog;
+}
+
+/**
+ * Spot trading (document 001) and wallet (document 002) endpoints, each with the right the spec
+ * names, answered from the venue in the exchange's wire shapes.
+ */
+export function accountRoutes({ venue, market, transactions }: AccountServices): Route[] {
+  return [
+    { method: 'GET', pattern: /^\/spot\/balance$/, scope: 'other', right: 'orderbook',
+      handle: (c) => venue.spotBalances(accountOf(c)).map(tradingBalanceToWire) },
+    { method: 'GET', pattern: new RegExp(`^/spot/balance/${SEG}$`), scope: 'other', right: 'orderbook',
+      handle: (c) => {
+        const currency = c.params[0] ?? '';
+        const found = venue.spotBalances(accountOf(c)).find((b) => b.currency === currency);
+        return tradingBalanceToWire(found ?? zeroBalance(currency, true));
+      } },
+    { method: 'GET', pattern: /^\/spot\/order$/, scope: 'other', right: 'trading',
+      handle: (c) => venue.openOrders(accountOf(c), optText(c.query, 'symbol')).map(orderToWire) },
+    { method: 'GET', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'other', right: 'trading',
+      handle: (c) => orderToWire(venue.getOpenOrder(accountOf(c), c.params[0] ?? '')) },
+    { method: 'POST', pattern: /^\/spot\/order$/, scope: 'trading', right: 'trading',
+      handle: (c) => orderToWire(venue.placeOrder(accountOf(c), newOrderRequest(c.body))) },
+    { method: 'POST', pattern: /^\/spot\/order\/list$/, scope: 'trading', right: 'trading',
+      handle: (c) => venue.placeOrderList(accountOf(c), orderListRequest(c.body)).map(orderToWire) },
+    { method: 'PATCH', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'trading', right: 'trading',
+      handle: (c) => orderToWire(venue.replaceOrder(accountOf(c), replaceOrderRequest(c.params[0] ?? '', c.body))) },
+    { method: 'DELETE', pattern: /^\/spot\/order$/, scope: 'trading', right: 'trading',
+      handle: (c) => venue.cancelAll(accountOf(c), optText(c.query, 'symbol') ?? optText(c.body, 'symbol')).map(orderToWire) },
+    { method: 'DELETE', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'trading', right: 'trading',
+      handle: (c) => orderToWire(venue.cancelOrder(accountOf(c), c.params[0] ?? '')) },
+    { method: 'GET', pattern: /^\/spot\/fee$/, scope: 'other', right: 'trading',
+      handle: (c) => market.symbolCodes.filter((s) => market.symbols[s]).map((s) => feeWire(venue, accountOf(c), s)) },
+    { method: 'GET', pattern: new RegExp(`^/spot/fee/${SEG}$`), scope: 'other', right: 'trading',
+      handle: (c) => {
+        const symbol = c.params[0] ?? '';
+        if (!market.symbols[symbol]) throw new VenueRejection(ErrorCode.SymbolNotFound, symbol);
+        return feeWire(venue, accountOf(c), symbol);
+      } },
+    { method: 'GET', pattern: /^\/spot\/history\/order$/, scope: 'other', right: 'orderbook',
+      handle: (c) => orderHistory(venue.orderHistory(accountOf(c)), c.query) },
+    { method: 'GET', pattern: /^\/spot\/history\/trade$/, scope: 'other', right: 'orderbook',
+      handle: (c) => tradeHistory(venue.tradeHistory(accountOf(c)), c.query) },
+    { method: 'GET', pattern: /^\/wallet\/balance$/, scope: 'other', right: 'payment',
+      handle: (c) => venue.walletBalances(accountOf(c)).map(walletBalanceToWire) },
+    { method: 'GET', pattern: new RegExp(`^/wallet/balance/${SEG}$`), scope: 'other', right: 'payment',
+      handle: (c) => {
+        const currency = c.params[0] ?? '';
+        const found = venue.walletBalances(accountOf(c)).find((b) => b.currency === currency);
+        return walletBalanceToWire(found ?? zeroBalance(currency, false));
+      } },
+    { method: 'POST', pattern: /^\/wallet\/transfer$/, scope: 'other', right: 'payment',
+      handle: (c) => {
+        const request = transferRequest(c.body);
+        const id = venue.transfer(accountOf(c), request);
+        transactions.recordTransfer(accountOf(c), id, request, venue.now());
+        return { id };
+      } },
+    { method: 'GET', pattern: /^\/wallet\/transactions$/, scope: 'other', right: 'payment',
+      handle: (c) => transactions.list(accountOf(c)).slice(0, optInt(c.query, 'limit', 1000) ?? 100) },
+  ];
+}
+
+function zeroBalance(currency: string, spot: boolean) {
+  const zero = { currency, available: new Decimal(0), reserved: new Decimal(0) };
+  return spot ? { ...zero, reserved_margin: new Decimal(0) } : zero;
+}
+
+function feeWire(venue: Venue, account: string, symbol: string): Record<string, unknown> {
+  const { take_rate, make_rate } = venue.feeRate(account, symbol);
+  return feeRateToWire({ symbol, take_rate, make_rate });
+}
+
+function symbolFilter(query: Params): ((symbol: string) => boolean) {
+  const text = optText(query, 'symbol');
+  if (text === undefined) return () => true;
+  const wanted = new Set(text.split(','));
+  return (s) => wanted.has(s);
+}
+
+function paging(query: Params): { sort: 'ASC' | 'DESC'; limit: number; offset: number } {
+  const sort = optText(query, 'sort') ?? 'DESC';
+  if (sort !== 'ASC' && sort !== 'DESC') throw invalid('sort', 'must be ASC or DESC');
+  return { sort, limit: optInt(query, 'limit', 1000) ?? 100, offset: optInt(query, 'offset', 100_000) ?? 0 };
+}
+
+/** Order history: newest first from the venue; `client_order_id` overrides every other filter. */
+function orderHistory(orders: readonly Order[], query: Params): Record<string, unknown>[] {
+  const id = optText(query, 'client_order_id');
+  if (id !== undefined) return orders.filter((o) => o.client_order_id === id).map(orderToWire);
+  const { sort, limit, offset } = paging(query);
+  const wanted = symbolFilter(query);
+  let list = orders.filter((o) => wanted(o.symbol));
+  if (sort === 'ASC') list = [...list].reverse();
+  return list.slice(offset, offset + limit).map(orderToWire);
+}
+
+function tradeHistory(trades: readonly TradeHistoryRecord[], query: Params): Record<string, unknown>[] {
+  const { sort, limit, offset } = paging(query);
+  const wanted = symbolFilter(query);
+  const orderId = optText(query, 'order_id');
+  let list = trades.filter((t) => wanted(t.symbol) && (orderId === undefined || t.order_id === orderId));
+  if (sort === 'ASC') list = [...list].reverse();
+  return list.slice(offset, offset + limit).map(tradeToWire);
+}
+
+/** Wire form of a trade history record. */
+export function tradeToWire(t: TradeHistoryRecord): Record<string, unknown> {
+  return wireRecord({
+    ...t,
+    id: idToWire(t.id),
+    order_id: idToWire(t.order_id),
+    timestamp: msToIso(t.timestamp),
+    position_id: t.position_id === undefined ? undefined : idToWire(t.position_id),
+  });
+}

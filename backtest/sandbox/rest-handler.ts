@@ -1,0 +1,125 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '../../framework/exchange/errors.js';
+import { VenueRejection } from '../venue/venue-types.js';
+import type { FaultInjector } from './fault-injector.js';
+import { RequestBudget } from './request-budget.js';
+import { decodeBody, type Params } from './request-params.js';
+import { matchRoute, type Route } from './rest-route.js';
+import { SandboxAuth } from './sandbox-auth.js';
+import type { ResolvedApiKey, SandboxRateLimits } from './sandbox-config.js';
+
+/** Options of {@link RestHandler}. */
+export interface RestHandlerOptions {
+  readonly routes: readonly Route[];
+  readonly auth: SandboxAuth;
+  readonly faults: FaultInjector;
+  readonly limits: SandboxRateLimits;
+  readonly now: () => number;
+}
+
+const API_PREFIX = '/api/3';
+/** Largest body accepted; order lists are the biggest legitimate requests, far below this. */
+const MAX_BODY_BYTES = 1 << 20;
+
+/**
+ * Serves one REST request as the exchange does: injected faults first, then route lookup (800/404
+ * for an unknown path), authentication over the raw bytes received, the route's right, the
+ * scope's request budget (429 with Retry-After), then the handler. Every error is the exchange's
+ * envelope with the table's HTTP status.
+ */
+export class RestHandler {
+  private readonly budget: RequestBudget;
+
+  constructor(private readonly options: RestHandlerOptions) {
+    this.budget = new RequestBudget(options.now);
+  }
+
+  /** Answers `req`; never rejects. */
+  async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let raw: Buffer;
+    try {
+      raw = await readBody(req);
+    } catch (error) {
+      answerError(res, error instanceof VenueRejection ? error : new VenueRejection(ErrorCode.ValidationError, 'unreadable body'));
+      return;
+    }
+    const delay = this.options.faults.nextRestDelay();
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    try {
+      answer(res, 200, this.serve(req, raw));
+    } catch (error) {
+      answerError(res, error instanceof VenueRejection ? error : new VenueRejection(ErrorCode.InternalError, 'internal error'));
+    }
+  }
+
+  private serve(req: IncomingMessage, raw: Buffer): unknown {
+    const fault = this.options.faults.nextRestFault();
+    if (fault) throw new VenueRejection(fault.status, 'injected fault');
+    const target = req.url ?? '/';
+    const url = new URL(target, 'http://sandbox.invalid');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (!url.pathname.startsWith(`${API_PREFIX}/`)) throw new VenueRejection(ErrorCode.ResourceNotFound, url.pathname);
+    const found = matchRoute(this.options.routes, method, url.pathname.slice(API_PREFIX.length));
+    if (found === undefined) throw new VenueRejection(ErrorCode.ResourceNotFound, `${method} ${url.pathname}`);
+    const { route, params } = found;
+    let key: ResolvedApiKey | undefined;
+    if (route.right === undefined) {
+      this.spend(`ip:${req.socket.remoteAddress ?? ''}`, this.options.limits.publicPerSecond);
+    } else {
+      key = this.options.auth.authenticateRest(header(req, 'authorization'), { method, target, body: raw });
+      SandboxAuth.requireRight(key, route.right);
+      const perSecond = route.scope === 'trading' ? this.options.limits.tradingPerSecond : this.options.limits.otherPerSecond;
+      this.spend(`${route.scope}:${key.apiKey}`, perSecond);
+    }
+    const query: Params = Object.fromEntries(url.searchParams);
+    const body = decodeBody(raw, header(req, 'content-type'));
+    return route.handle({ params, query, body, key });
+  }
+
+  private spend(bucket: string, perSecond: number): void {
+    const { ok, retryAfterMs } = this.budget.take(bucket, perSecond);
+    if (!ok) throw new RateLimited(retryAfterMs);
+  }
+}
+
+/** A 429 carrying when the window resets. */
+class RateLimited extends VenueRejection {
+  constructor(readonly retryAfterMs: number) {
+    super(ErrorCode.TooManyRequests, 'rate limit exceeded');
+  }
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new VenueRejection(ErrorCode.ValidationError, 'body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function answerError(res: ServerResponse, rejection: VenueRejection): void {
+  const headers: Record<string, string> = rejection instanceof RateLimited ? { 'retry-after': String(Math.ceil(rejection.retryAfterMs / 1000)) } : {};
+  answer(res, rejection.httpStatus, rejection.toWire(), headers);
+}

@@ -1,0 +1,210 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { tradingBalanceToWire, walletBalanceToWire } from '../../framework/model/resources/balance.js';
+import { orderReportToWire } from '../../framework/model/stream/order-report.js';
+import type { RecordedFrame } from '../recording/recording-format.js';
+import type { Venue, VenueEvent } from '../venue/venue-types.js';
+import { accountRoutes } from './account-routes.js';
+import { FaultInjector } from './fault-injector.js';
+import { MarketFeed } from './market-feed.js';
+import { MarketState } from './market-state.js';
+import { marketDataRoutes } from './market-data-routes.js';
+import { PublicStreamHub } from './public-stream-hub.js';
+import { ReportDelivery } from './report-delivery.js';
+import { RestHandler } from './rest-handler.js';
+import { RpcStream, type StreamClient } from './rpc-stream.js';
+import { SandboxAuth } from './sandbox-auth.js';
+import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxApiKey, type SandboxOptions } from './sandbox-config.js';
+import {
+  ORDERS_SUBSCRIPTION, SPOT_BALANCE_SUBSCRIPTION, TRANSACTIONS_SUBSCRIPTION, WALLET_BALANCE_SUBSCRIPTION, tradingMethods, walletMethods,
+} from './stream-methods.js';
+import { TransactionLog } from './transaction-log.js';
+import { send } from './ws-protocol.js';
+
+const WS_PATHS = { '/api/3/ws/public': 'public', '/api/3/ws/trading': 'trading', '/api/3/ws/wallet': 'wallet' } as const;
+
+/**
+ * A local Exchange API v3 over the simulated venue: REST (`/api/3/...`) and the three WebSocket
+ * streams on one port, with the exchange's auth, rights, error envelopes, rate limits and stream
+ * protocol, so a client written for the real API works against it unchanged. The market (a
+ * recording or the synthetic market) is replayed in real time or a multiple of it; each frame
+ * goes to the venue (fills, triggers) and to public subscribers. Faults can be injected, seeded.
+ */
+export class SandboxServer {
+  /** `http://host:port`: the client's `base_url`. */
+  readonly baseUrl: string;
+  /** `ws://host:port`: the client's `ws_base_url`. */
+  readonly wsBaseUrl: string;
+  /** The keys the server accepts (secrets included: for the operator and tests, never logged). */
+  readonly apiKeys: readonly SandboxApiKey[];
+  /** Frames that reached the venue and subscribers. */
+  framesServed = 0;
+  /** Frames the venue or the market state refused (skipped; the market goes on). */
+  frameErrors = 0;
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly lastSeen = new Map<WebSocket, number>();
+  private finished: Promise<void> = Promise.resolve();
+  private release: () => void = () => undefined;
+
+  private constructor(
+    private readonly http: Server,
+    private readonly wss: WebSocketServer,
+    private readonly options: ResolvedSandboxOptions,
+    readonly venue: Venue,
+    private readonly parts: {
+      market: MarketState; hub: PublicStreamHub; trading: RpcStream; wallet: RpcStream; feed: MarketFeed; delivery: ReportDelivery;
+      faults: FaultInjector;
+    },
+  ) {
+    const { address, port } = http.address() as AddressInfo;
+    const host = address.includes(':') ? `[${address}]` : address;
+    this.baseUrl = `http://${host}:${port}`;
+    this.wsBaseUrl = `ws://${host}:${port}`;
+    this.apiKeys = options.apiKeys.map((k) => ({ apiKey: k.apiKey, secretKey: k.secretKey, rights: [...k.rights], account: k.account }));
+  }
+
+  /** Validates `options`, starts listening and (unless paused) replaying. */
+  static async start(input: SandboxOptions): Promise<SandboxServer> {
+    const options = resolveSandboxOptions(input);
+    const now = input.now ?? Date.now;
+    const faults = new FaultInjector(input.faults ?? {}, options.seed);
+    const symbols = await MarketFeed.symbols(input.market);
+    const market = new MarketState(symbols);
+    const transactions = new TransactionLog();
+    const delivery = new ReportDelivery(faults);
+    const auth = new SandboxAuth(options.apiKeys, now);
+    let route: (event: VenueEvent) => void = () => undefined;
+    const venue = input.venue({ symbols, accounts: options.accounts, onEvent: (event) => route(event) });
+    const hub = new PublicStreamHub(market, () => faults.chance('book-skip', input.faults?.skipBookSequenceProbability));
+    const trading = new RpcStream(auth, tradingMethods(venue, market));
+    const wallet = new RpcStream(auth, walletMethods(venue, transactions));
+    const rest = new RestHandler({
+      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions })], auth, faults, limits: options.rateLimits, now,
+    });
+    const http = createServer((req, res) => void rest.handle(req, res));
+    http.keepAliveTimeout = 30_000;
+    const wss = new WebSocketServer({ noServer: true });
+    const holder: { server?: SandboxServer } = {};
+    const feed = new MarketFeed({ source: input.market, speed: options.speed, loop: options.loop, onFrame: (f) => holder.server?.onFrame(f) });
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(options.port, options.host, () => resolve());
+    });
+    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults });
+    holder.server = s;
+    route = (event) => s.onVenueEvent(event);
+    transactions.onTransaction((account, tx) => {
+      for (const client of wallet.connections) {
+        if (client.key?.account === account && client.subscriptions.has(TRANSACTIONS_SUBSCRIPTION)) {
+          send(client.socket, { jsonrpc: '2.0', method: 'transaction_update', params: tx });
+        }
+      }
+    });
+    http.on('upgrade', (req: IncomingMessage, socket, head) => {
+      const kind = WS_PATHS[new URL(req.url ?? '/', 'http://localhost').pathname as keyof typeof WS_PATHS];
+      if (kind === undefined) {
+        socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => s.accept(ws, kind));
+    });
+    s.startTimers(input);
+    const gate = options.paused ? new Promise<void>((resolve) => (s.release = resolve)) : Promise.resolve();
+    s.finished = gate.then(() => feed.run());
+    return s;
+  }
+
+  /** Starts the market of a server started with `paused: true`. */
+  play(): void {
+    this.release();
+  }
+
+  /** Resolves when the market source has been replayed to its end (never while looping). */
+  get done(): Promise<void> {
+    return this.finished;
+  }
+
+  /** Open WebSocket connections, all streams. */
+  get connections(): number {
+    return this.lastSeen.size;
+  }
+
+  /** Stops the market, closes every connection and the listener. */
+  async close(): Promise<void> {
+    this.parts.feed.stop();
+    this.release();
+    for (const timer of this.timers) clearInterval(timer);
+    this.parts.delivery.close();
+    this.parts.hub.closeAll();
+    this.parts.trading.closeAll();
+    this.parts.wallet.closeAll();
+    this.http.closeAllConnections();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+    await new Promise<void>((resolve) => this.http.close(() => resolve()));
+    await this.finished.catch(() => undefined);
+  }
+
+  private accept(ws: WebSocket, kind: 'public' | 'trading' | 'wallet'): void {
+    this.lastSeen.set(ws, performance.now());
+    const seen = () => this.lastSeen.set(ws, performance.now());
+    ws.on('message', seen);
+    ws.on('ping', seen);
+    ws.on('pong', seen);
+    ws.on('close', () => this.lastSeen.delete(ws));
+    ws.on('error', () => ws.terminate());
+    if (kind === 'public') this.parts.hub.accept(ws);
+    else (kind === 'trading' ? this.parts.trading : this.parts.wallet).accept(ws);
+  }
+
+  private startTimers(input: SandboxOptions): void {
+    const idle = this.options.idleTimeoutMs;
+    this.timers.push(setInterval(() => {
+      const now = performance.now();
+      for (const [ws, at] of this.lastSeen) if (now - at > idle) ws.terminate();
+    }, Math.min(1000, Math.max(10, idle / 4))));
+    const every = input.faults?.dropConnectionsEveryMs;
+    if (every !== undefined) this.timers.push(setInterval(() => this.dropAll(), every));
+    const p = input.faults?.dropConnectionProbability;
+    if (p !== undefined && p > 0) {
+      this.timers.push(setInterval(() => {
+        for (const ws of [...this.lastSeen.keys()]) if (this.parts.faults.chance('ws-drop', p)) ws.terminate();
+      }, 1000));
+    }
+  }
+
+  private dropAll(): void {
+    for (const ws of [...this.lastSeen.keys()]) ws.terminate();
+  }
+
+  private onFrame(frame: RecordedFrame): void {
+    const msg = frame.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
+    if (typeof msg.ch !== 'string') return;
+    try {
+      this.venue.onMarketFrame(frame.msg, frame.t);
+      const books = msg.ch === 'orderbook/full' ? this.parts.market.applyBook(frame.msg, frame.t) : undefined;
+      if (msg.ch === 'trades') this.parts.market.addTrades(msg.update ?? msg.snapshot ?? {}, frame.t);
+      this.parts.hub.dispatch(msg, frame.t, books);
+      this.framesServed++;
+    } catch {
+      // One bad frame must not end the market for every client; it is counted and skipped.
+      this.frameErrors++;
+    }
+  }
+
+  private onVenueEvent(event: VenueEvent): void {
+    const targets = (stream: RpcStream, subscription: string): StreamClient[] =>
+      [...stream.connections].filter((c) => c.key?.account === event.account && c.subscriptions.has(subscription));
+    if (event.kind === 'order') {
+      const frame = { jsonrpc: '2.0', method: 'spot_order', params: orderReportToWire(event.report) };
+      for (const c of targets(this.parts.trading, ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
+    } else if (event.kind === 'balance') {
+      const frame = { jsonrpc: '2.0', method: 'spot_balance', params: event.balances.map(tradingBalanceToWire) };
+      for (const c of targets(this.parts.trading, SPOT_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
+    } else {
+      const frame = { jsonrpc: '2.0', method: 'wallet_balance_update', params: event.balances.map(walletBalanceToWire) };
+      for (const c of targets(this.parts.wallet, WALLET_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
+    }
+  }
+}
+
