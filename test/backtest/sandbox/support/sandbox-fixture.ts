@@ -1,0 +1,91 @@
+import { parseSymbolInfo, type SymbolInfo } from '../../../../framework/model/resources/symbol.js';
+import type { RecordedFrame } from '../../../../backtest/recording/recording-format.js';
+import { SandboxServer } from '../../../../backtest/sandbox/sandbox-server.js';
+import type { SandboxOptions } from '../../../../backtest/sandbox/sandbox-config.js';
+import { FakeVenue } from './fake-venue.js';
+
+/** One spot symbol with a simple grid. */
+export const SYMBOLS: Record<string, SymbolInfo> = {
+  BTCUSDT: parseSymbolInfo({
+    type: 'spot', base_currency: 'BTC', quote_currency: 'USDT', tick_size: '0.01', quantity_increment: '0.0001',
+    take_rate: '0.001', make_rate: '0.0005', fee_currency: 'USDT', expiry: null,
+  }),
+};
+
+/** A market source the test feeds frame by frame (the market runs as fast as frames are pushed). */
+export class PushedMarket {
+  private readonly queue: RecordedFrame[] = [];
+  private wake: (() => void) | undefined;
+  private ended = false;
+  private t = 1_700_000_000_000;
+
+  /** Pushes a `ws/public` message at the next millisecond. */
+  push(msg: Record<string, unknown>): void {
+    this.queue.push({ t: ++this.t, src: 'ws/public', msg });
+    this.wake?.();
+  }
+
+  /** Ends the source. */
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  /** The frames, as the server's `frames` source. */
+  async *frames(): AsyncGenerator<RecordedFrame> {
+    for (;;) {
+      const next = this.queue.shift();
+      if (next) {
+        yield next;
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
+}
+
+/** A sandbox over a FakeVenue and a pushed market, on 127.0.0.1 port 0. */
+export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Promise<{ server: SandboxServer; market: PushedMarket; venue: () => FakeVenue }> {
+  const market = new PushedMarket();
+  let venue: FakeVenue | undefined;
+  const server = await SandboxServer.start({
+    venue: (context) => (venue = new FakeVenue(context)),
+    market: { kind: 'frames', symbols: SYMBOLS, frames: () => market.frames() },
+    speed: Infinity,
+    accounts: [{ id: 'main', spot: { USDT: '1000', BTC: '1' }, wallet: { USDT: '500' } }],
+    seed: 'test-seed',
+    ...overrides,
+  });
+  return {
+    server,
+    market,
+    venue: () => {
+      if (!venue) throw new Error('venue not built');
+      return venue;
+    },
+  };
+}
+
+/** A book snapshot and a trade-free market for BTCUSDT. */
+export function bookSnapshot(sequence = 1): Record<string, unknown> {
+  return {
+    ch: 'orderbook/full',
+    snapshot: { BTCUSDT: { t: 1_700_000_000_000, s: sequence, a: [['101.00', '1.5'], ['102.00', '2']], b: [['99.00', '1'], ['98.00', '3']] } },
+  };
+}
+
+/** A public trade notification. */
+export function tradeFrame(price: string, quantity = '0.1', id = 1): Record<string, unknown> {
+  return { ch: 'trades', update: { BTCUSDT: [{ t: 1_700_000_000_100 + id, i: id, p: price, q: quantity, s: 'sell' }] } };
+}
+
+/** Resolves once `check` holds (polling), or rejects after `ms`. */
+export async function eventually(check: () => boolean, ms = 3000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
