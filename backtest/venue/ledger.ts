@@ -1,0 +1,189 @@
+import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import type { TradingBalance, WalletBalance } from '../../framework/model/resources/balance.js';
+import type { AccountId, InitialBalances } from './venue-types.js';
+
+/** One currency's balance in one pocket (spot or wallet) of an account. */
+interface Pocket {
+  available: Decimal;
+  reserved: Decimal;
+}
+
+/** Where an account holds funds. */
+export type PocketKind = 'spot' | 'wallet';
+
+/** Starting balances of one account. */
+export interface AccountBalances {
+  readonly spot?: InitialBalances;
+  readonly wallet?: InitialBalances;
+}
+
+/** The currencies whose balances changed since the last {@link Ledger.takeChanges}, per account. */
+export interface LedgerChanges {
+  readonly spot: ReadonlyMap<AccountId, readonly string[]>;
+  readonly wallet: ReadonlyMap<AccountId, readonly string[]>;
+}
+
+/** Thrown when an internal move would overdraw a pocket: a venue bug, never a client error. */
+export class LedgerInvariantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LedgerInvariantError';
+  }
+}
+
+/**
+ * Balances of every account: spot (trading) and wallet, each with available and reserved, exact
+ * Decimal. Every mutation records the touched currency so the venue can emit one balance event per
+ * change set. The ledger enforces "available never negative" and "reserved never negative".
+ */
+export class Ledger {
+  private readonly pockets: Record<PocketKind, Map<AccountId, Map<string, Pocket>>> = { spot: new Map(), wallet: new Map() };
+  private readonly changed: Record<PocketKind, Map<AccountId, Set<string>>> = { spot: new Map(), wallet: new Map() };
+
+  constructor(initial: Readonly<Record<AccountId, AccountBalances>>) {
+    for (const [account, balances] of Object.entries(initial)) {
+      this.pockets.spot.set(account, new Map());
+      this.pockets.wallet.set(account, new Map());
+      for (const kind of ['spot', 'wallet'] as const) {
+        for (const [currency, amount] of Object.entries(balances[kind] ?? {})) {
+          const value = new Decimal(amount);
+          if (value.isNegative()) throw new LedgerInvariantError(`initial ${kind} balance of ${currency} for ${account} is negative`);
+          this.pocket(kind, account, currency).available = value;
+        }
+      }
+    }
+    this.changed.spot.clear();
+    this.changed.wallet.clear();
+  }
+
+  /** True when the account was configured. */
+  hasAccount(account: AccountId): boolean {
+    return this.pockets.spot.has(account);
+  }
+
+  /** Accounts in configuration order. */
+  accounts(): AccountId[] {
+    return [...this.pockets.spot.keys()];
+  }
+
+  available(kind: PocketKind, account: AccountId, currency: string): Decimal {
+    return this.pockets[kind].get(account)?.get(currency)?.available ?? ZERO;
+  }
+
+  reserved(kind: PocketKind, account: AccountId, currency: string): Decimal {
+    return this.pockets[kind].get(account)?.get(currency)?.reserved ?? ZERO;
+  }
+
+  /** Adds to available (proceeds of a trade, a rebate). */
+  credit(account: AccountId, currency: string, amount: Decimal): void {
+    if (amount.isZero()) return;
+    const p = this.pocket('spot', account, currency);
+    p.available = p.available.plus(amount);
+    if (p.available.isNegative()) throw new LedgerInvariantError(`spot ${currency} of ${account} would go negative`);
+  }
+
+  /** Takes from reserved funds (the spending side of an execution). */
+  spendReserved(account: AccountId, currency: string, amount: Decimal): void {
+    if (amount.isZero()) return;
+    const p = this.pocket('spot', account, currency);
+    p.reserved = p.reserved.minus(amount);
+    if (p.reserved.isNegative()) throw new LedgerInvariantError(`spot reserved ${currency} of ${account} would go negative`);
+  }
+
+  /** True when `reserved` could be set to `target`, moving the difference from available. */
+  canReserve(account: AccountId, currency: string, target: Decimal): boolean {
+    const p = this.pockets.spot.get(account)?.get(currency);
+    const available = p?.available ?? ZERO;
+    const reserved = p?.reserved ?? ZERO;
+    return !available.minus(target.minus(reserved)).isNegative();
+  }
+
+  /** Sets reserved to `target`, moving the difference between available and reserved. */
+  setReserved(account: AccountId, currency: string, target: Decimal): void {
+    if (target.equals(this.reserved('spot', account, currency))) return;
+    const p = this.pocket('spot', account, currency);
+    const delta = target.minus(p.reserved);
+    const available = p.available.minus(delta);
+    if (available.isNegative()) throw new LedgerInvariantError(`spot ${currency} of ${account} cannot reserve ${target.toFixed()}`);
+    p.available = available;
+    p.reserved = target;
+  }
+
+  /** Moves available funds between the wallet and the spot account; false when the source is short. */
+  move(account: AccountId, currency: string, amount: Decimal, source: PocketKind, destination: PocketKind): boolean {
+    const from = this.pocket(source, account, currency);
+    if (from.available.lessThan(amount)) return false;
+    const to = this.pocket(destination, account, currency);
+    from.available = from.available.minus(amount);
+    to.available = to.available.plus(amount);
+    return true;
+  }
+
+  /** Spot balances of the account: every currency it ever held, zero included. */
+  spotBalances(account: AccountId, only?: readonly string[]): TradingBalance[] {
+    const map = this.pockets.spot.get(account);
+    if (map === undefined) return [];
+    const currencies = only ?? [...map.keys()].sort();
+    return currencies.map((currency) => {
+      const p = map.get(currency);
+      return { currency, available: p?.available ?? ZERO, reserved: p?.reserved ?? ZERO };
+    });
+  }
+
+  /** Wallet balances of the account; zero balances are left out, as the exchange does. */
+  walletBalances(account: AccountId, only?: readonly string[]): WalletBalance[] {
+    const map = this.pockets.wallet.get(account);
+    if (map === undefined) return [];
+    const currencies = only ?? [...map.keys()].sort();
+    const out: WalletBalance[] = [];
+    for (const currency of currencies) {
+      const p = map.get(currency);
+      const available = p?.available ?? ZERO;
+      const reserved = p?.reserved ?? ZERO;
+      if (only === undefined && available.isZero() && reserved.isZero()) continue;
+      out.push({ currency, available, reserved });
+    }
+    return out;
+  }
+
+  /** Sum over every account and pocket of a currency (available + reserved): conservation checks. */
+  total(currency: string): Decimal {
+    let sum = ZERO;
+    for (const kind of ['spot', 'wallet'] as const) {
+      for (const map of this.pockets[kind].values()) {
+        const p = map.get(currency);
+        if (p !== undefined) sum = sum.plus(p.available).plus(p.reserved);
+      }
+    }
+    return sum;
+  }
+
+  /** Returns and forgets the currencies changed since the previous call. */
+  takeChanges(): LedgerChanges {
+    const freeze = (m: Map<AccountId, Set<string>>): Map<AccountId, string[]> => new Map([...m].map(([a, s]) => [a, [...s].sort()]));
+    const out = { spot: freeze(this.changed.spot), wallet: freeze(this.changed.wallet) };
+    this.changed.spot.clear();
+    this.changed.wallet.clear();
+    return out;
+  }
+
+  private pocket(kind: PocketKind, account: AccountId, currency: string): Pocket {
+    let map = this.pockets[kind].get(account);
+    if (map === undefined) {
+      map = new Map();
+      this.pockets[kind].set(account, map);
+    }
+    let p = map.get(currency);
+    if (p === undefined) {
+      p = { available: ZERO, reserved: ZERO };
+      map.set(currency, p);
+    }
+    let touched = this.changed[kind].get(account);
+    if (touched === undefined) {
+      touched = new Set();
+      this.changed[kind].set(account, touched);
+    }
+    touched.add(currency);
+    return p;
+  }
+}

@@ -1,0 +1,53 @@
+import { Decimal, type DecimalString } from '../../framework/model/decimal.js';
+import { ORDER_BOOK_CHANNEL, parseOrderBookFrames } from '../../framework/exchange/book/order-book-frame.js';
+import type { Instrument } from '../../framework/model/instrument.js';
+import { parseMarketNotification } from '../../framework/model/stream/market-events.js';
+import { checkTriggers, settleAll } from './order-activation.js';
+import type { VenueEngine } from './venue-engine.js';
+
+/**
+ * Feeds one public-stream frame to the symbol markets: `orderbook/full` moves the outside book
+ * (fills of resting orders it causes are settled), `trades` may fill resting orders and then fires
+ * the stop/take-profit triggers of its symbol. Other channels and symbols the venue does not
+ * trade are ignored. Each symbol's effects carry the frame as their cause.
+ */
+export function applyMarketFrame(engine: VenueEngine, frame: unknown, receivedAt: number): void {
+  if (frame === null || typeof frame !== 'object') return;
+  const channel = (frame as { ch?: unknown }).ch;
+  if (channel === ORDER_BOOK_CHANNEL) {
+    for (const book of parseOrderBookFrames(frame, receivedAt)) {
+      const market = engine.markets.get(book.symbol);
+      if (market === undefined) continue;
+      engine.cause = { kind: 'market', frameTime: book.exchangeTime, channel: ORDER_BOOK_CHANNEL, symbol: book.symbol, sequence: book.sequence };
+      settleAll(engine, market.applyBookFrame(book));
+      engine.commit();
+    }
+    return;
+  }
+  if (typeof channel !== 'string' || !channel.startsWith('trades')) return;
+  for (const event of parseMarketNotification(frame, receivedAt)) {
+    if (event.kind !== 'trades') continue;
+    const market = engine.markets.get(event.symbol);
+    const instrument = engine.instruments.get(event.symbol);
+    if (market === undefined || instrument === undefined) continue;
+    engine.cause = { kind: 'market', frameTime: event.exchangeTime, channel: event.channel, symbol: event.symbol };
+    const trades = event.trades.map((t) => ({ priceTicks: ticksOf(instrument, t.price), lots: lotsOf(instrument, t.quantity), side: t.side }));
+    settleAll(engine, market.applyTrades(trades));
+    checkTriggers(engine, event.symbol);
+    engine.commit();
+  }
+}
+
+/** Ticks of a public trade price; an off-grid print is rounded half down to the grid. */
+function ticksOf(instrument: Instrument, price: DecimalString): number {
+  const ticks = instrument.priceToTicks(price);
+  if (!Number.isNaN(ticks)) return ticks;
+  return instrument.priceToTicks(instrument.quantizePriceHalfDown(new Decimal(price)).toFixed());
+}
+
+/** Lots of a public trade quantity; an off-grid size is rounded down to whole lots. */
+function lotsOf(instrument: Instrument, quantity: DecimalString): number {
+  const lots = instrument.quantityToLots(quantity);
+  if (!Number.isNaN(lots)) return lots;
+  return instrument.quantityToLots(instrument.roundQuantityDown(new Decimal(quantity)).toFixed());
+}

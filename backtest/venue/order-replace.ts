@@ -1,0 +1,76 @@
+import { ErrorCode } from '../../framework/exchange/errors.js';
+import { activate } from './order-activation.js';
+import { insufficient, resolveClientOrderId } from './order-placement.js';
+import { isActive, remainingLots, toOrder, transition, type OrderRecord } from './order-state.js';
+import { invalid, toLots, toTicks } from './order-validation.js';
+import { hasLimitPrice } from './triggers.js';
+import type { VenueEngine } from './venue-engine.js';
+import { VenueRejection, type AccountId, type ReplaceOrderRequest } from './venue-types.js';
+
+/**
+ * Replaces an active order (PATCH /api/3/spot/order/{client_order_id}). The old order reports
+ * `replaced` (status canceled) and a new order takes over with `new_client_order_id` (generated
+ * when omitted), `original_client_order_id` naming the old one, the executed quantity carried over
+ * and the same list membership.
+ *
+ * Queue priority: a price change or a quantity increase loses it (the order leaves the book and is
+ * worked again, possibly taking liquidity at its new price); a quantity decrease keeps it (reduced
+ * in place). Funds are recomputed for the new order (20001 when they do not fit).
+ */
+export function replaceOrder(engine: VenueEngine, account: AccountId, request: ReplaceOrderRequest): OrderRecord {
+  const old = engine.activeByClientId(account, request.client_order_id);
+  if (old === undefined || !isActive(old)) throw new VenueRejection(ErrorCode.OrderNotFound, `no active order ${request.client_order_id}`);
+  const inst = old.instrument;
+  const strict = request.strict_validate === true;
+  const quantityLots = toLots(inst, request.quantity, strict);
+  let priceTicks = old.priceTicks;
+  if (hasLimitPrice(old.type)) {
+    if (request.price === undefined) throw invalid(`price is required to replace an order of type ${old.type}`);
+    priceTicks = toTicks(inst, request.price, 'price', strict);
+  }
+  if (quantityLots === old.quantityLots && priceTicks === old.priceTicks) {
+    throw new VenueRejection(ErrorCode.NothingChanged, 'price and quantity are the same as the order\'s');
+  }
+  if (quantityLots <= old.cumulativeLots) {
+    throw invalid(`quantity must exceed the executed quantity ${inst.lotsToQuantity(old.cumulativeLots)}`);
+  }
+  const clientOrderId = resolveClientOrderId(engine, account, request.new_client_order_id);
+  const next: OrderRecord = {
+    ...old,
+    id: engine.ids.nextOrderId(),
+    clientOrderId,
+    quantityLots,
+    priceTicks,
+    originalClientOrderId: old.clientOrderId,
+    createdAt: engine.time,
+    updatedAt: engine.time,
+    trades: [...old.trades],
+  };
+  const need = engine.needOf(next);
+  if (need !== undefined && !engine.fits(next, need)) throw insufficient(next, need);
+
+  const repriced = priceTicks !== old.priceTicks || quantityLots > old.quantityLots;
+  const market = engine.market(old);
+  if (old.resting) {
+    if (repriced) {
+      market.remove(old.key);
+      next.resting = false;
+    } else {
+      market.reduce(old.key, remainingLots(next));
+    }
+  }
+  old.resting = false;
+  transition(old, 'canceled', engine.time);
+  engine.unregister(old);
+  engine.history.addClosed(account, toOrder(old, true), engine.time);
+  engine.report(old, 'replaced');
+
+  engine.register(next);
+  if (next.status === 'suspended') engine.park(next);
+  engine.hold(next, need);
+  engine.report(next, next.status === 'suspended' ? 'suspended' : 'new');
+  engine.commit();
+  if (repriced && !next.inactive && next.status !== 'suspended' && (next.triggered || next.type === 'limit')) activate(engine, next);
+  engine.commit();
+  return next;
+}

@@ -1,0 +1,134 @@
+import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import type { Instrument, Side } from '../../framework/model/instrument.js';
+import { reserveRate, type FeeRates } from './fees.js';
+import type { AccountId } from './venue-types.js';
+
+/** Slippage allowance of a market buy's reserve (document 001: "up to 10% slippage"). */
+export const MARKET_BUY_SLIPPAGE = new Decimal('1.1');
+
+/** Funds an order holds: an amount of one currency. */
+export interface ReservationNeed {
+  readonly currency: string;
+  readonly amount: Decimal;
+}
+
+/** The currency an order of `side` spends: quote for a buy, base for a sell. */
+export function spendCurrency(instrument: Instrument, side: Side): string {
+  return side === 'buy' ? instrument.quoteCurrency : (instrument.baseCurrency ?? instrument.quoteCurrency);
+}
+
+/** The currency an order of `side` receives. */
+export function receiveCurrency(instrument: Instrument, side: Side): string {
+  return side === 'buy' ? (instrument.baseCurrency ?? instrument.quoteCurrency) : instrument.quoteCurrency;
+}
+
+/**
+ * What a limit order (or a stop/take-profit limit) must hold for `quantity` still to fill at
+ * `price`: a buy holds price x quantity x (1 + max(take, make)) of the quote; a sell holds the base
+ * quantity. The fee part is provisioned in the spend currency only when the symbol charges fees in
+ * it (otherwise the fee comes out of the proceeds).
+ */
+export function limitNeed(instrument: Instrument, side: Side, price: Decimal, quantity: Decimal, rates: FeeRates): ReservationNeed {
+  const currency = spendCurrency(instrument, side);
+  const principal = side === 'buy' ? price.times(quantity) : quantity;
+  return { currency, amount: withFee(instrument, currency, principal, rates) };
+}
+
+/**
+ * What a market buy must hold (document 001): price x quantity x 1.1 plus the fee on that at
+ * max(take, make), where price is the best ask (the stop price for a suspended stopMarket or
+ * takeProfitMarket buy). A market sell holds its base quantity.
+ */
+export function marketNeed(instrument: Instrument, side: Side, price: Decimal, quantity: Decimal, rates: FeeRates): ReservationNeed {
+  if (side === 'sell') return limitNeed(instrument, side, price, quantity, rates);
+  const currency = spendCurrency(instrument, side);
+  return { currency, amount: withFee(instrument, currency, price.times(quantity).times(MARKET_BUY_SLIPPAGE), rates) };
+}
+
+function withFee(instrument: Instrument, currency: string, principal: Decimal, rates: FeeRates): Decimal {
+  if (instrument.info.fee_currency !== currency) return principal;
+  return principal.plus(principal.times(reserveRate(rates)));
+}
+
+interface Holding {
+  readonly account: AccountId;
+  readonly group: string;
+  readonly currency: string;
+  readonly amount: Decimal;
+}
+
+/**
+ * The funds every open order holds, and the resulting reserved total per account and currency.
+ *
+ * Orders of a oneCancelOther group can never both fill (the venue cancels the others on the first
+ * execution), so a group holds, per currency, the largest of its members' needs rather than their
+ * sum: a take-profit and a stop-loss selling the same coins reserve those coins once. An order
+ * outside any group is a group of its own.
+ */
+export class Reservations {
+  private readonly holdings = new Map<number, Holding>();
+  private readonly groups = new Map<string, Set<number>>();
+  private readonly totals = new Map<string, Decimal>();
+
+  /** Sets (or with `undefined`, clears) what order `orderKey` holds; returns the touched currency. */
+  set(orderKey: number, account: AccountId, group: string, need: ReservationNeed | undefined): string | undefined {
+    const old = this.holdings.get(orderKey);
+    if (old === undefined && (need === undefined || need.amount.isZero())) return undefined;
+    const currency = need?.currency ?? old?.currency;
+    if (old !== undefined && need !== undefined && (old.currency !== need.currency || old.group !== group)) {
+      this.set(orderKey, account, group, undefined);
+      this.set(orderKey, account, group, need);
+      return need.currency;
+    }
+    const before = this.groupAmount(old?.group ?? group, account, currency as string);
+    if (need === undefined || need.amount.isZero()) {
+      this.holdings.delete(orderKey);
+      this.groups.get(old?.group ?? group)?.delete(orderKey);
+    } else {
+      this.holdings.set(orderKey, { account, group, currency: need.currency, amount: need.amount });
+      let members = this.groups.get(group);
+      if (members === undefined) {
+        members = new Set();
+        this.groups.set(group, members);
+      }
+      members.add(orderKey);
+    }
+    const after = this.groupAmount(old?.group ?? group, account, currency as string);
+    const key = totalKey(account, currency as string);
+    this.totals.set(key, (this.totals.get(key) ?? ZERO).plus(after).minus(before));
+    return currency;
+  }
+
+  /** What the order holds now (zero when nothing). */
+  held(orderKey: number): Decimal {
+    return this.holdings.get(orderKey)?.amount ?? ZERO;
+  }
+
+  /** Reserved total the ledger must show for the account and currency. */
+  total(account: AccountId, currency: string): Decimal {
+    return this.totals.get(totalKey(account, currency)) ?? ZERO;
+  }
+
+  /** The total that would result if `orderKey` held `need` instead (funds checks before a change). */
+  totalWith(orderKey: number, account: AccountId, group: string, need: ReservationNeed): Decimal {
+    const old = this.holdings.get(orderKey);
+    this.set(orderKey, account, group, need);
+    const total = this.total(account, need.currency);
+    if (old === undefined) this.set(orderKey, account, group, undefined);
+    else this.set(orderKey, old.account, old.group, { currency: old.currency, amount: old.amount });
+    return total;
+  }
+
+  private groupAmount(group: string, account: AccountId, currency: string): Decimal {
+    let max = ZERO;
+    for (const key of this.groups.get(group) ?? []) {
+      const h = this.holdings.get(key);
+      if (h !== undefined && h.account === account && h.currency === currency && h.amount.greaterThan(max)) max = h.amount;
+    }
+    return max;
+  }
+}
+
+function totalKey(account: AccountId, currency: string): string {
+  return `${account}\u0000${currency}`;
+}

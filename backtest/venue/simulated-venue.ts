@@ -1,0 +1,228 @@
+import { Decimal, isDecimalString, type Decimal as DecimalValue } from '../../framework/model/decimal.js';
+import { ErrorCode } from '../../framework/exchange/errors.js';
+import type { Instrument } from '../../framework/model/instrument.js';
+import type { TradingBalance, WalletBalance } from '../../framework/model/resources/balance.js';
+import type { Order } from '../../framework/model/resources/order.js';
+import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
+import { expiryTime } from './expiry.js';
+import type { AccountBalances } from './ledger.js';
+import { afterClose, cancelWithList } from './list-effects.js';
+import { placeList } from './list-placement.js';
+import { applyMarketFrame } from './market-frames.js';
+import type { SymbolMarket } from './matching/market-port.js';
+import { placeSingle } from './order-placement.js';
+import { replaceOrder } from './order-replace.js';
+import { isActive, toOrder, type OrderRecord } from './order-state.js';
+import { invalid, validateNewOrder, type ValidationContext } from './order-validation.js';
+import { VenueEngine } from './venue-engine.js';
+import {
+  VenueRejection, type AccountId, type NewOrderRequest, type OrderListRequest, type ReplaceOrderRequest, type TransferRequest,
+  type Venue, type VenueEvent,
+} from './venue-types.js';
+
+/** Builds the matching model of one symbol. */
+export type SymbolMarketFactory = (instrument: Instrument) => SymbolMarket;
+
+/**
+ * The simulated exchange behind both the sandbox server and the backtester (see {@link Venue}).
+ *
+ * Model and assumptions:
+ * - Our orders trade only with the outside market (the recorded book and trades), modeled by one
+ *   {@link SymbolMarket} per symbol; the outside is an infinite counterparty whose net flows are
+ *   tracked ({@link outsideFlow}) so funds conservation can be audited.
+ * - Fees are exact (no rounding to currency precision); fee currencies must be the symbol's base or
+ *   quote currency.
+ * - Every request is processed at {@link now} and gets a request id from a counter
+ *   ({@link lastRequestId}), the cause of everything it makes happen.
+ * - Pure and deterministic: no clock, timer or random source.
+ */
+export class SimulatedVenue implements Venue {
+  private readonly engine: VenueEngine;
+  private requestSeq = 0;
+  private exchangeOpen = true;
+  private readonly currencies = new Set<string>();
+
+  constructor(
+    instruments: ReadonlyMap<string, Instrument> | readonly Instrument[],
+    balances: Readonly<Record<AccountId, AccountBalances>>,
+    marketFactory: SymbolMarketFactory,
+    listener: (event: VenueEvent) => void,
+    startTime: number,
+  ) {
+    const map = new Map<string, Instrument>();
+    for (const inst of Array.isArray(instruments) ? (instruments as readonly Instrument[]) : [...(instruments as ReadonlyMap<string, Instrument>).values()]) {
+      const { fee_currency: fee, quote_currency: quote, base_currency: base } = inst.info;
+      if (fee !== quote && fee !== base) throw new Error(`${inst.symbol}: fee_currency ${fee} must be the base or quote currency`);
+      map.set(inst.symbol, inst);
+      this.currencies.add(quote);
+      if (base !== null) this.currencies.add(base);
+    }
+    for (const b of Object.values(balances)) {
+      for (const c of [...Object.keys(b.spot ?? {}), ...Object.keys(b.wallet ?? {})]) this.currencies.add(c);
+    }
+    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime);
+  }
+
+  now(): number {
+    return this.engine.time;
+  }
+
+  /** Id of the latest request (the `requestId` of the events it caused). */
+  get lastRequestId(): number {
+    return this.requestSeq;
+  }
+
+  /** Opens or closes the whole exchange: while closed, new orders are refused with 20010. */
+  setExchangeOpen(open: boolean): void {
+    this.exchangeOpen = open;
+  }
+
+  advanceTo(time: number): void {
+    const engine = this.engine;
+    if (!(time > engine.time)) return;
+    for (let entry = engine.expiries.popDue(time); entry !== undefined; entry = engine.expiries.popDue(time)) {
+      if (entry.time > engine.time) engine.time = entry.time;
+      const order = engine.orders.get(entry.orderKey);
+      if (order === undefined || !isActive(order) || expiryTime(order.timeInForce, order.createdAt, order.expireTime) !== entry.time) continue;
+      engine.cause = { kind: 'timer', time: entry.time, reason: entry.reason };
+      engine.close(order, 'expired', 'expired');
+      afterClose(engine, order);
+      engine.commit();
+    }
+    engine.time = time;
+  }
+
+  onMarketFrame(frame: unknown, receivedAt: number): void {
+    this.advanceTo(receivedAt);
+    applyMarketFrame(this.engine, frame, receivedAt);
+  }
+
+  placeOrder(account: AccountId, request: NewOrderRequest): Order {
+    this.begin(account);
+    return toOrder(placeSingle(this.engine, account, validateNewOrder(request, this.context())));
+  }
+
+  placeOrderList(account: AccountId, request: OrderListRequest): Order[] {
+    this.begin(account);
+    return placeList(this.engine, account, request, this.context()).map((r) => toOrder(r));
+  }
+
+  replaceOrder(account: AccountId, request: ReplaceOrderRequest): Order {
+    this.begin(account);
+    return toOrder(replaceOrder(this.engine, account, request));
+  }
+
+  cancelOrder(account: AccountId, clientOrderId: string): Order {
+    this.begin(account);
+    const order = this.active(account, clientOrderId);
+    cancelWithList(this.engine, order);
+    this.engine.commit();
+    return toOrder(order);
+  }
+
+  cancelAll(account: AccountId, symbol?: string): Order[] {
+    this.begin(account);
+    const out: Order[] = [];
+    for (const order of this.activeOrders(account, symbol)) {
+      if (!isActive(order)) continue;
+      cancelWithList(this.engine, order);
+      out.push(toOrder(order));
+    }
+    this.engine.commit();
+    return out;
+  }
+
+  getOpenOrder(account: AccountId, clientOrderId: string): Order {
+    this.begin(account);
+    return toOrder(this.active(account, clientOrderId));
+  }
+
+  openOrders(account: AccountId, symbol?: string): Order[] {
+    this.begin(account);
+    return this.activeOrders(account, symbol).map((o) => toOrder(o));
+  }
+
+  orderHistory(account: AccountId): Order[] {
+    this.begin(account);
+    const open = this.activeOrders(account).map((o) => toOrder(o, true));
+    return [...open, ...this.engine.history.closedOrders(account, this.engine.time)].sort(
+      (a, b) => b.updated_at - a.updated_at || Number(b.id) - Number(a.id),
+    );
+  }
+
+  tradeHistory(account: AccountId): readonly TradeHistoryRecord[] {
+    this.begin(account);
+    return this.engine.history.tradeHistory(account);
+  }
+
+  spotBalances(account: AccountId): TradingBalance[] {
+    this.begin(account);
+    return this.engine.ledger.spotBalances(account);
+  }
+
+  walletBalances(account: AccountId): WalletBalance[] {
+    this.begin(account);
+    return this.engine.ledger.walletBalances(account);
+  }
+
+  transfer(account: AccountId, request: TransferRequest): string {
+    this.begin(account);
+    const { currency, amount, source, destination } = request;
+    const pockets: readonly string[] = ['wallet', 'spot'];
+    if (!pockets.includes(source)) throw invalid('source must be wallet or spot');
+    if (!pockets.includes(destination)) throw invalid('destination must be wallet or spot');
+    if (source === destination) throw invalid('destination must differ from source');
+    if (!this.currencies.has(currency)) throw new VenueRejection(ErrorCode.CurrencyNotFound, `currency ${currency} is not known`);
+    if (typeof amount !== 'string' || !isDecimalString(amount) || !new Decimal(amount).greaterThan(0)) throw invalid('amount must be a positive number');
+    if (!this.engine.ledger.move(account, currency, new Decimal(amount), source, destination)) {
+      throw new VenueRejection(ErrorCode.InsufficientFunds, `not enough ${currency} available in ${source}`);
+    }
+    this.engine.commit();
+    return this.engine.ids.nextTransferId();
+  }
+
+  feeRate(account: AccountId, symbol: string): { readonly take_rate: DecimalValue; readonly make_rate: DecimalValue } {
+    this.begin(account);
+    const inst = this.engine.instruments.get(symbol);
+    if (inst === undefined) throw new VenueRejection(ErrorCode.SymbolNotFound, `symbol ${symbol} is not traded here`);
+    return { take_rate: inst.info.take_rate, make_rate: inst.info.make_rate };
+  }
+
+  /** Fees the venue collected in a currency (rebates paid are negative). */
+  feesCollected(currency: string): DecimalValue {
+    return this.engine.feesCollected.get(currency) ?? new Decimal(0);
+  }
+
+  /** Net amount of a currency that came into the venue from the outside market through executions. */
+  outsideFlow(currency: string): DecimalValue {
+    return this.engine.outsideFlows.get(currency) ?? new Decimal(0);
+  }
+
+  /** Queue state of an active order in its symbol's matching model (tests, reports). */
+  queueState(account: AccountId, clientOrderId: string): ReturnType<SymbolMarket['queueState']> {
+    const order = this.engine.activeByClientId(account, clientOrderId);
+    return order === undefined ? undefined : this.engine.market(order).queueState(order.key);
+  }
+
+  private begin(account: AccountId): void {
+    this.requestSeq++;
+    this.engine.cause = { kind: 'request', requestId: this.requestSeq };
+    if (!this.engine.ledger.hasAccount(account)) throw new VenueRejection(ErrorCode.AuthorizationFailed, `unknown account ${account}`);
+  }
+
+  private context(): ValidationContext {
+    return { instruments: this.engine.instruments, exchangeOpen: this.exchangeOpen, now: this.engine.time };
+  }
+
+  private active(account: AccountId, clientOrderId: string): OrderRecord {
+    const order = this.engine.activeByClientId(account, clientOrderId);
+    if (order === undefined || !isActive(order)) throw new VenueRejection(ErrorCode.OrderNotFound, `no active order ${clientOrderId}`);
+    return order;
+  }
+
+  private activeOrders(account: AccountId, symbol?: string): OrderRecord[] {
+    const map = this.engine.byClientId.get(account);
+    if (map === undefined) return [];
+    return [...map.values()].filter((o) => symbol === undefined || o.instrument.symbol === symbol).sort((a, b) => a.key - b.key || Number(a.id) - Number(b.id));
+  }
+}
