@@ -1,0 +1,81 @@
+import { ParseError } from '../../../framework/model/errors.js';
+import type { Instrument } from '../../../framework/model/instrument.js';
+import type { TradeTick } from '../../../framework/model/stream/market-records.js';
+import { parseScaled } from '../../../framework/model/scaled.js';
+import type { OutsideTrade } from './outside-trade.js';
+
+const PLAIN_UNSIGNED = /^(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * Turns the exact decimal text of the outside market (book levels, public trades) into the
+ * integer ticks and lots of the symbol's {@link Instrument}, without decimal.js.
+ *
+ * - A price off the tick grid (or beyond 2^53 ticks, such as a placeholder ask far away) has no
+ *   tick: {@link ticks} answers NaN and the caller skips the level, which no order on the grid
+ *   could trade at anyway.
+ * - A quantity off the lot grid is rounded down to whole lots: a fraction of a lot can never be
+ *   traded by an order on the grid. Quantities beyond 2^53 lots are capped there (more than any
+ *   order can take).
+ * - Text that is not a plain unsigned decimal reads as NaN; {@link checkText} then names the field
+ *   in a {@link ParseError}, so the hot path never builds a path string.
+ */
+export class GridReader {
+  private readonly priceScale: number;
+  private readonly tickUnits: number;
+  private readonly quantityScale: number;
+  private readonly lotUnits: number;
+
+  constructor(readonly instrument: Instrument) {
+    this.priceScale = instrument.priceScale;
+    this.tickUnits = instrument.tickUnits;
+    this.quantityScale = instrument.quantityScale;
+    this.lotUnits = instrument.lotUnits;
+  }
+
+  /** Ticks of a price text; NaN when off the grid, too large or malformed. */
+  ticks(text: string): number {
+    const scaled = parseScaled(text, this.priceScale);
+    if (!(scaled >= 0)) return Number.NaN;
+    if (this.tickUnits === 1) return scaled;
+    return scaled % this.tickUnits === 0 ? scaled / this.tickUnits : Number.NaN;
+  }
+
+  /** Whole lots of a quantity text, rounded down; NaN only when the text is malformed. */
+  lots(text: string): number {
+    let scaled = parseScaled(text, this.quantityScale);
+    if (!(scaled >= 0)) {
+      if (!isPlainUnsigned(text)) return Number.NaN;
+      scaled = this.slowScaled(text);
+    }
+    if (this.lotUnits === 1) return scaled;
+    return (scaled - (scaled % this.lotUnits)) / this.lotUnits;
+  }
+
+  /** A public trade in ticks and lots; price NaN when off the grid (the market then skips it). */
+  trade(tick: TradeTick, path = 'trade'): OutsideTrade {
+    const lots = this.lots(tick.quantity);
+    if (Number.isNaN(lots)) checkText(tick.quantity, `${path}.quantity`);
+    const priceTicks = this.ticks(tick.price);
+    if (Number.isNaN(priceTicks)) checkText(tick.price, `${path}.price`);
+    return { priceTicks, lots, side: tick.side };
+  }
+
+  /** Off the fast path: extra decimals are cut (round down), huge values capped. */
+  private slowScaled(text: string): number {
+    const dot = text.indexOf('.');
+    const whole = dot < 0 ? text : text.slice(0, dot);
+    const fraction = dot < 0 ? '' : text.slice(dot + 1);
+    const digits = `${whole}${fraction.slice(0, this.quantityScale).padEnd(this.quantityScale, '0')}`;
+    const value = BigInt(digits === '' ? '0' : digits);
+    return value > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER - (Number.MAX_SAFE_INTEGER % this.lotUnits) : Number(value);
+  }
+}
+
+/** Throws a ParseError naming `path` unless `text` is a plain unsigned decimal. */
+export function checkText(text: unknown, path: string): void {
+  if (typeof text !== 'string' || !isPlainUnsigned(text)) throw new ParseError(path, 'must be an unsigned decimal number', text);
+}
+
+function isPlainUnsigned(text: string): boolean {
+  return PLAIN_UNSIGNED.test(text);
+}

@@ -1,0 +1,11 @@
+import type { Side } from '../../../framework/model/instrument.js';
+
+/**
+ * One public trade of the outside market in integers, as {@link SymbolMarket.applyTrades} takes it.
+ * `side` is the aggressor's side: a `sell` trade hit the bids.
+ */
+export interface OutsideTrade {
+  readonly priceTicks: number;
+  readonly lots: number;
+  readonly side: Side;
+}
