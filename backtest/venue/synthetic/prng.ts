@@ -47,6 +47,20 @@ export class Prng {
     if ((this.s0 | this.s1 | this.s2 | this.s3) === 0) this.s0 = 1;
   }
 
+  /**
+   * A generator at an explicit xoshiro128** state (four 32-bit words, not all zero): for
+   * checkpoints and for checking the algorithm against its published reference outputs.
+   */
+  static fromState(s0: number, s1: number, s2: number, s3: number): Prng {
+    if ((s0 | s1 | s2 | s3) === 0) throw new ValidationError('state', 'must not be all zero');
+    const prng = new Prng(0);
+    prng.s0 = s0 | 0;
+    prng.s1 = s1 | 0;
+    prng.s2 = s2 | 0;
+    prng.s3 = s3 | 0;
+    return prng;
+  }
+
   /** 32-bit FNV-1a of a text: a stable stream number for a name (a symbol code). */
   static hashString(text: string): number {
     let h = 0x811c9dc5;
