@@ -74,11 +74,11 @@ describe('SimulatedVenue: limit orders', () => {
     expect(ioc.status).toBe('expired');
     expect(ioc.quantity_cumulative.toFixed()).toBe('3');
     expect(f.reports()).toEqual(['i1:new:new', 'i1:trade:partiallyFilled', 'i1:trade:partiallyFilled', 'i1:expired:expired']);
-    withBook(f);
-    const fok = f.venue.placeOrder('a', { client_order_id: 'f1', symbol: 'ETHUSDT', side: 'buy', quantity: '3.5', price: '2501', time_in_force: 'FOK' });
+    const g = withBook();
+    const fok = g.venue.placeOrder('a', { client_order_id: 'f1', symbol: 'ETHUSDT', side: 'buy', quantity: '3.5', price: '2501', time_in_force: 'FOK' });
     expect(fok.status).toBe('expired');
     expect(fok.quantity_cumulative.toFixed()).toBe('0');
-    const fok2 = f.venue.placeOrder('a', { client_order_id: 'f2', symbol: 'ETHUSDT', side: 'buy', quantity: '3', price: '2501', time_in_force: 'FOK' });
+    const fok2 = g.venue.placeOrder('a', { client_order_id: 'f2', symbol: 'ETHUSDT', side: 'buy', quantity: '3', price: '2501', time_in_force: 'FOK' });
     expect(fok2.status).toBe('filled');
     expect(spot(f, 'a', 'USDT').reserved).toBe('0');
   });
