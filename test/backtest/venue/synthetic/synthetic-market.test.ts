@@ -163,6 +163,34 @@ describe('SyntheticMarket', () => {
     );
   });
 
+  it('moves the mid with the configured volatility, in clusters (GARCH)', () => {
+    const market = new SyntheticMarket({ seed: 1, symbols: [{ symbol: 'BTCUSDT', volatility: 0.6 }] });
+    const keeper = new OrderBookKeeper({ resync: { resync: () => Promise.resolve() } });
+    const mids: number[] = [];
+    let nextSample = START + 1000;
+    for (const frame of market.frames({ start: START, durationMs: 1_800_000 })) {
+      keeper.handleMessage(frame.msg, frame.t);
+      for (; frame.t >= nextSample; nextSample += 1000) {
+        const book = keeper.book('BTCUSDT');
+        if (book) mids.push((book.bestBidPrice + book.bestAskPrice) / 2);
+      }
+    }
+    const returns = mids.slice(1).map((m, i) => Math.log(m / (mids[i] as number)));
+    const squares = returns.map((r) => r * r);
+    const meanSquare = squares.reduce((a, b) => a + b, 0) / squares.length;
+    const annualised = Math.sqrt(meanSquare * 365 * 86_400);
+    expect(annualised).toBeGreaterThan(0.4);
+    expect(annualised).toBeLessThan(0.8);
+    // Volatility clustering: a large move tends to follow a large move.
+    let covariance = 0;
+    let variance = 0;
+    for (let i = 0; i < squares.length; i++) {
+      variance += ((squares[i] as number) - meanSquare) ** 2;
+      if (i > 0) covariance += ((squares[i] as number) - meanSquare) * ((squares[i - 1] as number) - meanSquare);
+    }
+    expect(covariance / variance).toBeGreaterThan(0.03);
+  });
+
   it('is deterministic: the same seed gives the same frames byte for byte, another seed differs', () => {
     const options = { start: START, durationMs: 30_000 };
     const a = text(new SyntheticMarket({ seed: 99, symbols: ['BTCUSDT', 'ETHUSDT'] }).frames(options));

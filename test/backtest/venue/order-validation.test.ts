@@ -1,0 +1,95 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { validateNewOrder, type ValidationContext } from '../../../backtest/venue/order-validation.js';
+import { VenueRejection, type NewOrderRequest } from '../../../backtest/venue/venue-types.js';
+import { BTCUSDT, ETHUSDT, HALTED, makeVenue, T0 } from './support/venue-fixture.js';
+
+const ctx: ValidationContext = {
+  instruments: new Map([[ETHUSDT.symbol, ETHUSDT], [BTCUSDT.symbol, BTCUSDT], [HALTED.symbol, HALTED]]),
+  exchangeOpen: true,
+  now: T0,
+};
+
+function refused(request: Partial<NewOrderRequest>, context = ctx): { code: number; description: string } {
+  try {
+    validateNewOrder({ symbol: 'ETHUSDT', side: 'buy', quantity: '1', price: '2500', ...request } as NewOrderRequest, context);
+  } catch (e) {
+    if (e instanceof VenueRejection) return { code: e.code, description: e.description };
+    throw e;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('validateNewOrder', () => {
+  it('refuses unknown symbols (2001), halted symbols (20044) and a closed exchange (20010)', () => {
+    expect(refused({ symbol: 'NOPE' }).code).toBe(2001);
+    expect(refused({ symbol: 'HALTUSDT', price: '1' }).code).toBe(20044);
+    expect(refused({}, { ...ctx, exchangeOpen: false }).code).toBe(20010);
+  });
+
+  it.each([
+    [{ type: 'limit', price: undefined }, 'price'],
+    [{ type: 'stopLimit', stop_price: '2500', price: undefined }, 'price'],
+    [{ type: 'takeProfitLimit', stop_price: '2500', price: undefined }, 'price'],
+    [{ type: 'stopLimit' }, 'stop_price'],
+    [{ type: 'stopMarket' }, 'stop_price'],
+    [{ type: 'takeProfitMarket' }, 'stop_price'],
+    [{ type: 'takeProfitLimit' }, 'stop_price'],
+    [{ time_in_force: 'GTD' }, 'expire_time'],
+    [{ time_in_force: 'GTD', expire_time: T0 }, 'expire_time'],
+    [{ reduce_only: true }, 'reduce_only'],
+    [{ side: 'long' }, 'side'],
+    [{ type: 'iceberg' }, 'type'],
+    [{ time_in_force: 'GTX' }, 'time_in_force'],
+    [{ take_rate: 'abc' }, 'take_rate'],
+    [{ quantity: undefined }, 'quantity'],
+  ] as const)('%j is 10001 naming %s', (request, field) => {
+    const r = refused(request as Partial<NewOrderRequest>);
+    expect(r.code).toBe(10001);
+    expect(r.description).toContain(field);
+  });
+
+  it('strict_validate refuses off-grid price (2022) and quantity (2012)', () => {
+    expect(refused({ price: '2500.005', strict_validate: true })).toMatchObject({ code: 2022 });
+    expect(refused({ quantity: '0.00015', strict_validate: true })).toMatchObject({ code: 2012 });
+    expect(refused({ type: 'stopLimit', stop_price: '1.001', strict_validate: true }).description).toContain('stop_price');
+  });
+
+  it('without strict_validate rounds half down to the grid; rounding to zero is 2011', () => {
+    const v = validateNewOrder({ symbol: 'ETHUSDT', side: 'buy', quantity: '0.00015', price: '2500.005' }, ctx);
+    expect(ETHUSDT.ticksToPrice(v.priceTicks as number)).toBe('2500.00');
+    expect(ETHUSDT.lotsToQuantity(v.quantityLots)).toBe('0.0001');
+    expect(refused({ quantity: '0.00005' }).code).toBe(2011);
+    expect(refused({ quantity: '0' }).code).toBe(2011);
+    expect(refused({ quantity: 'x1' }).code).toBe(2010);
+    expect(refused({ price: '-1' }).code).toBe(2022);
+    expect(refused({ price: '1e3' }).code).toBe(2020);
+  });
+
+  it('defaults to a GTC limit and keeps the higher fee rates', () => {
+    const v = validateNewOrder({ symbol: 'ETHUSDT', side: 'sell', quantity: '1', price: '1', take_rate: '0.01', make_rate: '0' }, ctx);
+    expect(v).toMatchObject({ type: 'limit', timeInForce: 'GTC', postOnly: false });
+    expect(v.rates.take.toFixed()).toBe('0.01');
+    expect(v.rates.make.toFixed()).toBe('0.001');
+  });
+
+  it('property: any on-grid price and quantity pass strict validation unchanged', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), fc.integer({ min: 1, max: 10_000_000 }), (ticks, lots) => {
+        const v = validateNewOrder(
+          { symbol: 'ETHUSDT', side: 'buy', quantity: ETHUSDT.lotsToQuantity(lots), price: ETHUSDT.ticksToPrice(ticks), strict_validate: true },
+          ctx,
+        );
+        expect(v.priceTicks).toBe(ticks);
+        expect(v.quantityLots).toBe(lots);
+      }),
+    );
+  });
+
+  it('a refused order leaves no trace on the venue', () => {
+    const f = makeVenue();
+    expect(() => f.venue.placeOrder('a', { symbol: 'ETHUSDT', side: 'buy', quantity: '1', price: '1.001', strict_validate: true })).toThrow(VenueRejection);
+    expect(f.events).toEqual([]);
+    expect(f.venue.openOrders('a')).toEqual([]);
+  });
+});
