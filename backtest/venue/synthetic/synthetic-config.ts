@@ -139,6 +139,10 @@ export function resolveSymbol(input: string | SyntheticSymbolOptions, path: stri
   const startPrice = positiveDecimal(options.startPrice ?? known?.startPrice ?? '100', `${path}.startPrice`);
   const startTicks = gridCount(instrument.priceToTicks(startPrice.toFixed()), `${path}.startPrice`, `a multiple of tickSize ${tickSize.toFixed()}`, startPrice);
 
+  // The mid may wander up to 1000x its start (a reflecting ceiling); scaled prices must stay exact integers there.
+  if (startTicks * instrument.tickUnits > Number.MAX_SAFE_INTEGER / 1000) {
+    throw new ValidationError(`${path}.startPrice`, 'has too many ticks for exact integer prices (use a coarser tickSize)', startPrice.toFixed());
+  }
   const spreadBps = finite(options.spreadBps ?? 2, `${path}.spreadBps`, 0, 10_000);
   const levelGapBps = finite(options.levelGapBps ?? 1, `${path}.levelGapBps`, 0, 10_000);
   const levels = integer(options.levels ?? 60, `${path}.levels`, 1, 10_000);
