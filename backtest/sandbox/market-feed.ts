@@ -20,6 +20,11 @@ export interface MarketFeedOptions {
  */
 export class MarketFeed {
   private stopped = false;
+  private wakeStopped: () => void = () => undefined;
+  /** Resolves on stop: a source waiting for its next frame must not hold up shutdown. */
+  private readonly stopSignal = new Promise<IteratorResult<RecordedFrame>>((resolve) => {
+    this.wakeStopped = () => resolve({ done: true, value: undefined });
+  });
 
   constructor(private readonly options: MarketFeedOptions) {}
 
@@ -32,6 +37,7 @@ export class MarketFeed {
   /** Stops after the frame in progress. */
   stop(): void {
     this.stopped = true;
+    this.wakeStopped();
   }
 
   /** Replays; resolves at the end of the source (never while looping, until stopped). */
@@ -44,8 +50,16 @@ export class MarketFeed {
       const startedAt = performance.now();
       let sinceYield = 0;
       let lapStart: number | undefined;
-      for await (const frame of this.frames()) {
-        if (this.stopped) return;
+      const source = this.frames();
+      const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : toAsync(source[Symbol.iterator]());
+      for (;;) {
+        const step = await Promise.race([iterator.next(), this.stopSignal]);
+        if (this.stopped) {
+          void iterator.return?.()?.catch(() => undefined);
+          return;
+        }
+        if (step.done) break;
+        const frame = step.value;
         if (frame.src !== 'ws/public') continue;
         lapStart ??= frame.t;
         if (lastT !== undefined && lapStart + shift <= lastT && firstT === undefined) shift = lastT - lapStart + 1;
@@ -69,6 +83,13 @@ export class MarketFeed {
     const { source } = this.options;
     return source.kind === 'recording' ? new RecordingReader(source.path).frames() : source.frames();
   }
+}
+
+function toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
+  return {
+    next: () => Promise.resolve(iterator.next()),
+    return: () => Promise.resolve(iterator.return?.() ?? { done: true, value: undefined }),
+  };
 }
 
 function sleep(ms: number): Promise<void> {
