@@ -1,0 +1,137 @@
+import { Bench } from 'tinybench';
+import { parseOrderBookFrames, type OrderBookFrame } from '../framework/exchange/book/order-book-frame.js';
+import { Instrument } from '../framework/model/instrument.js';
+import { parseSymbolInfo, type SymbolInfo } from '../framework/model/resources/symbol.js';
+import { parseTradeTick } from '../framework/model/stream/market-records.js';
+import { scaleOf } from '../framework/model/scaled.js';
+import { GridReader } from '../backtest/venue/matching/grid-reader.js';
+import type { OutsideTrade } from '../backtest/venue/matching/outside-trade.js';
+import { ReplayedSymbolMarket } from '../backtest/venue/matching/replayed-symbol-market.js';
+import { loadRecording, type RecordedMessage } from './support/recording-messages.js';
+import { sharedDataOr } from './support/paths.js';
+import { printTable } from './support/report.js';
+
+/** Our working orders: this many per side, one tick apart from the touch outwards. */
+const ORDERS_PER_SIDE = 5;
+
+type MarketEvent = { readonly book: OrderBookFrame } | { readonly trades: readonly OutsideTrade[] };
+
+/**
+ * ReplayedSymbolMarket on real depth diffs and trades with 10 of our orders resting (5 per side
+ * at the touch and the next ticks; a filled order is placed again at the current touch, so 10
+ * stay in the queues): (a) book frames alone (level conversion, ladder writes, queue updates of
+ * our levels, crossing check), (b) public trades alone (queue and trade-through fills), (c) the
+ * recording interleaved as the venue sees it. Frames are parsed and trades converted to ticks
+ * before timing (the venue's parsers do that work); each iteration starts from a fresh market
+ * holding the initial snapshot (untimed).
+ */
+export async function run(): Promise<void> {
+  const file = sharedDataOr('ethusdt-2024-08-08.v3.jsonl.gz', 'test/fixtures/fmfw-public-excerpt.v3.jsonl');
+  const { header, messages } = await loadRecording(file);
+  const symbol = busiestBookSymbol(messages);
+  const info = header.symbols[symbol] ?? inferredInfo(messages, symbol);
+  const instrument = new Instrument(symbol, info);
+  const { snapshot, events } = symbolEvents(messages, symbol, new GridReader(instrument));
+  const books = events.filter((e): e is { book: OrderBookFrame } => 'book' in e);
+  const trades = events.filter((e): e is { trades: readonly OutsideTrade[] } => 'trades' in e);
+  const tradeCount = trades.reduce((n, e) => n + e.trades.length, 0);
+
+  let market = fresh(instrument, snapshot);
+  let fills = 0;
+  const reset = { beforeEach: () => { market = fresh(instrument, snapshot); } };
+  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10 });
+  bench.add('(a) book frames', () => { fills += replay(market, books); }, reset);
+  bench.add('(b) trades', () => { fills += replay(market, trades); }, reset);
+  bench.add('(c) interleaved replay', () => { fills += replay(market, events); }, reset);
+  await bench.run();
+
+  const perTask = bench.tasks.map((task) => {
+    const result = task.result;
+    if (result.state !== 'completed') throw new Error(`${task.name}: ${result.state}`);
+    return { name: task.name, ms: result.latency.mean, rme: result.latency.rme };
+  });
+  const [a, b, c] = perTask as [(typeof perTask)[0], (typeof perTask)[0], (typeof perTask)[0]];
+  console.log(`\nmatching: ${file}, ${symbol} (tick ${info.tick_size.toFixed()}, lot ${info.quantity_increment.toFixed()})`);
+  console.log(`${books.length.toLocaleString('en-US')} book frames, ${tradeCount.toLocaleString('en-US')} trades in ${trades.length.toLocaleString('en-US')} frames, ${ORDERS_PER_SIDE * 2} resting orders, ${fills.toLocaleString('en-US')} fills over all iterations`);
+  printTable('throughput', [
+    { task: a.name, 'per second': (books.length * 1000) / a.ms, unit: 'book frames', 'ns each': (a.ms * 1e6) / books.length, 'rme %': a.rme },
+    { task: b.name, 'per second': (tradeCount * 1000) / b.ms, unit: 'trades', 'ns each': (b.ms * 1e6) / tradeCount, 'rme %': b.rme },
+    { task: c.name, 'per second': (events.length * 1000) / c.ms, unit: 'frames', 'ns each': (c.ms * 1e6) / events.length, 'rme %': c.rme },
+  ]);
+}
+
+/** Feeds events, keeping 10 orders resting; returns the number of fills. */
+function replay(market: ReplayedSymbolMarket, events: readonly MarketEvent[]): number {
+  let fills = 0;
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as MarketEvent;
+    const got = 'book' in event ? market.applyBookFrame(event.book) : market.applyTrades(event.trades);
+    if (got.length === 0) continue;
+    fills += got.length;
+    for (const fill of got) if (market.queueState(fill.orderKey) === undefined) restAgain(market, fill.orderKey);
+  }
+  return fills;
+}
+
+/** Keys 0..4 are bids, 5..9 asks; the key's rank is its distance from the touch in ticks. */
+function restAgain(market: ReplayedSymbolMarket, key: number): void {
+  const buy = key < ORDERS_PER_SIDE;
+  const rank = buy ? key : key - ORDERS_PER_SIDE;
+  const touch = buy ? market.bestBidTicks : market.bestAskTicks;
+  if (Number.isNaN(touch)) return;
+  market.rest(key, buy ? 'buy' : 'sell', buy ? Math.max(1, touch - rank) : touch + rank, 10);
+}
+
+function fresh(instrument: Instrument, snapshot: OrderBookFrame): ReplayedSymbolMarket {
+  const market = new ReplayedSymbolMarket(instrument);
+  market.applyBookFrame(snapshot);
+  for (let key = 0; key < ORDERS_PER_SIDE * 2; key++) restAgain(market, key);
+  return market;
+}
+
+function busiestBookSymbol(messages: readonly RecordedMessage[]): string {
+  const counts = new Map<string, number>();
+  for (const m of messages) for (const f of parseOrderBookFrames(m.msg, m.t)) counts.set(f.symbol, (counts.get(f.symbol) ?? 0) + 1);
+  const best = [...counts].sort((x, y) => y[1] - x[1])[0];
+  if (best === undefined) throw new Error('no order book frames in the recording');
+  return best[0];
+}
+
+/** A grid fine enough for every value of the symbol's frames, for recordings without symbol info. */
+function inferredInfo(messages: readonly RecordedMessage[], symbol: string): SymbolInfo {
+  let priceScale = 0;
+  let quantityScale = 0;
+  for (const m of messages) {
+    for (const f of parseOrderBookFrames(m.msg, m.t)) {
+      if (f.symbol !== symbol) continue;
+      for (const [p, q] of [...f.bids, ...f.asks]) {
+        priceScale = Math.max(priceScale, scaleOf(p));
+        quantityScale = Math.max(quantityScale, scaleOf(q));
+      }
+    }
+  }
+  const step = (scale: number): string => (scale === 0 ? '1' : `0.${'0'.repeat(scale - 1)}1`);
+  return parseSymbolInfo({
+    type: 'spot', base_currency: 'BASE', quote_currency: 'QUOTE', tick_size: step(priceScale), quantity_increment: step(quantityScale),
+    take_rate: '0.001', make_rate: '0.001', fee_currency: 'QUOTE',
+  });
+}
+
+/** The first snapshot of `symbol`, then its book frames and trades in recorded order. */
+function symbolEvents(messages: readonly RecordedMessage[], symbol: string, grid: GridReader): { snapshot: OrderBookFrame; events: MarketEvent[] } {
+  let snapshot: OrderBookFrame | undefined;
+  const events: MarketEvent[] = [];
+  for (const m of messages) {
+    for (const frame of parseOrderBookFrames(m.msg, m.t)) {
+      if (frame.symbol !== symbol) continue;
+      if (snapshot === undefined && frame.snapshot) snapshot = frame;
+      else if (snapshot !== undefined) events.push({ book: frame });
+    }
+    const msg = m.msg as { ch?: unknown; update?: Record<string, unknown[]>; snapshot?: Record<string, unknown[]> };
+    const records = msg.ch === 'trades' ? (msg.update ?? msg.snapshot)?.[symbol] : undefined;
+    if (snapshot === undefined || !Array.isArray(records)) continue;
+    events.push({ trades: records.map((r, i) => grid.trade(parseTradeTick(r, `trades[${i}]`))) });
+  }
+  if (snapshot === undefined) throw new Error(`no snapshot of ${symbol}`);
+  return { snapshot, events };
+}
