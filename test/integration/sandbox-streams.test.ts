@@ -94,7 +94,6 @@ describe('sandbox streams with the framework sessions', () => {
   });
 
   it('wallet: balances, transfer notifications and transactions', async () => {
-    let rest;
     ({ server } = await startSandbox());
     const wallet = WalletSession.create({ url: `${server.wsBaseUrl}/api/3/ws/wallet`, clock: new LiveClock(), credentials: credentials(server, 'hs256') });
     closers.push(() => wallet.close());
@@ -108,7 +107,7 @@ describe('sandbox streams with the framework sessions', () => {
     await eventually(() => balances.length === 1);
     expect((await wallet.walletBalance('USDT')).available.toFixed()).toBe('500');
     const key = server.apiKeys[0]!;
-    rest = Buffer.from(`${key.apiKey}:${key.secretKey}`).toString('base64');
+    const rest = Buffer.from(`${key.apiKey}:${key.secretKey}`).toString('base64');
     const res = await fetch(`${server.baseUrl}/api/3/wallet/transfer`, {
       method: 'POST', headers: { authorization: `Basic ${rest}`, 'content-type': 'application/json' },
       body: JSON.stringify({ currency: 'USDT', amount: '20', source: 'wallet', destination: 'spot' }), signal: AbortSignal.timeout(5000),
