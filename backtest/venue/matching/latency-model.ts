@@ -36,11 +36,11 @@ export class ConstantLatency implements LatencyModel {
     checkDelay('responseMs', responseMs);
   }
 
-  entryDelayMs(): number {
+  entryDelayMs(_now: number, _kind: LatencyKind): number {
     return this.entryMs;
   }
 
-  responseDelayMs(): number {
+  responseDelayMs(_now: number, _kind: LatencyKind): number {
     return this.responseMs;
   }
 }
@@ -84,11 +84,11 @@ export class JitterLatency implements LatencyModel {
     this.responseStream = new Mulberry32(splitMix32(first));
   }
 
-  entryDelayMs(): number {
+  entryDelayMs(_now: number, _kind: LatencyKind): number {
     return this.entry.baseMs + this.entry.jitterMs * this.entryStream.nextUnit();
   }
 
-  responseDelayMs(): number {
+  responseDelayMs(_now: number, _kind: LatencyKind): number {
     return this.response.baseMs + this.response.jitterMs * this.responseStream.nextUnit();
   }
 }

@@ -30,10 +30,10 @@ describe('Mulberry32 / splitMix32', () => {
 describe('latency models', () => {
   it('ConstantLatency answers its delays and refuses negative ones', () => {
     const sandbox = new ConstantLatency();
-    expect([sandbox.entryDelayMs(), sandbox.responseDelayMs()]).toEqual([0, 0]);
+    expect([sandbox.entryDelayMs(0, 'place'), sandbox.responseDelayMs(0, 'place')]).toEqual([0, 0]);
     const backtest = new ConstantLatency(12, 8);
-    expect([backtest.entryDelayMs(), backtest.responseDelayMs()]).toEqual([12, 8]);
-    expect(new ConstantLatency(5).responseDelayMs()).toBe(5);
+    expect([backtest.entryDelayMs(5, 'cancel'), backtest.responseDelayMs(5, 'cancel')]).toEqual([12, 8]);
+    expect(new ConstantLatency(5).responseDelayMs(0, 'query')).toBe(5);
     expect(() => new ConstantLatency(-1)).toThrow(/entryMs/);
     expect(() => new ConstantLatency(1, Number.NaN)).toThrow(/responseMs/);
   });
