@@ -1,0 +1,19 @@
+import { Instrument } from '../../framework/model/instrument.js';
+import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
+import { SimulatedVenue } from '../venue/simulated-venue.js';
+import type { VenueFactory } from './sandbox-config.js';
+
+/**
+ * The sandbox's venue: the same {@link SimulatedVenue} the backtester drives, one replayed market
+ * per symbol (fills against the outside book and trades), so paper and backtest fill alike.
+ * Venue time starts at `startTime` and follows the market frames from there.
+ */
+export function simulatedVenueFactory(startTime = 0): VenueFactory {
+  return ({ symbols, accounts, onEvent }) => new SimulatedVenue(
+    Object.entries(symbols).map(([code, info]) => new Instrument(code, info)),
+    Object.fromEntries(accounts.map((a) => [a.id, { spot: a.spot, wallet: a.wallet }])),
+    (instrument) => new ReplayedSymbolMarket(instrument),
+    onEvent,
+    startTime,
+  );
+}
