@@ -1,4 +1,5 @@
-import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import type { Decimal} from '../../framework/model/decimal.js';
+import { ZERO } from '../../framework/model/decimal.js';
 import type { SymbolInfo } from '../../framework/model/resources/symbol.js';
 
 /** Fee rates that apply to one order. */

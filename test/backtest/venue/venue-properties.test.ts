@@ -1,12 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Decimal, ZERO } from '../../../framework/model/decimal.js';
+import type { Decimal} from '../../../framework/model/decimal.js';
+import { ZERO } from '../../../framework/model/decimal.js';
 import type { Instrument } from '../../../framework/model/instrument.js';
 import type { Order } from '../../../framework/model/resources/order.js';
 import { effectiveRates } from '../../../backtest/venue/fees.js';
 import { limitNeed, marketNeed } from '../../../backtest/venue/reservations.js';
 import { VenueRejection, type NewOrderRequest } from '../../../backtest/venue/venue-types.js';
-import { BTCUSDT, ETHUSDT, makeVenue, T0, tradesFrame, type VenueFixture } from './support/venue-fixture.js';
+import { ReplayedSymbolMarket } from '../../../backtest/venue/matching/replayed-symbol-market.js';
+import type { SymbolMarket } from '../../../backtest/venue/matching/market-port.js';
+import { FakeSymbolMarket } from './support/fake-symbol-market.js';
+import { bookSnapshot, BTCUSDT, ETHUSDT, makeVenue, T0, tradesFrame, type VenueFixture } from './support/venue-fixture.js';
 
 const INSTRUMENTS: Record<string, Instrument> = { ETHUSDT, BTCUSDT };
 const START: Record<string, Record<string, string>> = {
@@ -34,9 +38,11 @@ const orderArb = fc.record({
   postOnly: fc.boolean(),
 });
 
+type OrderCommand = typeof orderArb extends fc.Arbitrary<infer T> ? T : never;
+
 type Command =
   | { kind: 'book'; symbol: string; spread: number; askLots: number[]; bidLots: number[] }
-  | { kind: 'order'; order: fc.RecordValue<typeof orderArb> }
+  | { kind: 'order'; order: OrderCommand }
   | { kind: 'oco'; account: string; symbol: string; lots: number; up: number; down: number }
   | { kind: 'cancel'; pick: number }
   | { kind: 'replace'; pick: number; lotsDelta: number; priceDelta: number }
@@ -64,7 +70,8 @@ function run(f: VenueFixture, c: Command): void {
   switch (c.kind) {
     case 'book': {
       const mid = MID[c.symbol] as number;
-      f.market(c.symbol).setBook(c.askLots.map((l, i) => [mid + c.spread + i, l]), c.bidLots.map((l, i) => [mid - c.spread - i, l]));
+      const inst = INSTRUMENTS[c.symbol] as Instrument;
+      v.onMarketFrame(bookSnapshot(inst, c.askLots.map((l, i) => [mid + c.spread + i, l]), c.bidLots.map((l, i) => [mid - c.spread - i, l]), v.now()), v.now() + 10);
       return;
     }
     case 'order': {
@@ -161,16 +168,21 @@ function checkInvariants(f: VenueFixture): void {
   }
 }
 
-describe('SimulatedVenue properties over random order and market sequences', () => {
+const FACTORIES: [string, (inst: Instrument) => SymbolMarket][] = [
+  ['the fake market', (inst) => new FakeSymbolMarket(inst.symbol, inst)],
+  ['the replayed market', (inst) => new ReplayedSymbolMarket(inst)],
+];
+
+describe.each(FACTORIES)('SimulatedVenue properties over random order and market sequences, on %s', (_name, factory) => {
   it('conserves funds, never overdraws, reserves exactly what open orders need, never fills better than allowed', () => {
     const seen = { trades: 0, makerTrades: 0, rejections: 0, lists: 0, expiries: 0 };
     fc.assert(
       fc.property(fc.array(commandArb, { minLength: 1, maxLength: 40 }), (commands) => {
-        const f = makeVenue({ a: { spot: START['a'], wallet: WALLET.a }, b: { spot: START['b'] } }, T0);
-        f.market('ETHUSDT').setBook([[250010, 20000], [250020, 20000]], [[249990, 20000]]);
-        f.market('BTCUSDT').setBook([[600010, 100000]], [[599990, 100000]]);
+        const f = makeVenue({ a: { spot: START['a'], wallet: WALLET.a }, b: { spot: START['b'] } }, T0, factory);
+        f.venue.onMarketFrame(bookSnapshot(ETHUSDT, [[250010, 20000], [250020, 20000]], [[249990, 20000]]), T0);
+        f.venue.onMarketFrame(bookSnapshot(BTCUSDT, [[600010, 100000]], [[599990, 100000]]), T0);
         for (const c of commands) {
-          const bookBefore = new Map(['ETHUSDT', 'BTCUSDT'].map((s) => [s, { ask: f.market(s).bestAskTicks, bid: f.market(s).bestBidTicks }]));
+          const bookBefore = new Map(['ETHUSDT', 'BTCUSDT'].map((s) => [s, { ask: f.symbolMarket(s).bestAskTicks, bid: f.symbolMarket(s).bestBidTicks }]));
           const before = f.events.length;
           try {
             run(f, c);

@@ -4,6 +4,8 @@ import { SimulatedVenue } from '../../../../backtest/venue/simulated-venue.js';
 import type { AccountBalances } from '../../../../backtest/venue/ledger.js';
 import type { OrderReport } from '../../../../framework/model/stream/order-report.js';
 import type { VenueEvent } from '../../../../backtest/venue/venue-types.js';
+import type { SymbolMarket } from '../../../../backtest/venue/matching/market-port.js';
+import type { Instrument as InstrumentType } from '../../../../framework/model/instrument.js';
 import { FakeSymbolMarket } from './fake-symbol-market.js';
 
 /** 2024-08-08 12:00:00 UTC. */
@@ -31,8 +33,11 @@ export const HALTED = new Instrument('HALTUSDT', parseSymbolInfo({
 export interface VenueFixture {
   readonly venue: SimulatedVenue;
   readonly events: VenueEvent[];
-  readonly markets: Map<string, FakeSymbolMarket>;
+  readonly markets: Map<string, SymbolMarket>;
+  /** The fake market of a symbol (only with the default factory). */
   market(symbol: string): FakeSymbolMarket;
+  /** The market of a symbol, whatever its implementation. */
+  symbolMarket(symbol: string): SymbolMarket;
   /** Order reports of the account since the last {@link clearEvents}, as `client_order_id:report_type:status`. */
   reports(account?: string): string[];
   orderReports(account?: string): OrderReport[];
@@ -45,14 +50,18 @@ export const DEFAULT_BALANCES: Record<string, AccountBalances> = {
   b: { spot: { USDT: '500' } },
 };
 
-export function makeVenue(balances: Record<string, AccountBalances> = DEFAULT_BALANCES, start = T0): VenueFixture {
+export function makeVenue(
+  balances: Record<string, AccountBalances> = DEFAULT_BALANCES,
+  start = T0,
+  factory: (inst: InstrumentType) => SymbolMarket = (inst) => new FakeSymbolMarket(inst.symbol, inst),
+): VenueFixture {
   const events: VenueEvent[] = [];
-  const markets = new Map<string, FakeSymbolMarket>();
+  const markets = new Map<string, SymbolMarket>();
   const venue = new SimulatedVenue(
     [ETHUSDT, BTCUSDT, HALTED],
     balances,
     (inst) => {
-      const m = new FakeSymbolMarket(inst.symbol, inst);
+      const m = factory(inst);
       markets.set(inst.symbol, m);
       return m;
     },
@@ -65,7 +74,12 @@ export function makeVenue(balances: Record<string, AccountBalances> = DEFAULT_BA
     venue,
     events,
     markets,
-    market: (symbol) => markets.get(symbol) as FakeSymbolMarket,
+    market: (symbol) => {
+      const m = markets.get(symbol);
+      if (!(m instanceof FakeSymbolMarket)) throw new Error(`${symbol} has no fake market`);
+      return m;
+    },
+    symbolMarket: (symbol) => markets.get(symbol) as SymbolMarket,
     orderReports,
     reports: (account) => orderReports(account).map((r) => `${r.client_order_id}:${r.report_type}:${r.status}`),
     clearEvents: () => {
@@ -77,4 +91,12 @@ export function makeVenue(balances: Record<string, AccountBalances> = DEFAULT_BA
 /** A `trades` frame of one symbol. */
 export function tradesFrame(symbol: string, trades: readonly { p: string; q: string; s: 'buy' | 'sell'; t?: number }[]): unknown {
   return { ch: 'trades', update: { [symbol]: trades.map((t, i) => ({ t: t.t ?? T0, i: i + 1, p: t.p, q: t.q, s: t.s })) } };
+}
+
+let bookSequence = 0;
+
+/** An `orderbook/full` snapshot frame of one symbol, levels as [ticks, lots] of the instrument. */
+export function bookSnapshot(instrument: InstrumentType, asks: readonly (readonly [number, number])[], bids: readonly (readonly [number, number])[], t = T0): unknown {
+  const level = ([p, q]: readonly [number, number]): [string, string] => [instrument.ticksToPrice(p), instrument.lotsToQuantity(q)];
+  return { ch: 'orderbook/full', snapshot: { [instrument.symbol]: { t, s: ++bookSequence, a: asks.map(level), b: bids.map(level) } } };
 }
