@@ -1,7 +1,7 @@
 import { ParseError } from '../../../framework/model/errors.js';
 import type { Instrument } from '../../../framework/model/instrument.js';
 import type { TradeTick } from '../../../framework/model/stream/market-records.js';
-import { parseScaled } from '../../../framework/model/scaled.js';
+import { parseUnsignedScaled } from '../../../framework/exchange/book/parse-unsigned-scaled.js';
 import type { OutsideTrade } from './outside-trade.js';
 
 const PLAIN_UNSIGNED = /^(\d+\.?\d*|\.\d+)$/;
@@ -34,7 +34,7 @@ export class GridReader {
 
   /** Ticks of a price text; NaN when off the grid, too large or malformed. */
   ticks(text: string): number {
-    const scaled = parseScaled(text, this.priceScale);
+    const scaled = parseUnsignedScaled(text, this.priceScale);
     if (!(scaled >= 0)) return Number.NaN;
     if (this.tickUnits === 1) return scaled;
     return scaled % this.tickUnits === 0 ? scaled / this.tickUnits : Number.NaN;
@@ -42,7 +42,7 @@ export class GridReader {
 
   /** Whole lots of a quantity text, rounded down; NaN only when the text is malformed. */
   lots(text: string): number {
-    let scaled = parseScaled(text, this.quantityScale);
+    let scaled = parseUnsignedScaled(text, this.quantityScale);
     if (!(scaled >= 0)) {
       if (!isPlainUnsigned(text)) return Number.NaN;
       scaled = this.slowScaled(text);
