@@ -1,5 +1,6 @@
 import type { CliCommand } from './command.js';
 import { demoCommand } from './demo-command.js';
+import { sandboxCommand } from './sandbox-command.js';
 
 /** Every `tradeloop` sub-command, in the order `help` lists them. */
-export const commands: readonly CliCommand[] = [demoCommand];
+export const commands: readonly CliCommand[] = [demoCommand, sandboxCommand];

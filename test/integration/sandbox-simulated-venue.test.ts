@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ExchangeError } from '../../framework/exchange/errors.js';
+import type { ExchangeError } from '../../framework/exchange/errors.js';
 import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import { RestClient } from '../../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
