@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../../framework/model/decimal.js';
+import { effectiveRates } from '../../../backtest/venue/fees.js';
+import { limitNeed, marketNeed, Reservations } from '../../../backtest/venue/reservations.js';
+import { ETHUSDT } from './support/venue-fixture.js';
+
+const rates = effectiveRates(ETHUSDT.info);
+const d = (s: string): Decimal => new Decimal(s);
+
+describe('reservation needs', () => {
+  it('buy: price x quantity x (1 + max rate) in quote; sell: the base quantity; market buy: x 1.1', () => {
+    expect(limitNeed(ETHUSDT, 'buy', d('2000'), d('2'), rates)).toEqual({ currency: 'USDT', amount: d('4010') });
+    expect(limitNeed(ETHUSDT, 'sell', d('2000'), d('2'), rates)).toEqual({ currency: 'ETH', amount: d('2') });
+    expect(marketNeed(ETHUSDT, 'buy', d('2000'), d('1'), rates).amount.toFixed()).toBe('2205.5');
+  });
+});
+
+describe('Reservations', () => {
+  it('sums independent orders and holds a oneCancelOther group once (its largest need)', () => {
+    const r = new Reservations();
+    r.set(1, 'a', 'order:1', { currency: 'ETH', amount: d('1') });
+    r.set(2, 'a', 'list:L', { currency: 'ETH', amount: d('2') });
+    r.set(3, 'a', 'list:L', { currency: 'ETH', amount: d('1.5') });
+    expect(r.total('a', 'ETH').toFixed()).toBe('3');
+    r.set(2, 'a', 'list:L', undefined);
+    expect(r.total('a', 'ETH').toFixed()).toBe('2.5');
+    expect(r.totalWith(3, 'a', 'list:L', { currency: 'ETH', amount: d('4') }).toFixed()).toBe('5');
+    expect(r.total('a', 'ETH').toFixed()).toBe('2.5');
+    r.set(3, 'a', 'list:L', { currency: 'USDT', amount: d('10') });
+    expect([r.total('a', 'ETH').toFixed(), r.total('a', 'USDT').toFixed()]).toEqual(['1', '10']);
+  });
+});
