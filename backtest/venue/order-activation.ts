@@ -69,7 +69,7 @@ export function affordableLots(order: OrderRecord, market: SymbolMarket, lots: n
   };
   let lo = 0;
   let hi = market.availableToTake('buy', undefined, lots);
-  if (fits(hi)) return hi;
+  if (hi <= 0 || fits(hi)) return Math.max(0, hi);
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
     if (fits(mid)) lo = mid;
