@@ -1,5 +1,5 @@
 import { ValidationError } from '../../../framework/model/errors.js';
-import { Mulberry32, splitMix32 } from './prng.js';
+import { Prng } from '../prng.js';
 
 /** What a request does, so a model can give cancels a different delay than new orders. */
 export type LatencyKind = 'place' | 'placeList' | 'replace' | 'cancel' | 'cancelAll' | 'query';
@@ -61,6 +61,10 @@ export interface JitterLatencyOptions {
   readonly response?: JitterSpec;
 }
 
+/** Stream numbers of the shared seeded generator: entry and response delays never share draws. */
+const ENTRY_STREAM = 1;
+const RESPONSE_STREAM = 2;
+
 /**
  * Base delay plus seeded uniform jitter, deterministic: the n-th `entryDelayMs` call returns the
  * n-th draw of the entry stream, whatever `now` and `kind` are. Entry and response delays come
@@ -70,8 +74,8 @@ export interface JitterLatencyOptions {
  * no correlation with market activity).
  */
 export class JitterLatency implements LatencyModel {
-  private readonly entryStream: Mulberry32;
-  private readonly responseStream: Mulberry32;
+  private readonly entryStream: Prng;
+  private readonly responseStream: Prng;
   private readonly entry: JitterSpec;
   private readonly response: JitterSpec;
 
@@ -79,17 +83,16 @@ export class JitterLatency implements LatencyModel {
     if (!Number.isSafeInteger(options.seed)) throw new ValidationError('seed', 'must be a safe integer', options.seed);
     this.entry = checkSpec('entry', options.entry);
     this.response = checkSpec('response', options.response ?? options.entry);
-    const first = splitMix32(options.seed | 0);
-    this.entryStream = new Mulberry32(first);
-    this.responseStream = new Mulberry32(splitMix32(first));
+    this.entryStream = new Prng(options.seed, ENTRY_STREAM);
+    this.responseStream = new Prng(options.seed, RESPONSE_STREAM);
   }
 
   entryDelayMs(_now: number, _kind: LatencyKind): number {
-    return this.entry.baseMs + this.entry.jitterMs * this.entryStream.nextUnit();
+    return this.entry.baseMs + this.entry.jitterMs * this.entryStream.uniform();
   }
 
   responseDelayMs(_now: number, _kind: LatencyKind): number {
-    return this.response.baseMs + this.response.jitterMs * this.responseStream.nextUnit();
+    return this.response.baseMs + this.response.jitterMs * this.responseStream.uniform();
   }
 }
 

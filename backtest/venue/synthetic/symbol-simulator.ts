@@ -1,7 +1,7 @@
 import type { Side } from '../../../framework/model/instrument.js';
 import type { RecordedFrame } from '../../recording/recording-format.js';
 import { M1Candle } from './m1-candle.js';
-import { Prng } from './prng.js';
+import { Prng } from '../prng.js';
 import type { ResolvedSymbol } from './synthetic-config.js';
 import { SyntheticBookSide } from './synthetic-book-side.js';
 

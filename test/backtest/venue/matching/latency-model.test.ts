@@ -1,31 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../../framework/model/errors.js';
 import { ConstantLatency, JitterLatency } from '../../../../backtest/venue/matching/latency-model.js';
-import { Mulberry32, splitMix32 } from '../../../../backtest/venue/matching/prng.js';
-
-describe('Mulberry32 / splitMix32', () => {
-  it('is reproducible from the seed and differs between seeds', () => {
-    const draw = (seed: number) => { const g = new Mulberry32(seed); return Array.from({ length: 5 }, () => g.nextUint32()); };
-    expect(draw(42)).toEqual(draw(42));
-    expect(draw(42)).not.toEqual(draw(43));
-    // Reference value of mulberry32(0)'s first draw: a change of the algorithm shows here.
-    expect(new Mulberry32(0).nextUint32()).toBe(1144304738);
-    expect(splitMix32(1)).not.toBe(splitMix32(2));
-    expect(() => new Mulberry32(1.5)).toThrow(ValidationError);
-  });
-
-  it('draws units in [0, 1) spread evenly', () => {
-    const g = new Mulberry32(7);
-    const buckets = new Array<number>(10).fill(0);
-    for (let i = 0; i < 10_000; i++) {
-      const u = g.nextUnit();
-      expect(u >= 0 && u < 1).toBe(true);
-      buckets[Math.floor(u * 10)]!++;
-    }
-    for (const count of buckets) expect(count).toBeGreaterThan(850);
-  });
-});
 
 describe('latency models', () => {
   it('ConstantLatency answers its delays and refuses negative ones', () => {

@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../framework/model/errors.js';
+import { ValidationError } from '../../framework/model/errors.js';
 
 const TWO_POW_32 = 4294967296;
 const TWO_POW_53 = 9007199254740992;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Prng } from '../../../../backtest/venue/synthetic/prng.js';
-import { ValidationError } from '../../../../framework/model/errors.js';
+import { Prng } from '../../../backtest/venue/prng.js';
+import { ValidationError } from '../../../framework/model/errors.js';
 
 function draws(prng: Prng, n: number, draw: (p: Prng) => number): number[] {
   const out: number[] = [];
