@@ -1,0 +1,65 @@
+import type { Observable } from 'rxjs';
+import type { Decimal } from '../model/decimal.js';
+import type { Side } from '../model/instrument.js';
+import type { TradingBalance } from '../model/resources/balance.js';
+import type { ContingencyType, Order, OrderType, TimeInForce } from '../model/resources/order.js';
+import type { OrderReport } from '../model/stream/order-report.js';
+
+/**
+ * The execution adapter's view of a trading venue. Three implementations share it: the live
+ * exchange (REST + trading WebSocket clients), the sandbox (the same clients pointed at our own
+ * server) and the backtest (the simulated venue in process on a virtual clock). It is shaped to
+ * carry margin and futures later (positions, leverage) without changing spot callers.
+ *
+ * Every method either resolves with the exchange's answer, rejects with an ExchangeError (final
+ * or retryable, with the exchange's code), or rejects with a NetworkError/TimeoutError whose
+ * `outcomeUnknown` says the request may have taken effect: the adapter then looks the order up by
+ * client_order_id before anything else.
+ */
+export interface VenuePort {
+  readonly account: 'spot' | 'margin' | 'futures';
+  placeOrder(order: VenueOrderRequest): Promise<Order>;
+  placeOrderList(list: VenueOrderListRequest): Promise<Order[]>;
+  replaceOrder(clientOrderId: string, change: VenueReplaceRequest): Promise<Order>;
+  cancelOrder(clientOrderId: string): Promise<Order>;
+  cancelAll(symbol?: string): Promise<Order[]>;
+  /** The order by client_order_id: active orders first, then history; undefined when the venue never saw it. */
+  findOrder(clientOrderId: string): Promise<Order | undefined>;
+  openOrders(symbol?: string): Promise<Order[]>;
+  balances(): Promise<TradingBalance[]>;
+  /** Order reports of the account, in the order the venue sent them. */
+  readonly orderReports$: Observable<OrderReport>;
+  /** Balance changes of the account. */
+  readonly balances$: Observable<readonly TradingBalance[]>;
+  /** Emits after every (re)connection of the report stream: state must be reconciled. */
+  readonly reconnected$: Observable<number>;
+}
+
+/** An order as the adapter sends it (wire names, exact decimals). */
+export interface VenueOrderRequest {
+  readonly client_order_id: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly time_in_force?: TimeInForce;
+  readonly quantity: Decimal;
+  readonly price?: Decimal;
+  readonly stop_price?: Decimal;
+  readonly expire_time?: number;
+  readonly post_only?: boolean;
+  readonly reduce_only?: boolean;
+}
+
+/** An order list as the adapter sends it; order_list_id is the first order's client_order_id. */
+export interface VenueOrderListRequest {
+  readonly order_list_id: string;
+  readonly contingency_type: ContingencyType;
+  readonly orders: readonly VenueOrderRequest[];
+}
+
+/** A replace: new client_order_id, quantity and (limit types) price. */
+export interface VenueReplaceRequest {
+  readonly new_client_order_id: string;
+  readonly quantity: Decimal;
+  readonly price?: Decimal;
+}
