@@ -9,6 +9,8 @@ export interface FaultOptions {
   readonly dropConnectionProbability?: number;
   /** Skip this share of `orderbook/full` updates (a sequence gap on the wire). */
   readonly skipBookSequenceProbability?: number;
+  /** Skip exactly these `orderbook/full` updates: symbol -> sequence numbers (a gap placed by hand). */
+  readonly skipBookSequences?: Readonly<Record<string, readonly number[]>>;
   /** Hold every order report this long (ms) before sending it. */
   readonly orderReportDelayMs?: number;
   /** Send this share of order reports twice. */
@@ -58,6 +60,11 @@ export class FaultInjector {
       const n = options[name];
       if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new ValidationError(`faults.${name}`, 'must be a positive integer', n);
     }
+    for (const [symbol, sequences] of Object.entries(options.skipBookSequences ?? {})) {
+      if (!Array.isArray(sequences) || sequences.some((n) => !Number.isSafeInteger(n))) {
+        throw new ValidationError(`faults.skipBookSequences.${symbol}`, 'must be an array of integer sequence numbers', sequences);
+      }
+    }
     if ((options.burst429Length === undefined) !== (options.burst429Every === undefined)) {
       throw new ValidationError('faults.burst429Every', 'burst429Length and burst429Every go together');
     }
@@ -77,6 +84,12 @@ export class FaultInjector {
       this.streams.set(stream, next);
     }
     return next();
+  }
+
+  /** Whether the `orderbook/full` update `sequence` of `symbol` is withheld from every client. */
+  skipBookUpdate(symbol: string, sequence: number): boolean {
+    if (this.options.skipBookSequences?.[symbol]?.includes(sequence)) return true;
+    return this.chance('book-skip', this.options.skipBookSequenceProbability);
   }
 
   /** The fault, if any, striking the next REST request. */
