@@ -182,6 +182,11 @@ export class SandboxServer {
     if (typeof msg.ch !== 'string') return;
     try {
       this.venue.onMarketFrame(frame.msg, frame.t);
+    } catch {
+      // A frame the venue cannot use still reaches subscribers: the public stream is the market's.
+      this.frameErrors++;
+    }
+    try {
       const books = msg.ch === 'orderbook/full' ? this.parts.market.applyBook(frame.msg, frame.t) : undefined;
       if (msg.ch === 'trades') this.parts.market.addTrades(msg.update ?? msg.snapshot ?? {}, frame.t);
       this.parts.hub.dispatch(msg, frame.t, books);

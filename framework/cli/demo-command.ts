@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ReplayFeedServer } from '../../backtest/sandbox/replay-feed-server.js';
+import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
+import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { RecordingReader } from '../../backtest/recording/recording-reader.js';
 import { OrderBookKeeper } from '../exchange/book/order-book-keeper.js';
 import { ORDER_BOOK_CHANNEL } from '../exchange/book/order-book-frame.js';
@@ -12,9 +13,10 @@ import type { CliCommand } from './command.js';
 const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
 
 /**
- * `tradeloop demo`: replays a recorded API v3 capture through a local stream server, connects the
- * WebSocket client to it over loopback, rebuilds the books with sequence checking and prints the
- * top of each book. Needs no exchange account and no network.
+ * `tradeloop demo`: replays a recorded API v3 capture through the local sandbox exchange, connects
+ * the WebSocket client to its public stream over loopback, rebuilds the books with sequence
+ * checking and prints the top of each book. Needs no exchange account and no network. The market
+ * waits until the client has subscribed, so the first books are not missed.
  */
 export const demoCommand: CliCommand = {
   name: 'demo',
@@ -36,7 +38,9 @@ export const demoCommand: CliCommand = {
     const symbols = values.symbols ? values.symbols.split(',').filter(Boolean) : await bookSymbols(values.recording);
     if (symbols.length === 0) throw new ValidationError('--symbols', 'the recording has no orderbook/full frames; name symbols explicitly');
 
-    const server = await ReplayFeedServer.start({ recording: values.recording, speed });
+    const server = await SandboxServer.start({
+      venue: simulatedVenueFactory(), market: { kind: 'recording', path: values.recording }, speed, paused: true,
+    });
     const session = PublicSession.create({ url: `${server.wsBaseUrl}/api/3/ws/public`, clock: new LiveClock() });
     const keeper = new OrderBookKeeper({ resync: session });
     const lastTrade = new Map<string, TradeTick>();
@@ -57,6 +61,7 @@ export const demoCommand: CliCommand = {
       await session.connect();
       await session.subscribe(ORDER_BOOK_CHANNEL, symbols);
       await session.subscribe('trades', symbols);
+      server.play();
       const timer = setInterval(() => printBooks(keeper, symbols, lastTrade), printEvery);
       try {
         await server.done;
@@ -65,7 +70,7 @@ export const demoCommand: CliCommand = {
       }
       printBooks(keeper, symbols, lastTrade);
       const s = keeper.stats;
-      console.log(`done: ${server.replayedFrames} frames replayed; ${s.snapshots} snapshots, ${s.updates} book updates, ${s.gaps} gaps`);
+      console.log(`done: ${server.framesServed} frames replayed; ${s.snapshots} snapshots, ${s.updates} book updates, ${s.gaps} gaps`);
       return 0;
     } finally {
       for (const subscription of owned) subscription.unsubscribe();

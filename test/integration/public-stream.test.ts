@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { ReplayFeedServer } from '../../backtest/sandbox/replay-feed-server.js';
+import type { FaultOptions } from '../../backtest/sandbox/fault-injector.js';
+import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
+import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { RecordingReader } from '../../backtest/recording/recording-reader.js';
 import { OrderBookKeeper } from '../../framework/exchange/book/order-book-keeper.js';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
@@ -18,20 +20,33 @@ async function referenceBooks(): Promise<OrderBookKeeper> {
   return keeper;
 }
 
+/** The sequence number of the `n`-th `orderbook/full` update of `symbol` in the recording. */
+async function nthBookUpdate(symbol: string, n: number): Promise<number> {
+  let seen = 0;
+  for await (const frame of new RecordingReader(FIXTURE).frames()) {
+    const msg = frame.msg as { ch?: unknown; update?: Record<string, { s?: unknown }> };
+    const entry = msg.ch === 'orderbook/full' ? msg.update?.[symbol] : undefined;
+    if (entry && ++seen === n && typeof entry.s === 'number') return entry.s;
+  }
+  throw new Error(`the recording has fewer than ${n} ${symbol} updates`);
+}
+
 function fingerprint(book: OrderBook | undefined): unknown {
   if (!book) return undefined;
   const side = (s: 'bid' | 'ask') => book.topN(s, book.size(s)).map((l) => `${l.price}:${l.quantity}`);
   return { sequence: book.sequence, bids: side('bid'), asks: side('ask') };
 }
 
-describe('public stream: WebSocket client against a local API v3 server replaying a real capture', () => {
+describe('public stream: WebSocket client against the sandbox replaying a real capture', () => {
   const cleanup: Array<() => Promise<void> | void> = [];
   afterEach(async () => {
     for (const fn of cleanup.splice(0).reverse()) await fn();
   });
 
-  async function connect(options: { dropBookUpdate?: (symbol: string, sequence: number) => boolean } = {}) {
-    const server = await ReplayFeedServer.start({ recording: FIXTURE, speed: Infinity, paused: true, ...options });
+  async function connect(faults: FaultOptions = {}) {
+    const server = await SandboxServer.start({
+      venue: simulatedVenueFactory(), market: { kind: 'recording', path: FIXTURE }, speed: Infinity, paused: true, faults,
+    });
     cleanup.push(() => server.close());
     const session = PublicSession.create({ url: `${server.wsBaseUrl}/api/3/ws/public`, clock: new LiveClock(), pingIntervalMs: 0 });
     cleanup.push(() => session.close());
@@ -60,15 +75,13 @@ describe('public stream: WebSocket client against a local API v3 server replayin
       .toEqual(symbols.map((s) => reference.book(s)?.sequence));
     for (const s of symbols) expect(fingerprint(keeper.book(s))).toEqual(fingerprint(reference.book(s)));
     expect(keeper.stats.gaps).toBe(0);
+    expect(server.frameErrors).toBe(0);
     expect(trades.filter((e) => e.kind === 'trades').length).toBeGreaterThan(0);
   });
 
   it('detects a sequence gap on the wire, resyncs, and ends with the right book', async () => {
     const reference = await referenceBooks();
-    let dropped = 0;
-    const { server, session, keeper } = await connect({
-      dropBookUpdate: (symbol) => symbol === 'EOSUSDT' && ++dropped === 20,
-    });
+    const { server, session, keeper } = await connect({ skipBookSequences: { EOSUSDT: [await nthBookUpdate('EOSUSDT', 20)] } });
     const stale: string[] = [];
     const sub = keeper.events.subscribe((e) => {
       if (e.kind === 'stale' || e.kind === 'resynced') stale.push(`${e.kind}:${e.symbol}`);
