@@ -34,6 +34,19 @@ export class MarketFeed {
     return (await new RecordingReader(source.path).readHeader()).symbols;
   }
 
+  /**
+   * Where the venue's clock starts: the first `ws/public` frame's time of a recording, the frame
+   * producer's `startTime`, else `now()`. Orders placed before the first frame then carry a real
+   * time, not 0.
+   */
+  static async startTime(source: MarketSource, now: () => number): Promise<number> {
+    if (source.kind === 'frames') return source.startTime ?? Math.floor(now());
+    for await (const frame of new RecordingReader(source.path).frames()) {
+      if (frame.src === 'ws/public') return frame.t;
+    }
+    return Math.floor(now());
+  }
+
   /** Stops after the frame in progress. */
   stop(): void {
     this.stopped = true;

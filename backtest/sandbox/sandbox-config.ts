@@ -57,6 +57,8 @@ export type MarketSource =
       readonly kind: 'frames';
       readonly symbols: Readonly<Record<string, SymbolInfo>>;
       readonly frames: () => AsyncIterable<RecordedFrame> | Iterable<RecordedFrame>;
+      /** Time of the first frame (UNIX ms), the venue's time at start; default: the wall clock at start. */
+      readonly startTime?: number;
     };
 
 /** Options of the sandbox server. */
@@ -165,6 +167,9 @@ function checkMarket(market: MarketSource | undefined): void {
     if (typeof market.path !== 'string' || market.path.length === 0) throw new ValidationError('market.path', 'must be a file path');
   } else if (market.kind === 'frames') {
     if (typeof market.frames !== 'function') throw new ValidationError('market.frames', 'must be a function returning frames');
+    if (market.startTime !== undefined && !(Number.isSafeInteger(market.startTime) && market.startTime >= 0)) {
+      throw new ValidationError('market.startTime', 'must be a UNIX time in integer ms', market.startTime);
+    }
   } else {
     throw new ValidationError('market.kind', 'must be "recording" or "frames"', (market as { kind?: unknown }).kind);
   }

@@ -76,6 +76,7 @@ export class SandboxServer {
     const auth = new SandboxAuth(options.apiKeys, now);
     let route: (event: VenueEvent) => void = () => undefined;
     const venue = input.venue({ symbols, accounts: options.accounts, onEvent: (event) => route(event) });
+    venue.advanceTo(await MarketFeed.startTime(input.market, now));
     const hub = new PublicStreamHub(market, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
     const trading = new RpcStream(auth, tradingMethods(venue, market));
     const wallet = new RpcStream(auth, walletMethods(venue, transactions));

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseBalanceFlags } from '../../backtest/sandbox/balance-flags.js';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../../backtest/sandbox/sandbox-config.js';
@@ -6,6 +7,8 @@ import { SyntheticMarket } from '../../backtest/venue/synthetic/synthetic-market
 import { ValidationError } from '../model/errors.js';
 import type { CliCommand } from './command.js';
 
+/** Spot balances of the `main` account when no `--balance` is given. */
+const DEFAULT_SPOT = { USDT: '10000', BTC: '1', ETH: '10' };
 const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
 
 /**
@@ -15,7 +18,7 @@ const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.js
  */
 export const sandboxCommand: CliCommand = {
   name: 'sandbox',
-  usage: 'sandbox [--recording FILE | --synthetic SEED] [--port N] [--speed X] [--loop] [--seed TEXT]',
+  usage: 'sandbox [--recording FILE | --synthetic SEED] [--port N] [--speed X] [--loop] [--seed TEXT] [--balance CUR=AMOUNT ...]',
   summary: 'run a local API v3 exchange (REST + WebSocket) over the simulated venue',
   async run(args) {
     const { values } = parseArgs({
@@ -28,6 +31,7 @@ export const sandboxCommand: CliCommand = {
         speed: { type: 'string', default: '1' },
         loop: { type: 'boolean', default: false },
         seed: { type: 'string', default: 'sandbox' },
+        balance: { type: 'string', multiple: true },
       },
       strict: true,
     });
@@ -38,6 +42,7 @@ export const sandboxCommand: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ValidationError('--port', 'must be an integer in 0..65535', values.port);
     const speed = values.speed === 'max' ? Infinity : Number(values.speed);
     if (!(speed > 0)) throw new ValidationError('--speed', 'must be a positive number or "max"', values.speed);
+    const spot = values.balance === undefined ? DEFAULT_SPOT : parseBalanceFlags(values.balance);
     const server = await SandboxServer.start({
       venue: simulatedVenueFactory(),
       market: marketSource(values.recording, values.synthetic),
@@ -46,7 +51,7 @@ export const sandboxCommand: CliCommand = {
       speed,
       loop: values.loop,
       seed: values.seed,
-      accounts: [{ id: 'main', spot: { USDT: '10000', BTC: '1', ETH: '10' }, wallet: { USDT: '10000' } }],
+      accounts: [{ id: 'main', spot, wallet: { USDT: '10000' } }],
     });
     const key = server.apiKeys[0];
     console.log(`base_url:    ${server.baseUrl}`);
@@ -70,5 +75,7 @@ function marketSource(recording: string | undefined, synthetic: string | undefin
   const seed = Number(synthetic);
   if (!Number.isSafeInteger(seed)) throw new ValidationError('--synthetic', 'must be an integer seed', synthetic);
   const market = new SyntheticMarket({ seed, symbols: ['BTCUSDT', 'ETHUSDT'] });
-  return { kind: 'frames', symbols: market.symbolInfos(), frames: () => market.frames({ start: Date.now() }) };
+  // The synthetic market starts at the wall clock; the venue's clock starts there too.
+  const start = Date.now();
+  return { kind: 'frames', symbols: market.symbolInfos(), startTime: start, frames: () => market.frames({ start }) };
 }

@@ -8,7 +8,8 @@ import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import type { BalanceNotification } from '../../framework/model/stream/balance-update.js';
 import type { OrderReport, OrderReportNotification } from '../../framework/model/stream/order-report.js';
 import { LiveClock } from '../../framework/time/clock.js';
-import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
+import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
+import { RecordingReader } from '../../backtest/recording/recording-reader.js';
 import type { SandboxApiKey, SandboxOptions } from '../../backtest/sandbox/sandbox-config.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { parseSymbolInfo } from '../../framework/model/resources/symbol.js';
@@ -38,7 +39,7 @@ afterEach(async () => {
 async function start(overrides: Partial<SandboxOptions> = {}): Promise<{ s: SandboxServer; market: PushedMarket }> {
   const market = new PushedMarket();
   const started = await startSandbox({
-    venue: simulatedVenueFactory(), market: { kind: 'frames', symbols: TWO_SYMBOLS, frames: () => market.frames() }, ...overrides,
+    venue: simulatedVenueFactory(), market: { kind: 'frames', symbols: TWO_SYMBOLS, startTime: PushedMarket.START, frames: () => market.frames() }, ...overrides,
   });
   server = started.server;
   market.push(bookSnapshot());
@@ -233,5 +234,41 @@ describe('sandbox end to end over the SimulatedVenue', () => {
     for (let i = 0; i < 6; i++) codes.push(await codeOf(client.spot.cancelOrder(`x${i}`)));
     expect(codes.slice(0, 3)).toEqual([20002, 20002, 20002]);
     expect(codes.slice(3)).toContain(429);
+  });
+});
+
+describe('venue time at start', () => {
+  it('a pushed market: orders before the first frame carry the source start time', async () => {
+    const market = new PushedMarket();
+    ({ server } = await startSandbox({
+      venue: simulatedVenueFactory(), market: { kind: 'frames', symbols: TWO_SYMBOLS, startTime: PushedMarket.START, frames: () => market.frames() },
+    }));
+    const order = await rest(server).spot.createOrder({ client_order_id: 'early', symbol: 'BTCUSDT', side: 'buy', quantity: '0.1', price: '90' });
+    expect([order.created_at, order.updated_at]).toEqual([PushedMarket.START, PushedMarket.START]);
+  });
+
+  it('a recording: the venue starts at the first market frame time', async () => {
+    const path = new URL('../fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
+    let first: number | undefined;
+    for await (const frame of new RecordingReader(path).frames()) {
+      if (frame.src === 'ws/public') {
+        first = frame.t;
+        break;
+      }
+    }
+    server = await SandboxServer.start({
+      venue: simulatedVenueFactory(), market: { kind: 'recording', path }, paused: true,
+      accounts: [{ id: 'main', spot: { USDT: '1000' } }],
+    });
+    expect(first).toBeGreaterThan(0);
+    expect(server.venue.now()).toBe(first);
+  });
+
+  it('a frame source without a start time: the wall clock', async () => {
+    const market = new PushedMarket();
+    ({ server } = await startSandbox({
+      venue: simulatedVenueFactory(), market: { kind: 'frames', symbols: TWO_SYMBOLS, frames: () => market.frames() }, now: () => 1_800_000_000_123,
+    }));
+    expect(server.venue.now()).toBe(1_800_000_000_123);
   });
 });

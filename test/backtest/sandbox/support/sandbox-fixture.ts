@@ -17,7 +17,9 @@ export class PushedMarket {
   private readonly queue: RecordedFrame[] = [];
   private wake: (() => void) | undefined;
   private ended = false;
-  private t = 1_700_000_000_000;
+  /** Time of the source before its first frame (the sandbox's `startTime`). */
+  static readonly START = 1_700_000_000_000;
+  private t = PushedMarket.START;
 
   /** Pushes a `ws/public` message at the next millisecond. */
   push(msg: Record<string, unknown>): void {
@@ -52,7 +54,7 @@ export async function startSandbox(overrides: Partial<SandboxOptions> = {}): Pro
   let venue: FakeVenue | undefined;
   const server = await SandboxServer.start({
     venue: (context) => (venue = new FakeVenue(context)),
-    market: { kind: 'frames', symbols: SYMBOLS, frames: () => market.frames() },
+    market: { kind: 'frames', symbols: SYMBOLS, startTime: PushedMarket.START, frames: () => market.frames() },
     speed: Infinity,
     accounts: [{ id: 'main', spot: { USDT: '1000', BTC: '1' }, wallet: { USDT: '500' } }],
     seed: 'test-seed',
