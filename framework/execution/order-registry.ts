@@ -1,0 +1,106 @@
+import type { Order } from '../model/resources/order.js';
+import type { OrderReport } from '../model/stream/order-report.js';
+import { OrderTracker, type OrderFill, type TrackedOrderInfo, type TrackerUpdate } from './order-tracker.js';
+import { PositionBook, type CurrencyLookup } from './position-book.js';
+
+/** What a report did in the registry; `tracker` is undefined for an order nobody tracks. */
+export interface RegistryUpdate extends TrackerUpdate {
+  readonly tracker: OrderTracker | undefined;
+}
+
+const NOTHING: TrackerUpdate = { changed: false, fills: [], stale: false };
+
+/**
+ * Every order tracker of the bot by client_order_id, and the bookkeeping of their fills. A fill is
+ * booked once per trade_id (and side) across all trackers (a replacement carries its predecessor's
+ * executions, and a lookup may list what the stream already reported), into the positions and
+ * currency flows of the strategy that owns the order.
+ */
+export class OrderRegistry {
+  private readonly trackers = new Map<string, OrderTracker>();
+  private readonly bookedTrades = new Set<string>();
+  readonly positions: PositionBook;
+
+  constructor(currencies?: CurrencyLookup) {
+    this.positions = new PositionBook(currencies);
+  }
+
+  /** Starts tracking an order before its request is sent, so reports racing the reply find it. */
+  track(info: TrackedOrderInfo): OrderTracker {
+    if (this.trackers.has(info.clientOrderId)) throw new Error(`client_order_id ${info.clientOrderId} is already tracked`);
+    const tracker = new OrderTracker(info);
+    this.trackers.set(info.clientOrderId, tracker);
+    return tracker;
+  }
+
+  /** Tracks an order found on the exchange that no intent of this run made (reconciliation). */
+  adopt(order: Order, strategyId?: string): RegistryUpdate {
+    const existing = this.trackers.get(order.client_order_id);
+    if (existing !== undefined) return this.applyOrder(order);
+    this.track({
+      clientOrderId: order.client_order_id, strategyId, symbol: order.symbol, side: order.side, quantity: order.quantity,
+      orderListId: order.order_list_id,
+    });
+    return this.applyOrder(order);
+  }
+
+  /** Stops tracking a pending order whose request was refused. */
+  forget(clientOrderId: string): void {
+    const tracker = this.trackers.get(clientOrderId);
+    if (tracker !== undefined && tracker.status === 'pending') {
+      tracker.markRejected();
+      this.trackers.delete(clientOrderId);
+    }
+  }
+
+  get(clientOrderId: string): OrderTracker | undefined {
+    return this.trackers.get(clientOrderId);
+  }
+
+  /** Every tracker (any status). */
+  all(): IterableIterator<OrderTracker> {
+    return this.trackers.values();
+  }
+
+  /** Active orders (known to the exchange, not terminal), of one strategy and symbol when given. */
+  open(strategyId?: string, symbol?: string): OrderTracker[] {
+    const result: OrderTracker[] = [];
+    for (const tracker of this.trackers.values()) {
+      if (!tracker.active) continue;
+      if (strategyId !== undefined && tracker.info.strategyId !== strategyId) continue;
+      if (symbol !== undefined && tracker.info.symbol !== symbol) continue;
+      result.push(tracker);
+    }
+    return result;
+  }
+
+  /** Applies a trading-stream report to its tracker and books new fills. */
+  applyReport(report: OrderReport): RegistryUpdate {
+    const tracker = this.trackers.get(report.client_order_id);
+    if (tracker === undefined) return { ...NOTHING, tracker };
+    const update = tracker.applyReport(report);
+    return { ...update, fills: this.book(tracker, update.fills), tracker };
+  }
+
+  /** Applies an order (a request's answer or a lookup) to its tracker and books new fills. */
+  applyOrder(order: Order): RegistryUpdate {
+    const tracker = this.trackers.get(order.client_order_id);
+    if (tracker === undefined) return { ...NOTHING, tracker };
+    const update = tracker.applyOrder(order);
+    return { ...update, fills: this.book(tracker, update.fills), tracker };
+  }
+
+  private book(tracker: OrderTracker, fills: readonly OrderFill[]): OrderFill[] {
+    const booked: OrderFill[] = [];
+    const { strategyId, symbol, side } = tracker.info;
+    for (const fill of fills) {
+      // Side in the key: a self-trade gives both of our orders the same trade_id.
+      const key = `${symbol}/${side}/${fill.tradeId}`;
+      if (this.bookedTrades.has(key)) continue;
+      this.bookedTrades.add(key);
+      booked.push(fill);
+      if (strategyId !== undefined) this.positions.applyFill(strategyId, symbol, side, fill);
+    }
+    return booked;
+  }
+}
