@@ -108,6 +108,25 @@ describe('sandbox faults, seeded, against the framework clients', () => {
     await eventually(() => tradingEvents.filter((e) => e.kind === 'resubscribed').length >= 2);
   });
 
+  it('connections dropped at random (seeded, checked each second): the public session comes back with its book', async () => {
+    const { s, market } = await start({ dropConnectionProbability: 1 });
+    market.push(bookSnapshot());
+    const pub = PublicSession.create({ url: `${s.wsBaseUrl}/api/3/ws/public`, clock: new LiveClock(), ...FAST_RECONNECT });
+    closers.push(() => pub.close());
+    const keeper = new OrderBookKeeper({ resync: pub });
+    closers.push(() => keeper.close());
+    const events: SessionEvent[] = [];
+    const subs = [pub.orderBookFrames$.subscribe((f) => keeper.apply(f)), pub.events$.subscribe((e) => events.push(e))];
+    closers.push(() => subs.forEach((x) => x.unsubscribe()));
+    await pub.connect();
+    await pub.subscribe('orderbook/full', ['BTCUSDT']);
+    await eventually(() => keeper.book('BTCUSDT')?.sequence === 1);
+    await eventually(() => events.some((e) => e.kind === 'resubscribed'), 3000);
+    market.push(bidUpdate(2));
+    await eventually(() => keeper.book('BTCUSDT')?.sequence === 2);
+    expect(keeper.book('BTCUSDT')?.bestBid()?.price.toString()).toBe('99.02');
+  });
+
   it('a skipped book sequence number: the OrderBookKeeper sees the gap, resyncs and ends with the server book', async () => {
     const { s, market } = await start({ skipBookSequences: { BTCUSDT: [5] } });
     market.push(bookSnapshot());
