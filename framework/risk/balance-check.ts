@@ -1,0 +1,42 @@
+import { ZERO, type Decimal } from '../model/decimal.js';
+import type { Intent } from '../model/intent.js';
+import type { Denial } from './denial.js';
+import { ordersOf } from './intent-orders.js';
+import { isDenial, isMarketType, netFundsFor } from './order-reservation.js';
+import type { RiskConfig } from './risk-config.js';
+import type { RiskView } from './risk-state.js';
+
+/**
+ * Refuses an intent whose orders need more than the free funds (the ledger's balance less what
+ * intents in flight and open orders hold): a limit buy needs price x quantity x (1 + max fee
+ * rate) of the quote currency ("a buy order requires balance including fees", document 001), a
+ * sell its base quantity, a futures order its margin. Exactly the free amount passes. Spot market
+ * buys are left to the market-buy reserve check (a different, strict rule). The legs of an order
+ * list are summed per currency.
+ */
+export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
+  const orders = ordersOf(intent, view);
+  let needs: Map<string, Decimal> | undefined;
+  for (const order of orders) {
+    const instrument = view.instrument(order.symbol);
+    if (instrument === undefined) continue;
+    if (order.side === 'buy' && instrument.info.type !== 'futures' && isMarketType(order.type)) continue;
+    const need = netFundsFor(order, instrument, view, config);
+    if (isDenial(need)) return need;
+    if (orders.length === 1) return compare(order.symbol, need.currency, need.amount, view);
+    needs ??= new Map();
+    needs.set(need.currency, (needs.get(need.currency) ?? ZERO).plus(need.amount));
+  }
+  if (needs === undefined) return undefined;
+  for (const [currency, amount] of needs) {
+    const denial = compare(orders[0]?.symbol ?? '', currency, amount, view);
+    if (denial !== undefined) return denial;
+  }
+  return undefined;
+}
+
+function compare(symbol: string, currency: string, amount: Decimal, view: RiskView): Denial | undefined {
+  const free = view.freeBalance(currency);
+  if (amount.lessThanOrEqualTo(free)) return undefined;
+  return { check: 'balance', reason: `${symbol}: needs ${amount.toFixed()} ${currency}, free balance ${free.toFixed()} ${currency}` };
+}

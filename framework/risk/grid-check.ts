@@ -1,0 +1,36 @@
+import type { Intent } from '../model/intent.js';
+import type { OrderType } from '../model/resources/order.js';
+import type { Denial } from './denial.js';
+import { ordersOf } from './intent-orders.js';
+import type { RiskConfig } from './risk-config.js';
+import type { RiskView } from './risk-state.js';
+
+const NEEDS_PRICE: ReadonlySet<OrderType> = new Set(['limit', 'stopLimit', 'takeProfitLimit']);
+const NEEDS_STOP: ReadonlySet<OrderType> = new Set(['stopLimit', 'stopMarket', 'takeProfitLimit', 'takeProfitMarket']);
+
+/**
+ * Refuses prices off the tick grid and quantities off the lot grid (document 001 validity rule),
+ * and limit or stop types without their price. Catching these here keeps a strategy's rounding
+ * bug from turning into exchange rejects (or into silent half-down rounding when strict
+ * validation is off).
+ */
+export function gridCheck(intent: Intent, view: RiskView, _config: RiskConfig): Denial | undefined {
+  for (const order of ordersOf(intent, view)) {
+    const instrument = view.instrument(order.symbol);
+    if (instrument === undefined) continue;
+    if (!instrument.isValidQuantity(order.quantity)) {
+      return { check: 'grid', reason: `${order.symbol}: quantity ${order.quantity.toFixed()} is not a positive multiple of quantity_increment ${instrument.quantityIncrement.toFixed()}` };
+    }
+    if (order.price === undefined) {
+      if (NEEDS_PRICE.has(order.type)) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a price` };
+    } else if (!instrument.isValidPrice(order.price)) {
+      return { check: 'grid', reason: `${order.symbol}: price ${order.price.toFixed()} is not a positive multiple of tick_size ${instrument.tickSize.toFixed()}` };
+    }
+    if (order.stopPrice === undefined) {
+      if (NEEDS_STOP.has(order.type)) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a stop price` };
+    } else if (!instrument.isValidPrice(order.stopPrice)) {
+      return { check: 'grid', reason: `${order.symbol}: stop price ${order.stopPrice.toFixed()} is not a positive multiple of tick_size ${instrument.tickSize.toFixed()}` };
+    }
+  }
+  return undefined;
+}

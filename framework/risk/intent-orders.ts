@@ -1,0 +1,60 @@
+import type { Intent, OrderSpec } from '../model/intent.js';
+import type { OpenOrderView, RiskView } from './risk-state.js';
+
+/** One order an intent would put on the book, as the checks evaluate it. */
+export interface CheckedOrder extends OrderSpec {
+  /** Ledger key of its reservation: the intentId, or `intentId#leg` for order-list legs. */
+  readonly key: string;
+  /** For a replace: the open order being replaced (its reservation is credited back). */
+  readonly replaces?: OpenOrderView;
+}
+
+const NONE: readonly CheckedOrder[] = Object.freeze([]);
+
+/**
+ * The orders an intent would create. Cancels create none. A replace becomes the replaced order
+ * with its new quantity and price; a replace of an order the view does not know creates none (the
+ * exchange answers it with its own error). A position close becomes a reducing order for the whole
+ * position (market, or limit at the given price); reduce-only on futures, a plain sell or buy on
+ * spot, where the position is the base currency held.
+ */
+export function ordersOf(intent: Intent, view: RiskView): readonly CheckedOrder[] {
+  switch (intent.kind) {
+    case 'place':
+      return [{ ...intent, key: intent.intentId }];
+    case 'orderList':
+      return intent.orders.map((spec, leg) => ({ ...spec, key: `${intent.intentId}#${leg}` }));
+    case 'replace': {
+      const order = view.openOrder(intent.clientOrderId);
+      if (order === undefined) return NONE;
+      return [{
+        symbol: order.symbol,
+        side: order.side,
+        type: order.type,
+        quantity: intent.quantity,
+        price: intent.price ?? order.price,
+        stopPrice: order.stopPrice,
+        reduceOnly: order.reduceOnly,
+        key: intent.intentId,
+        replaces: order,
+      }];
+    }
+    case 'closePosition': {
+      const position = view.position(intent.symbol);
+      if (position === undefined || position.isZero()) return NONE;
+      const futures = view.instrument(intent.symbol)?.info.type === 'futures';
+      return [{
+        symbol: intent.symbol,
+        side: position.isNegative() ? 'buy' : 'sell',
+        type: intent.price === undefined ? 'market' : 'limit',
+        quantity: position.abs(),
+        price: intent.price,
+        reduceOnly: futures ? true : undefined,
+        key: intent.intentId,
+      }];
+    }
+    case 'cancel':
+    case 'cancelAll':
+      return NONE;
+  }
+}

@@ -1,0 +1,52 @@
+import { ZERO, type Decimal } from '../model/decimal.js';
+import type { Intent } from '../model/intent.js';
+import type { Side } from '../model/instrument.js';
+import type { Denial } from './denial.js';
+import { ordersOf, type CheckedOrder } from './intent-orders.js';
+import { limitsFor, type RiskConfig } from './risk-config.js';
+import type { RiskView } from './risk-state.js';
+
+/**
+ * Refuses an order that could take the symbol's position beyond `maxPosition` in its direction,
+ * counting the worst case: the position, plus every open order on the same side filling, plus
+ * this order. A buy is measured on the long side (position + open buys + quantity), a sell on the
+ * short side; so an order that reduces the position always passes. Exactly at the limit passes.
+ */
+export function maxPositionCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
+  const orders = ordersOf(intent, view);
+  for (let i = 0; i < orders.length; i++) {
+    const order = orders[i] as CheckedOrder;
+    const max = limitsFor(config, order.symbol).maxPosition;
+    if (max === undefined) continue;
+    const position = view.position(order.symbol) ?? ZERO;
+    const sameSide = openQuantity(view, order, order.side).plus(earlierLegs(orders, i, order));
+    const exposure = order.side === 'buy' ? position.plus(sameSide).plus(order.quantity) : position.negated().plus(sameSide).plus(order.quantity);
+    if (exposure.greaterThan(max)) {
+      return {
+        check: 'max-position',
+        reason: `${order.symbol}: ${order.side === 'buy' ? 'long' : 'short'} exposure ${exposure.toFixed()} (position ${position.toFixed()}, open ${sameSide.toFixed()}, order ${order.quantity.toFixed()}) exceeds max position ${max.toFixed()}`,
+      };
+    }
+  }
+  return undefined;
+}
+
+/** Unfilled quantity of the open orders of the order's symbol on `side`, less the order it replaces. */
+function openQuantity(view: RiskView, order: CheckedOrder, side: Side): Decimal {
+  let sum = ZERO;
+  for (const open of view.openOrders(order.symbol)) {
+    if (open.side !== side || open.clientOrderId === order.replaces?.clientOrderId) continue;
+    sum = sum.plus(open.quantity.minus(open.quantityCumulative));
+  }
+  return sum;
+}
+
+/** Earlier legs of the same list on the same symbol and side (a list may fill together). */
+function earlierLegs(orders: readonly CheckedOrder[], index: number, order: CheckedOrder): Decimal {
+  let sum = ZERO;
+  for (let j = 0; j < index; j++) {
+    const leg = orders[j] as CheckedOrder;
+    if (leg.symbol === order.symbol && leg.side === order.side) sum = sum.plus(leg.quantity);
+  }
+  return sum;
+}

@@ -1,0 +1,113 @@
+import { Decimal, ONE, ZERO } from '../model/decimal.js';
+import type { Instrument } from '../model/instrument.js';
+import type { OrderType } from '../model/resources/order.js';
+import type { Denial } from './denial.js';
+import type { CheckedOrder } from './intent-orders.js';
+import type { RiskConfig } from './risk-config.js';
+import type { RiskView } from './risk-state.js';
+
+/** Funds an order needs held until it is done. */
+export interface FundsNeed {
+  readonly currency: string;
+  /** Funds for the whole quantity (zero for reduce-only futures orders). */
+  readonly amount: Decimal;
+  readonly quantity: Decimal;
+  /** True when the document 001 market-buy reserve applies (strictly greater balance required). */
+  readonly marketBuy: boolean;
+}
+
+const PRICED_BY_MARKET: ReadonlySet<OrderType> = new Set(['market', 'stopMarket', 'takeProfitMarket']);
+
+/** True for order types that carry no limit price (market and stop/take-profit market). */
+export function isMarketType(type: OrderType): boolean {
+  return PRICED_BY_MARKET.has(type);
+}
+
+/** The larger of the symbol's fee rates, never below zero: what a buy reserves for fees. */
+export function maxFeeRate(instrument: Instrument): Decimal {
+  return Decimal.max(instrument.info.take_rate, instrument.info.make_rate, ZERO);
+}
+
+/**
+ * The price an order is valued at: its limit price, else its stop price, else the touch of the
+ * book on the side it takes (best ask for a buy, best bid for a sell). Undefined when the book has
+ * no such level.
+ */
+export function referencePrice(order: CheckedOrder, view: RiskView): Decimal | undefined {
+  if (order.price !== undefined) return order.price;
+  if (order.stopPrice !== undefined) return order.stopPrice;
+  const level = order.side === 'buy' ? view.book(order.symbol)?.bestAsk() : view.book(order.symbol)?.bestBid();
+  return level === undefined ? undefined : new Decimal(level.price);
+}
+
+/**
+ * Quote value a market buy is reserved on: the cost of walking the asks for its quantity
+ * (`costToBuy`), which is best ask x quantity when the top level is deep enough and more when the
+ * order would sweep deeper levels; the part the book cannot supply is priced at the worst level
+ * touched. The walk (not the best ask alone) is used because a reserve must cover what the order
+ * may actually pay. Stop and take-profit market buys are priced at their stop price.
+ */
+export function marketBuyNotional(order: CheckedOrder, view: RiskView): Decimal | undefined {
+  if (order.type !== 'market') return order.stopPrice?.times(order.quantity);
+  const walk = view.book(order.symbol)?.costToBuy(order.quantity);
+  if (walk === undefined || walk.worstPrice === null) return undefined;
+  return walk.notional.plus(order.quantity.minus(walk.filled).times(walk.worstPrice));
+}
+
+/**
+ * Document 001 market-buy reserve: price x quantity x 1.1 + price x quantity x 1.1 x
+ * max(take_rate, make_rate), with the slippage allowance from the config (0.1 by default).
+ */
+export function marketBuyReserve(notional: Decimal, instrument: Instrument, config: RiskConfig): Decimal {
+  const withSlippage = notional.times(ONE.plus(config.marketBuySlippage));
+  return withSlippage.plus(withSlippage.times(maxFeeRate(instrument)));
+}
+
+/**
+ * Funds `order` needs on `instrument`, or a denial when it cannot be priced.
+ * - spot limit-priced buy: price x quantity x (1 + max fee rate), quote currency;
+ * - spot market buy: {@link marketBuyReserve}, quote currency;
+ * - spot sell: the base quantity;
+ * - futures: margin notional / leverage + notional x max fee rate in the quote (margin) currency,
+ *   leverage 1 when unknown; reduce-only orders need nothing.
+ */
+export function fundsFor(order: CheckedOrder, instrument: Instrument, view: RiskView, config: RiskConfig): FundsNeed | Denial {
+  const quote = instrument.quoteCurrency;
+  if (instrument.info.type === 'futures') {
+    if (order.reduceOnly === true) return { currency: quote, amount: ZERO, quantity: order.quantity, marketBuy: false };
+    const price = referencePrice(order, view);
+    if (price === undefined) return { check: 'balance', reason: `${order.symbol}: no ${order.side === 'buy' ? 'ask' : 'bid'} in the book to value the ${order.type} order` };
+    const notional = price.times(order.quantity);
+    const leverage = view.leverage(order.symbol) ?? ONE;
+    return { currency: quote, amount: notional.dividedBy(leverage).plus(notional.times(maxFeeRate(instrument))), quantity: order.quantity, marketBuy: false };
+  }
+  if (order.side === 'sell') {
+    return { currency: instrument.baseCurrency ?? quote, amount: order.quantity, quantity: order.quantity, marketBuy: false };
+  }
+  if (isMarketType(order.type)) {
+    const notional = marketBuyNotional(order, view);
+    if (notional === undefined) return { check: 'market-buy-reserve', reason: `${order.symbol}: no ask in the book to price the market buy` };
+    return { currency: quote, amount: marketBuyReserve(notional, instrument, config), quantity: order.quantity, marketBuy: true };
+  }
+  const price = order.price;
+  if (price === undefined) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a price` };
+  const amount = price.times(order.quantity).times(ONE.plus(maxFeeRate(instrument)));
+  return { currency: quote, amount, quantity: order.quantity, marketBuy: false };
+}
+
+/** True when `value` is a denial rather than a funds need. */
+export function isDenial(value: FundsNeed | Denial): value is Denial {
+  return 'check' in value;
+}
+
+/**
+ * {@link fundsFor}, less what the ledger already holds for the order a replace amends: a replace
+ * only needs the increase (never less than zero).
+ */
+export function netFundsFor(order: CheckedOrder, instrument: Instrument, view: RiskView, config: RiskConfig): FundsNeed | Denial {
+  const need = fundsFor(order, instrument, view, config);
+  const replaced = order.replaces;
+  if (isDenial(need) || replaced === undefined) return need;
+  const held = view.reservedFor(replaced.reservationKey ?? replaced.clientOrderId);
+  return { ...need, amount: Decimal.max(ZERO, need.amount.minus(held)) };
+}

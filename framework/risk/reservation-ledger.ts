@@ -1,0 +1,163 @@
+import { Decimal, ZERO } from '../model/decimal.js';
+import { ValidationError } from '../model/errors.js';
+
+/** Where a reservation is in its life: sent and unanswered, or resting on the exchange. */
+export type ReservationState = 'inFlight' | 'open';
+
+/** Funds held for one order (or one leg of an order list). */
+export interface Reservation {
+  readonly key: string;
+  readonly currency: string;
+  /** Funds held for the whole original quantity. */
+  readonly amount: Decimal;
+  /** Order quantity the amount covers; partial fills release `amount x filled / quantity`. */
+  readonly quantity: Decimal;
+  /** Cumulative filled quantity seen so far. */
+  readonly filled: Decimal;
+  /** Funds still held: `amount x (quantity - filled) / quantity`. */
+  readonly remaining: Decimal;
+  readonly state: ReservationState;
+}
+
+interface MutableReservation {
+  key: string;
+  currency: string;
+  amount: Decimal;
+  quantity: Decimal;
+  filled: Decimal;
+  remaining: Decimal;
+  state: ReservationState;
+}
+
+/**
+ * Funds held by the bot's intents in flight (sent, not yet acknowledged) and by its open orders,
+ * per currency, in exact Decimals; so two intents in flight can never spend the same funds.
+ *
+ * Life cycle: {@link reserve} when the risk gate passes an intent (refused when it would take more
+ * than is free), {@link accept} when the exchange acknowledges the order, {@link fill} on each
+ * execution (cumulative filled quantity: duplicate or replayed reports change nothing), and
+ * {@link release} on reject, cancel, expiry or the final fill (idempotent).
+ *
+ * `balance(currency)` is what the bot may commit in that currency: the account's total
+ * (available + reserved) when the bot owns the trading account, so that funds the exchange
+ * already holds for the bot's own open orders are not subtracted twice. A fill debits what it
+ * actually spent from the balance at once, so the free funds stay right before the exchange's
+ * next balance message arrives.
+ *
+ * Proportional release is exact whenever `amount / quantity` terminates within the clone's 50
+ * significant digits, which is the case of every reserve the gate computes from a single price;
+ * a reserve priced from a walk over several book levels is otherwise rounded at the 50th digit.
+ */
+export class ReservationLedger {
+  private readonly balances = new Map<string, Decimal>();
+  private readonly totals = new Map<string, Decimal>();
+  private readonly reservations = new Map<string, MutableReservation>();
+
+  /** Sets the funds the bot may commit in `currency` (replaces the previous figure). */
+  setBalance(currency: string, balance: Decimal): void {
+    if (!balance.isFinite()) throw new ValidationError('balance', 'must be a finite decimal', balance.toString());
+    this.balances.set(currency, balance);
+  }
+
+  /** Funds the bot may commit in `currency`; zero when never set. */
+  balance(currency: string): Decimal {
+    return this.balances.get(currency) ?? ZERO;
+  }
+
+  /** Sum of the live reservations in `currency`. */
+  reserved(currency: string): Decimal {
+    return this.totals.get(currency) ?? ZERO;
+  }
+
+  /** Balance minus reservations; negative only when the balance was lowered under what is held. */
+  free(currency: string): Decimal {
+    return this.balance(currency).minus(this.reserved(currency));
+  }
+
+  /** The live reservation under `key`, if any. */
+  get(key: string): Reservation | undefined {
+    return this.reservations.get(key);
+  }
+
+  /** Every live reservation. */
+  entries(): IterableIterator<Reservation> {
+    return this.reservations.values();
+  }
+
+  /**
+   * Holds `amount` of `currency` for an intent in flight covering `quantity`. Returns false (and
+   * holds nothing) when the amount exceeds the free funds or the key is already live.
+   */
+  reserve(key: string, currency: string, amount: Decimal, quantity: Decimal): boolean {
+    if (!amount.isFinite() || amount.isNegative()) throw new ValidationError('amount', 'must be a finite, non-negative decimal', amount.toString());
+    if (!quantity.isFinite() || !quantity.isPositive() || quantity.isZero()) {
+      throw new ValidationError('quantity', 'must be a finite decimal greater than zero', quantity.toString());
+    }
+    if (this.reservations.has(key)) return false;
+    if (amount.greaterThan(this.free(currency))) return false;
+    this.reservations.set(key, { key, currency, amount, quantity, filled: ZERO, remaining: amount, state: 'inFlight' });
+    this.add(currency, amount);
+    return true;
+  }
+
+  /** The exchange acknowledged the order: the reservation now belongs to an open order. */
+  accept(key: string): boolean {
+    const r = this.reservations.get(key);
+    if (r === undefined) return false;
+    r.state = 'open';
+    return true;
+  }
+
+  /**
+   * An execution: `cumulativeFilled` is the order's total filled quantity so far. Releases the
+   * filled share of the reservation and debits `spent` (funds of the reservation's currency the
+   * fill actually used, fee included) from the balance. Reports older than what was already seen
+   * change nothing; a complete fill ends the reservation.
+   */
+  fill(key: string, cumulativeFilled: Decimal, spent: Decimal = ZERO): boolean {
+    const r = this.reservations.get(key);
+    if (r === undefined || !cumulativeFilled.greaterThan(r.filled)) return false;
+    const filled = Decimal.min(cumulativeFilled, r.quantity);
+    const remaining = filled.equals(r.quantity) ? ZERO : r.amount.times(r.quantity.minus(filled)).dividedBy(r.quantity);
+    this.add(r.currency, remaining.minus(r.remaining));
+    this.balances.set(r.currency, this.balance(r.currency).minus(spent));
+    r.filled = filled;
+    r.remaining = remaining;
+    r.state = 'open';
+    if (remaining.isZero()) this.reservations.delete(key);
+    return true;
+  }
+
+  /**
+   * Moves an open order's reservation to a new amount and quantity (an accepted replace). Refused
+   * (false, nothing changed) when the increase exceeds the free funds.
+   */
+  amend(key: string, amount: Decimal, quantity: Decimal): boolean {
+    const r = this.reservations.get(key);
+    if (r === undefined || !quantity.isPositive() || quantity.isZero() || amount.isNegative()) return false;
+    const increase = amount.minus(r.remaining);
+    if (increase.greaterThan(this.free(r.currency))) return false;
+    this.add(r.currency, increase);
+    r.amount = amount;
+    r.quantity = quantity;
+    r.filled = ZERO;
+    r.remaining = amount;
+    return true;
+  }
+
+  /** Ends a reservation (reject, cancel, expiry); releasing an unknown or released key does nothing. */
+  release(key: string): boolean {
+    const r = this.reservations.get(key);
+    if (r === undefined) return false;
+    this.add(r.currency, r.remaining.negated());
+    this.reservations.delete(key);
+    return true;
+  }
+
+  private add(currency: string, delta: Decimal): void {
+    if (delta.isZero()) return;
+    const total = this.reserved(currency).plus(delta);
+    if (total.isZero()) this.totals.delete(currency);
+    else this.totals.set(currency, total);
+  }
+}

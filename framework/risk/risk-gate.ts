@@ -1,0 +1,102 @@
+import type { Intent } from '../model/intent.js';
+import type { DeniedReport } from '../model/strategy-report.js';
+import { balanceCheck } from './balance-check.js';
+import type { Denial, RiskCheck } from './denial.js';
+import { futuresRiskLimitCheck } from './futures-risk-limit-check.js';
+import { gridCheck } from './grid-check.js';
+import { instrumentStatusCheck } from './instrument-status-check.js';
+import { ordersOf } from './intent-orders.js';
+import { killSwitchCheck } from './kill-switch.js';
+import { marketBuyReserveCheck } from './market-buy-reserve-check.js';
+import { maxNotionalCheck } from './max-notional-check.js';
+import { maxPositionCheck } from './max-position-check.js';
+import { isDenial, netFundsFor } from './order-reservation.js';
+import { orderRateCheck } from './order-rate-check.js';
+import { priceBandCheck } from './price-band-check.js';
+import type { OrderRateWindow } from './order-rate-window.js';
+import { parseRiskConfig, type CheckName, type RiskConfig } from './risk-config.js';
+import type { RiskView } from './risk-state.js';
+import type { ReservationLedger } from './reservation-ledger.js';
+
+/** Every check by name. */
+export const RISK_CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
+  'kill-switch': killSwitchCheck,
+  'order-rate': orderRateCheck,
+  'instrument-status': instrumentStatusCheck,
+  grid: gridCheck,
+  'price-band': priceBandCheck,
+  'max-notional': maxNotionalCheck,
+  'max-position': maxPositionCheck,
+  'futures-risk-limit': futuresRiskLimitCheck,
+  'market-buy-reserve': marketBuyReserveCheck,
+  balance: balanceCheck,
+};
+
+/** The intent passed: it may be sent; `reservations` are the ledger keys it holds funds under. */
+export interface RiskPass {
+  readonly kind: 'passed';
+  readonly intent: Intent;
+  readonly reservations: readonly string[];
+}
+
+/**
+ * Every intent passes the gate before it is sent. The configured checks run in a fixed order,
+ * cheap ones first (kill switch, rate, status, grid, band, limits, then the funds checks that
+ * price orders), and the first denial comes back as a {@link DeniedReport} for the strategy; a
+ * denial is never thrown. On a pass the gate holds the intent's funds in the ledger (so the next
+ * intent sees them gone) and counts the request in the rate window. The view must read the same
+ * ledger and window.
+ */
+export class RiskGate {
+  readonly config: RiskConfig;
+  private readonly checks: readonly RiskCheck[];
+  private readonly reserves: boolean;
+
+  /** `config` is a {@link RiskConfig} or a raw one (YAML); it is validated either way. */
+  constructor(
+    config: unknown,
+    private readonly ledger: ReservationLedger,
+    private readonly rateWindow: OrderRateWindow,
+  ) {
+    this.config = parseRiskConfig(config);
+    this.checks = this.config.checks.map((name) => RISK_CHECKS[name]);
+    this.reserves = this.config.checks.includes('balance') || this.config.checks.includes('market-buy-reserve');
+  }
+
+  /** Runs the checks; passes (and reserves) or returns the first denial. */
+  evaluate(intent: Intent, view: RiskView): RiskPass | DeniedReport {
+    for (const check of this.checks) {
+      const denial = check(intent, view, this.config);
+      if (denial !== undefined) return denied(intent, denial, view.now);
+    }
+    const reservations: string[] = [];
+    if (this.reserves) {
+      const denial = this.reserve(intent, view, reservations);
+      if (denial !== undefined) {
+        for (const key of reservations) this.ledger.release(key);
+        return denied(intent, denial, view.now);
+      }
+    }
+    this.rateWindow.record(view.now);
+    return { kind: 'passed', intent, reservations };
+  }
+
+  private reserve(intent: Intent, view: RiskView, keys: string[]): Denial | undefined {
+    for (const order of ordersOf(intent, view)) {
+      const instrument = view.instrument(order.symbol);
+      if (instrument === undefined) continue;
+      const need = netFundsFor(order, instrument, view, this.config);
+      if (isDenial(need)) return need;
+      if (need.amount.isZero()) continue;
+      if (!this.ledger.reserve(order.key, need.currency, need.amount, need.quantity)) {
+        return { check: 'balance', reason: `${order.symbol}: cannot reserve ${need.amount.toFixed()} ${need.currency}, free ${this.ledger.free(need.currency).toFixed()} ${need.currency}` };
+      }
+      keys.push(order.key);
+    }
+    return undefined;
+  }
+}
+
+function denied(intent: Intent, denial: Denial, time: number): DeniedReport {
+  return { kind: 'denied', intent, check: denial.check, reason: denial.reason, time };
+}

@@ -1,0 +1,136 @@
+import type { OrderBook } from '../exchange/book/order-book.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
+import type { Instrument, Side } from '../model/instrument.js';
+import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
+import type { OrderType } from '../model/resources/order.js';
+import type { OrderRateWindow } from './order-rate-window.js';
+import type { ReservationLedger } from './reservation-ledger.js';
+
+/** The part of a live L2 book the checks read (prices to value and band orders). */
+export type RiskBook = Pick<OrderBook, 'bestBid' | 'bestAsk' | 'mid' | 'costToBuy' | 'proceedsToSell' | 'valid'>;
+
+/** One of the bot's open orders as the checks see it. */
+export interface OpenOrderView {
+  readonly clientOrderId: string;
+  readonly symbol: string;
+  readonly side: Side;
+  readonly type: OrderType;
+  readonly quantity: Decimal;
+  readonly quantityCumulative: Decimal;
+  readonly price?: Decimal;
+  readonly stopPrice?: Decimal;
+  readonly reduceOnly?: boolean;
+  /** Key of its reservation in the ledger (the intentId that placed it, or `intentId#leg`). */
+  readonly reservationKey?: string;
+}
+
+/** Equity figures for the kill switch, in one currency the caller chose. */
+export interface EquityView {
+  /** Equity now (balances valued at the mark plus unrealized PnL). */
+  readonly current: Decimal;
+  /** Highest equity seen since the run started (the caller keeps it, so a halt latches). */
+  readonly peak: Decimal;
+  /** Equity at the start of the current trading day (UTC). */
+  readonly dayStart: Decimal;
+}
+
+/** A position as the checks see it: signed quantity (negative short). */
+export interface PositionQuantity {
+  readonly symbol: string;
+  readonly quantity: Decimal;
+}
+
+/**
+ * The read-only inputs a check sees. Checks are pure functions of (intent, view, config): the
+ * view is assembled by the runtime from the same ledger and rate window the gate writes to, so
+ * what one intent reserved is already missing from the next one's free funds.
+ */
+export interface RiskView {
+  /** Current time from the injected Clock (ms). */
+  readonly now: number;
+  instrument(symbol: string): Instrument | undefined;
+  /** The symbol's book; undefined when not subscribed. */
+  book(symbol: string): RiskBook | undefined;
+  /** Funds not yet reserved by intents in flight or open orders (ledger's free funds). */
+  freeBalance(currency: string): Decimal;
+  /** Funds the ledger holds under `key` now (an open order's reservation), zero when none. */
+  reservedFor(key: string): Decimal;
+  openOrders(symbol?: string): readonly OpenOrderView[];
+  openOrder(clientOrderId: string): OpenOrderView | undefined;
+  /** Signed position (spot: base held by the bot; futures: the contract position); undefined = flat. */
+  position(symbol: string): Decimal | undefined;
+  positions(): readonly PositionQuantity[];
+  futuresConfig(symbol: string): FuturesPositionConfig | undefined;
+  /** The account's leverage for a futures or margin symbol. */
+  leverage(symbol: string): Decimal | undefined;
+  /** Equity series figures; undefined disables the kill switch. */
+  readonly equity: EquityView | undefined;
+  /** Trading requests sent strictly after `since` (ms). */
+  ordersSentAfter(since: number): number;
+}
+
+/**
+ * A mutable {@link RiskView} over maps, for the runtime, tests and benchmarks: the owner updates
+ * it from events; checks only read it through the interface.
+ */
+export class RiskState implements RiskView {
+  now = 0;
+  equity: EquityView | undefined = undefined;
+  readonly instruments = new Map<string, Instrument>();
+  readonly books = new Map<string, RiskBook>();
+  readonly orders = new Map<string, OpenOrderView>();
+  readonly positionsBySymbol = new Map<string, Decimal>();
+  readonly futuresConfigs = new Map<string, FuturesPositionConfig>();
+  readonly leverages = new Map<string, Decimal>();
+
+  constructor(
+    readonly ledger: ReservationLedger,
+    readonly rateWindow: OrderRateWindow,
+  ) {}
+
+  instrument(symbol: string): Instrument | undefined {
+    return this.instruments.get(symbol);
+  }
+
+  book(symbol: string): RiskBook | undefined {
+    return this.books.get(symbol);
+  }
+
+  freeBalance(currency: string): Decimal {
+    return this.ledger.free(currency);
+  }
+
+  reservedFor(key: string): Decimal {
+    const r = this.ledger.get(key);
+    return r === undefined ? ZERO : r.remaining;
+  }
+
+  openOrders(symbol?: string): readonly OpenOrderView[] {
+    const all = [...this.orders.values()];
+    return symbol === undefined ? all : all.filter((o) => o.symbol === symbol);
+  }
+
+  openOrder(clientOrderId: string): OpenOrderView | undefined {
+    return this.orders.get(clientOrderId);
+  }
+
+  position(symbol: string): Decimal | undefined {
+    return this.positionsBySymbol.get(symbol);
+  }
+
+  positions(): readonly PositionQuantity[] {
+    return [...this.positionsBySymbol].map(([symbol, quantity]) => ({ symbol, quantity }));
+  }
+
+  futuresConfig(symbol: string): FuturesPositionConfig | undefined {
+    return this.futuresConfigs.get(symbol);
+  }
+
+  leverage(symbol: string): Decimal | undefined {
+    return this.leverages.get(symbol);
+  }
+
+  ordersSentAfter(since: number): number {
+    return this.rateWindow.countAfter(since);
+  }
+}
