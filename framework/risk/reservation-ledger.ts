@@ -1,5 +1,20 @@
-import { Decimal, ZERO } from '../model/decimal.js';
+import { Decimal, Rounding, ZERO } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
+
+/** Decimals of a partially filled reservation's remainder; far finer than any currency's. */
+export const RESERVE_DECIMALS = 18;
+
+/**
+ * Funds still held for `amount` covering `quantity` after `filled` was executed: proportional,
+ * rounded up at {@link RESERVE_DECIMALS} decimals (exact when the quotient is that fine), never
+ * more than `amount`.
+ */
+export function proportionalRemaining(amount: Decimal, quantity: Decimal, filled: Decimal): Decimal {
+  if (!filled.lessThan(quantity)) return ZERO;
+  if (filled.lessThanOrEqualTo(ZERO)) return amount;
+  const share = amount.times(quantity.minus(filled)).dividedBy(quantity).toDecimalPlaces(RESERVE_DECIMALS, Rounding.up);
+  return Decimal.min(share, amount);
+}
 
 /** Where a reservation is in its life: sent and unanswered, or resting on the exchange. */
 export type ReservationState = 'inFlight' | 'open';
@@ -14,7 +29,7 @@ export interface Reservation {
   readonly quantity: Decimal;
   /** Cumulative filled quantity seen so far. */
   readonly filled: Decimal;
-  /** Funds still held: `amount x (quantity - filled) / quantity`. */
+  /** Funds still held: {@link proportionalRemaining} of the amount. */
   readonly remaining: Decimal;
   readonly state: ReservationState;
 }
@@ -44,9 +59,11 @@ interface MutableReservation {
  * actually spent from the balance at once, so the free funds stay right before the exchange's
  * next balance message arrives.
  *
- * Proportional release is exact whenever `amount / quantity` terminates within the clone's 50
- * significant digits, which is the case of every reserve the gate computes from a single price;
- * a reserve priced from a walk over several book levels is otherwise rounded at the 50th digit.
+ * What a partial fill leaves held is `amount x (quantity - filled) / quantity` rounded up at
+ * {@link RESERVE_DECIMALS} decimals: a quotient need not terminate, and rounding each
+ * reservation on a fixed grid keeps the per-currency totals exactly equal to the sum of the live
+ * reservations (rounding at the 50th significant digit would let them drift apart), while
+ * rounding up never holds less than the order may still spend.
  */
 export class ReservationLedger {
   private readonly balances = new Map<string, Decimal>();
@@ -118,7 +135,7 @@ export class ReservationLedger {
     const r = this.reservations.get(key);
     if (r === undefined || !cumulativeFilled.greaterThan(r.filled)) return false;
     const filled = Decimal.min(cumulativeFilled, r.quantity);
-    const remaining = filled.equals(r.quantity) ? ZERO : r.amount.times(r.quantity.minus(filled)).dividedBy(r.quantity);
+    const remaining = proportionalRemaining(r.amount, r.quantity, filled);
     this.add(r.currency, remaining.minus(r.remaining));
     this.balances.set(r.currency, this.balance(r.currency).minus(spent));
     r.filled = filled;
