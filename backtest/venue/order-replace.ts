@@ -8,10 +8,10 @@ import type { VenueEngine } from './venue-engine.js';
 import { VenueRejection, type AccountId, type ReplaceOrderRequest } from './venue-types.js';
 
 /**
- * Replaces an active order (PATCH /api/3/spot/order/{client_order_id}). The old order reports
- * `replaced` (status canceled) and a new order takes over with `new_client_order_id` (generated
- * when omitted), `original_client_order_id` naming the old one, the executed quantity carried over
- * and the same list membership.
+ * Replaces an active order (PATCH /api/3/spot/order/{client_order_id}). A new order takes over with
+ * `new_client_order_id` (generated when omitted), `original_client_order_id` naming the old one, the
+ * executed quantity carried over and the same list membership; it is reported once with
+ * report_type `replaced` (the old order leaves the active set and goes to history as canceled).
  *
  * Queue priority: a price change or a quantity increase loses it (the order leaves the book and is
  * worked again, possibly taking liquidity at its new price); a quantity decrease keeps it (reduced
@@ -63,12 +63,13 @@ export function replaceOrder(engine: VenueEngine, account: AccountId, request: R
   transition(old, 'canceled', engine.time);
   engine.unregister(old);
   engine.history.addClosed(account, toOrder(old, true), engine.time);
-  engine.report(old, 'replaced');
 
   engine.register(next);
   if (next.status === 'suspended') engine.park(next);
   engine.hold(next, need);
-  engine.report(next, next.status === 'suspended' ? 'suspended' : 'new');
+  // One report, as the real exchange sends it: the new order, report_type `replaced`, naming the old
+  // one in original_client_order_id; the old order simply stops being active.
+  engine.report(next, 'replaced');
   engine.commit();
   if (repriced && !next.inactive && next.status !== 'suspended' && (next.triggered || next.type === 'limit')) activate(engine, next);
   engine.commit();
