@@ -1,0 +1,322 @@
+import { Subject, type Observable, type Subscription } from 'rxjs';
+import { ErrorCode, ExchangeError } from '../exchange/errors.js';
+import { TradeloopError, ValidationError } from '../model/errors.js';
+import type {
+  CancelAllIntent, CancelIntent, ClosePositionIntent, Intent, OrderListIntent, OrderSpec, PlaceIntent, ReplaceIntent,
+} from '../model/intent.js';
+import type { TradingBalance } from '../model/resources/balance.js';
+import type { Order } from '../model/resources/order.js';
+import type { StrategyReport } from '../model/strategy-report.js';
+import type { OrderReport } from '../model/stream/order-report.js';
+import type { Clock } from '../time/clock.js';
+import type { ClientOrderIdGenerator } from './client-order-ids.js';
+import { OrderRegistry } from './order-registry.js';
+import type { OrderTracker } from './order-tracker.js';
+import type { CurrencyLookup } from './position-book.js';
+import { reconcile, type ReconcileSummary, type UnknownOrderPolicy } from './reconciler.js';
+import {
+  DEFAULT_RECOVERY, OutcomeUnknownError, isRetryableFailure, lookupList, lookupWithRetry, sendWithoutDuplicates,
+  type RecoveryOptions,
+} from './unknown-outcome.js';
+import type { VenueOrderRequest, VenuePort } from './venue-port.js';
+
+/** Where the runtime hands intents that passed the risk gate. */
+export interface IntentSink {
+  /** Executes one intent; settles when it is done (never rejects: failures become reports). */
+  submit(intent: Intent): Promise<void>;
+}
+
+/** Wiring and policy of an {@link ExecutionAdapter}. */
+export interface ExecutionAdapterOptions {
+  readonly venue: VenuePort;
+  readonly ids: ClientOrderIdGenerator;
+  readonly clock: Clock;
+  /** What to do with open orders on the exchange that this bot does not know (default adopt). */
+  readonly unknownOrders?: UnknownOrderPolicy;
+  /** The strategy adopted orders are booked to (none by default: they are tracked, not attributed). */
+  readonly adoptAs?: string;
+  /** Currencies of a symbol, for the strategies' currency flows. */
+  readonly currencies?: CurrencyLookup;
+  readonly recovery?: Partial<RecoveryOptions>;
+}
+
+/** Local refusals (no exchange code): the intent named an order the strategy does not have, and the like. */
+export const LOCAL_REJECT_CODE = 0;
+
+/**
+ * Executes intents on a {@link VenuePort} and reports back as data. Places, replaces (always under
+ * a fresh client_order_id), cancels, cancels all of one strategy's own orders (never the account's
+ * others) and places order lists (order_list_id = first client_order_id). Every order is tracked
+ * from before its request is sent, so stream reports racing the reply land on it; reports drive the
+ * trackers and each change goes to the strategy with its intentId.
+ *
+ * Unknown outcomes are resolved by lookup before any retry (see {@link sendWithoutDuplicates}), so
+ * an intent never makes two orders and an order that exists is never forgotten; what stays unknown
+ * is settled by {@link reconcile}, which runs at start and after every reconnect.
+ */
+export class ExecutionAdapter implements IntentSink {
+  private readonly reportSubject = new Subject<StrategyReport>();
+  private readonly balanceMap = new Map<string, TradingBalance>();
+  private readonly subscriptions: Subscription[] = [];
+  private readonly recovery: RecoveryOptions;
+  private reconciling: Promise<ReconcileSummary> | undefined;
+  /** Intents whose orders ended with an unknown outcome, by client_order_id, until reconciliation settles them. */
+  private readonly unsettled = new Map<string, Intent>();
+  readonly registry: OrderRegistry;
+  /** Accepted, rejected and order-update reports, in the order they happened. */
+  readonly reports$: Observable<StrategyReport> = this.reportSubject.asObservable();
+
+  constructor(private readonly options: ExecutionAdapterOptions) {
+    this.registry = new OrderRegistry(options.currencies);
+    this.recovery = { ...DEFAULT_RECOVERY, ...options.recovery };
+  }
+
+  /** Listens to the venue's reports, balances and reconnects, then reconciles once. */
+  async start(): Promise<ReconcileSummary> {
+    const venue = this.options.venue;
+    this.subscriptions.push(
+      venue.orderReports$.subscribe((report) => this.onReport(report)),
+      venue.balances$.subscribe((balances) => this.setBalances(balances)),
+      venue.reconnected$.subscribe(() => void this.reconcile().catch(() => undefined)),
+    );
+    return this.reconcile();
+  }
+
+  /** Stops listening; trackers stay readable. */
+  stop(): void {
+    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    this.reportSubject.complete();
+  }
+
+  /** The account's balance of a currency as the venue last said. */
+  balance(currency: string): TradingBalance | undefined {
+    return this.balanceMap.get(currency);
+  }
+
+  /** The strategy's open orders (optionally of one symbol). */
+  openOrders(strategyId: string, symbol?: string): readonly OrderTracker[] {
+    return this.registry.open(strategyId, symbol);
+  }
+
+  /**
+   * Makes the venue's open orders and balances the truth; one run at a time (a reconnect during a
+   * run waits for it and runs again, as the run may have read state from before the drop).
+   */
+  async reconcile(): Promise<ReconcileSummary> {
+    const previous = this.reconciling;
+    const run = (async () => {
+      if (previous !== undefined) await previous.catch(() => undefined);
+      return reconcile({
+        venue: this.options.venue, registry: this.registry, policy: this.options.unknownOrders ?? 'adopt',
+        adoptAs: this.options.adoptAs, recovery: this.recovery, emit: (report) => this.emitOrder(report),
+        setBalances: (balances) => this.setBalances(balances), resolved: (id, order) => this.onResolved(id, order),
+      });
+    })();
+    this.reconciling = run;
+    try {
+      return await run;
+    } finally {
+      if (this.reconciling === run) this.reconciling = undefined;
+    }
+  }
+
+  async submit(intent: Intent): Promise<void> {
+    try {
+      switch (intent.kind) {
+        case 'place': return await this.place(intent);
+        case 'replace': return await this.replace(intent);
+        case 'cancel': return await this.cancel(intent);
+        case 'cancelAll': return await this.cancelAll(intent);
+        case 'orderList': return await this.orderList(intent);
+        case 'closePosition': return await this.closePosition(intent);
+      }
+    } catch (error) {
+      if (error instanceof OutcomeUnknownError) return; // reconciliation reports it, accepted or rejected
+      this.reject(intent, error);
+    }
+  }
+
+  /** A pending order of an unknown outcome was found on the exchange, or is known never to have been made. */
+  private onResolved(clientOrderId: string, order: Order | undefined): void {
+    const intent = this.unsettled.get(clientOrderId);
+    if (intent === undefined) return;
+    this.unsettled.delete(clientOrderId);
+    if (order !== undefined) this.accept(intent, [order]);
+    else this.reportSubject.next({ kind: 'rejected', intent, code: LOCAL_REJECT_CODE, message: 'order never reached the exchange', time: this.options.clock.now() });
+  }
+
+  private async place(intent: PlaceIntent | ClosePositionIntent, spec: OrderSpec = intent as PlaceIntent): Promise<void> {
+    const request = toRequest(this.options.ids.next(), spec);
+    const tracker = this.trackNew(intent, request);
+    const venue = this.options.venue;
+    const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
+      () => venue.placeOrder(request), () => venue.findOrder(request.client_order_id), this.recovery,
+    ));
+    this.accept(intent, [order]);
+  }
+
+  private async replace(intent: ReplaceIntent): Promise<void> {
+    const old = this.ownActive(intent.strategyId, intent.clientOrderId);
+    const newId = this.options.ids.next();
+    const tracker = this.registry.track({
+      clientOrderId: newId, intentId: intent.intentId, strategyId: intent.strategyId, symbol: old.info.symbol, side: old.info.side,
+      quantity: intent.quantity, orderListId: old.info.orderListId,
+    });
+    tracker.inherit(old);
+    const venue = this.options.venue;
+    const change = { new_client_order_id: newId, quantity: intent.quantity, price: intent.price };
+    const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
+      () => venue.replaceOrder(old.clientOrderId, change), () => venue.findOrder(newId), this.recovery,
+    ));
+    old.replacedBy = newId;
+    this.accept(intent, [order]);
+  }
+
+  private async cancel(intent: CancelIntent): Promise<void> {
+    const tracker = this.ownActive(intent.strategyId, intent.clientOrderId);
+    const order = await this.cancelTracked(tracker);
+    this.accept(intent, [order]);
+  }
+
+  private async cancelAll(intent: CancelAllIntent): Promise<void> {
+    const own = this.registry.open(intent.strategyId, intent.symbol);
+    const results = await Promise.allSettled(own.map((tracker) => this.cancelTracked(tracker)));
+    const canceled: Order[] = [];
+    for (const result of results) {
+      if (result.status === 'fulfilled') canceled.push(result.value);
+      else if (!isNotFound(result.reason)) this.reject(intent, result.reason);
+    }
+    this.accept(intent, canceled);
+  }
+
+  private async orderList(intent: OrderListIntent): Promise<void> {
+    const orders = intent.orders.map((spec) => toRequest(this.options.ids.next(), spec));
+    const ids = orders.map((o) => o.client_order_id);
+    const listId = ids[0];
+    if (listId === undefined) throw new ValidationError('orders', 'must not be empty', intent.orders.length);
+    const trackers = orders.map((request) => this.trackNew(intent, request, listId));
+    const venue = this.options.venue;
+    const list = { order_list_id: listId, contingency_type: intent.contingencyType, orders };
+    const placed = await this.settle(intent, trackers, () => sendWithoutDuplicates(
+      () => venue.placeOrderList(list), () => lookupList(ids, (id) => venue.findOrder(id)), this.recovery,
+    ));
+    this.accept(intent, placed);
+  }
+
+  private async closePosition(intent: ClosePositionIntent): Promise<void> {
+    const position = this.registry.positions.position(intent.strategyId, intent.symbol);
+    if (position === undefined || position.quantity.isZero()) {
+      throw new ValidationError('symbol', 'has no open position of this strategy to close', intent.symbol);
+    }
+    const spec: OrderSpec = {
+      symbol: intent.symbol, side: position.quantity.isNegative() ? 'buy' : 'sell', quantity: position.quantity.abs(),
+      type: intent.price === undefined ? 'market' : 'limit', price: intent.price,
+      reduceOnly: this.options.venue.account === 'spot' ? undefined : true,
+    };
+    await this.place(intent, spec);
+  }
+
+  /** Cancels one tracked order; after a failure that may have worked, the order's state decides. */
+  private async cancelTracked(tracker: OrderTracker): Promise<Order> {
+    const venue = this.options.venue;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const order = await venue.cancelOrder(tracker.clientOrderId);
+        this.applyOrder(order);
+        return order;
+      } catch (error) {
+        if (!isRetryableFailure(error) && !(attempt > 1 && isNotFound(error))) throw error;
+        const found = await lookupWithRetry(() => venue.findOrder(tracker.clientOrderId), this.recovery);
+        if (found !== undefined) this.applyOrder(found);
+        if (found === undefined || !tracker.active) {
+          if (found !== undefined) return found;
+          throw error;
+        }
+        if (attempt >= this.recovery.maxAttempts) throw error;
+        await this.recovery.sleep(this.recovery.retryDelayMs);
+      }
+    }
+  }
+
+  /** Runs a creating request for pending trackers: answers applied, refusals untrack, unknowns stay for reconciliation. */
+  private async settle<T extends Order | Order[]>(intent: Intent, trackers: readonly OrderTracker[], run: () => Promise<T>): Promise<T> {
+    for (const tracker of trackers) tracker.inFlight = true;
+    try {
+      const result = await run();
+      for (const order of Array.isArray(result) ? result : [result]) this.applyOrder(order);
+      return result;
+    } catch (error) {
+      if (error instanceof OutcomeUnknownError) {
+        // Only the first order of a list settles the intent; its lookup finds the others.
+        const first = trackers[0];
+        if (first !== undefined) this.unsettled.set(first.clientOrderId, intent);
+      } else {
+        for (const tracker of trackers) this.registry.forget(tracker.clientOrderId);
+      }
+      throw error;
+    } finally {
+      for (const tracker of trackers) tracker.inFlight = false;
+    }
+  }
+
+  private trackNew(intent: Intent, request: VenueOrderRequest, orderListId?: string): OrderTracker {
+    return this.registry.track({
+      clientOrderId: request.client_order_id, intentId: intent.intentId, strategyId: intent.strategyId, symbol: request.symbol,
+      side: request.side, quantity: request.quantity, orderListId,
+    });
+  }
+
+  private ownActive(strategyId: string, clientOrderId: string): OrderTracker {
+    const tracker = this.registry.get(clientOrderId);
+    if (tracker === undefined || tracker.info.strategyId !== strategyId || !tracker.active) {
+      throw new ValidationError('clientOrderId', 'must name an active order of this strategy', clientOrderId);
+    }
+    return tracker;
+  }
+
+  private onReport(report: OrderReport): void {
+    const update = this.registry.applyReport(report);
+    if (update.tracker !== undefined && update.changed) this.emitOrder(report);
+  }
+
+  private applyOrder(order: Order): void {
+    this.registry.applyOrder(order);
+  }
+
+  private setBalances(balances: readonly TradingBalance[]): void {
+    for (const balance of balances) if (balance.currency !== undefined) this.balanceMap.set(balance.currency, balance);
+  }
+
+  private emitOrder(report: OrderReport): void {
+    const intentId = this.registry.get(report.client_order_id)?.intentId;
+    this.reportSubject.next({ kind: 'order', report, intentId, time: this.options.clock.now() });
+  }
+
+  private accept(intent: Intent, orders: readonly Order[]): void {
+    this.reportSubject.next({ kind: 'accepted', intent, orders, time: this.options.clock.now() });
+  }
+
+  private reject(intent: Intent, error: unknown): void {
+    const time = this.options.clock.now();
+    if (error instanceof ExchangeError) {
+      this.reportSubject.next({ kind: 'rejected', intent, code: error.exchangeCode, message: error.exchangeMessage, time });
+      return;
+    }
+    const code = error instanceof ValidationError ? ErrorCode.ValidationError : LOCAL_REJECT_CODE;
+    const message = error instanceof TradeloopError || error instanceof Error ? error.message : String(error);
+    this.reportSubject.next({ kind: 'rejected', intent, code, message, time });
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return error instanceof ExchangeError && error.exchangeCode === ErrorCode.OrderNotFound;
+}
+
+/** The wire request of an order spec under a chosen client_order_id. */
+export function toRequest(clientOrderId: string, spec: OrderSpec): VenueOrderRequest {
+  return {
+    client_order_id: clientOrderId, symbol: spec.symbol, side: spec.side, type: spec.type, time_in_force: spec.timeInForce,
+    quantity: spec.quantity, price: spec.price, stop_price: spec.stopPrice, expire_time: spec.expireTime, post_only: spec.postOnly,
+    reduce_only: spec.reduceOnly,
+  };
+}
