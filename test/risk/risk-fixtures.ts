@@ -47,7 +47,7 @@ export function spotState(balances: Record<string, string> = { USDT: '100000', E
 let nextId = 0;
 
 /** A place intent (limit by default). */
-export function place(spec: Partial<OrderSpec> & { side: Side; quantity: string; price?: string }): PlaceIntent {
+export function place(spec: Omit<Partial<OrderSpec>, 'quantity' | 'price'> & { side: Side; quantity: string; price?: string }): PlaceIntent {
   const { quantity, price, ...rest } = spec;
   return {
     kind: 'place', intentId: `i${nextId++}`, strategyId: 's', symbol: 'ETHUSDT', type: 'limit',
