@@ -1,0 +1,115 @@
+import type { Decimal } from '../model/decimal.js';
+import type { Instrument } from '../model/instrument.js';
+import type { Intent, OrderSpec } from '../model/intent.js';
+import type { TradingBalance } from '../model/resources/balance.js';
+import type { ContingencyType, Order } from '../model/resources/order.js';
+import type { Clock } from '../time/clock.js';
+import type { RuntimeLogger } from './runtime-ports.js';
+import type { RuntimeState } from './runtime-state.js';
+import type { BookView, PositionView, StrategyContext } from './strategy.js';
+
+/** What the context needs from the engine that owns it. */
+export interface ContextHost {
+  /** Takes intents from `ctx.submit` (the engine collects them for the running handler). */
+  submit(intents: readonly Intent[]): void;
+  setTimer(timerId: string, delayMs: number, repeat: boolean): void;
+  clearTimer(timerId: string): void;
+}
+
+/**
+ * {@link StrategyContext} over a {@link RuntimeState}. Reads are views of the state store (no
+ * copies); the intent builders stamp `strategyId` and an intentId `<strategyId>-<n>`, numbered in
+ * build order from 1, so ids are unique within the run and identical across replays.
+ */
+export class RuntimeStrategyContext<Params> implements StrategyContext<Params> {
+  private intentCount = 0;
+
+  constructor(
+    readonly strategyId: string,
+    readonly params: Params,
+    private readonly clock: Clock,
+    private readonly state: RuntimeState,
+    private readonly host: ContextHost,
+    private readonly logger: RuntimeLogger,
+  ) {}
+
+  /** A fresh intent id; the engine also uses it for intents it issues on the strategy's behalf. */
+  nextIntentId(): string {
+    this.intentCount++;
+    return `${this.strategyId}-${this.intentCount}`;
+  }
+
+  /** Intents built so far (the last number handed out). */
+  get intentsBuilt(): number {
+    return this.intentCount;
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  instrument(symbol: string): Instrument | undefined {
+    return this.state.instrument(symbol);
+  }
+
+  book(symbol: string): BookView | undefined {
+    return this.state.book(symbol);
+  }
+
+  balance(currency: string): TradingBalance | undefined {
+    return this.state.balance(currency);
+  }
+
+  openOrders(symbol?: string): readonly Order[] {
+    return this.state.openOrders(symbol);
+  }
+
+  position(symbol: string): PositionView | undefined {
+    return this.state.positions.get(symbol);
+  }
+
+  submit(...intents: Intent[]): void {
+    this.host.submit(intents);
+  }
+
+  place(spec: OrderSpec, tag?: string): Intent {
+    return { ...spec, kind: 'place', ...this.base(tag) };
+  }
+
+  cancel(clientOrderId: string, tag?: string): Intent {
+    return { kind: 'cancel', clientOrderId, ...this.base(tag) };
+  }
+
+  replace(clientOrderId: string, quantity: Decimal, price?: Decimal, tag?: string): Intent {
+    return { kind: 'replace', clientOrderId, quantity, ...(price === undefined ? {} : { price }), ...this.base(tag) };
+  }
+
+  cancelAll(symbol?: string, tag?: string): Intent {
+    return { kind: 'cancelAll', ...(symbol === undefined ? {} : { symbol }), ...this.base(tag) };
+  }
+
+  orderList(contingencyType: ContingencyType, orders: readonly OrderSpec[], tag?: string): Intent {
+    return { kind: 'orderList', contingencyType, orders: [...orders], ...this.base(tag) };
+  }
+
+  closePosition(symbol: string, price?: Decimal, tag?: string): Intent {
+    return { kind: 'closePosition', symbol, ...(price === undefined ? {} : { price }), ...this.base(tag) };
+  }
+
+  setTimer(timerId: string, delayMs: number, repeat = false): void {
+    this.host.setTimer(timerId, delayMs, repeat);
+  }
+
+  clearTimer(timerId: string): void {
+    this.host.clearTimer(timerId);
+  }
+
+  log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Readonly<Record<string, unknown>>): void {
+    this.logger.log(level, message, { ...fields, strategyId: this.strategyId });
+  }
+
+  private base(tag: string | undefined): { intentId: string; strategyId: string; tag?: string } {
+    const intentId = this.nextIntentId();
+    return tag === undefined ? { intentId, strategyId: this.strategyId } : { intentId, strategyId: this.strategyId, tag };
+  }
+}

@@ -1,0 +1,311 @@
+import { EMPTY, map, merge, type Subscription } from 'rxjs';
+import type { Instrument } from '../model/instrument.js';
+import type { Intent } from '../model/intent.js';
+import { ValidationError } from '../model/errors.js';
+import type { MarketEvent } from '../model/stream/market-events.js';
+import type { Clock } from '../time/clock.js';
+import { EventQueue, type RuntimeEvent } from './event-queue.js';
+import { SILENT_LOGGER, type AccountSource, type IntentSink, type MarketSource, type RuntimeLogger, type RuntimeSchedulers } from './runtime-ports.js';
+import { RuntimeState } from './runtime-state.js';
+import { RuntimeStrategyContext } from './strategy-context.js';
+import { StrategyTimers } from './strategy-timers.js';
+import type { Intents, Strategy } from './strategy.js';
+
+/**
+ * What happens when a handler throws. `halt`: the strategy gets no more events, its timers are
+ * cleared, a cancelAll intent is submitted for its orders and any order of it that shows up later
+ * (an intent in flight) is cancelled on sight; `continue`: the error is logged and counted, the
+ * failed handler's intents are dropped, and the next event is dispatched.
+ */
+export type ErrorPolicy = 'halt' | 'continue';
+
+/** Where the engine stands. */
+export type EngineStatus = 'idle' | 'running' | 'halted' | 'stopped';
+
+/** Options of {@link StrategyEngine}. */
+export interface StrategyEngineOptions<Params> {
+  readonly strategyId: string;
+  readonly strategy: Strategy<Params>;
+  /** Already validated by the plugin's `parseParams`. */
+  readonly params: Params;
+  readonly sink: IntentSink;
+  readonly market: MarketSource;
+  readonly account: AccountSource;
+  readonly clock: Clock;
+  readonly schedulers: RuntimeSchedulers;
+  readonly errorPolicy: ErrorPolicy;
+  readonly logger?: RuntimeLogger;
+  readonly instruments?: (symbol: string) => Instrument | undefined;
+  /** Told once when the strategy is halted, after the cancelAll went out. */
+  readonly onHalt?: (error: unknown) => void;
+}
+
+/** Counters since start. */
+export interface EngineStats {
+  received: number;
+  dispatched: number;
+  /** Book events replaced by a newer one of the same symbol before the strategy saw them. */
+  conflatedBooks: number;
+  intents: number;
+  errors: number;
+  /** Events that arrived while halted or were still queued at stop. */
+  dropped: number;
+}
+
+/**
+ * The strategy runtime's one merge point. Market events, reports, balances and timers enter one
+ * {@link EventQueue}; a drain scheduled (delay 0) after the current turn dispatches them in the
+ * queue's deterministic order — (arrival time on the Clock, kind rank, arrival order) — to the
+ * strategy's handlers by plain calls. Handlers run one at a time: events raised while one runs
+ * (a report the sink emits synchronously) wait for the next round of the same drain, and book
+ * events are conflated per symbol while they wait.
+ *
+ * Intents a handler passes to `ctx.submit` (in call order) and then those it returns go to the
+ * sink after the handler returned; the same intent object is submitted once. An intent without
+ * this strategy's id prefix gets a fresh `<strategyId>-<n>` id. The engine owns every
+ * subscription and timer it creates and releases them on {@link stop}.
+ */
+export class StrategyEngine<Params = unknown> {
+  readonly stats: EngineStats = { received: 0, dispatched: 0, conflatedBooks: 0, intents: 0, errors: 0, dropped: 0 };
+  readonly state: RuntimeState;
+  readonly context: RuntimeStrategyContext<Params>;
+  private currentStatus: EngineStatus = 'idle';
+  private readonly queue = new EventQueue();
+  private readonly timers: StrategyTimers;
+  private readonly logger: RuntimeLogger;
+  private readonly idPrefix: string;
+  private sources: Subscription | undefined;
+  private drainTask: Subscription | undefined;
+  private draining = false;
+  private collecting = false;
+  private readonly collected: Intent[] = [];
+  /** After a halt: orders already covered by the cancelAll or a cancel. */
+  private readonly haltCancelled = new Set<string>();
+
+  constructor(private readonly options: StrategyEngineOptions<Params>) {
+    if (options.strategyId.length === 0) throw new ValidationError('strategyId', 'must not be empty', options.strategyId);
+    this.logger = options.logger ?? SILENT_LOGGER;
+    this.idPrefix = `${options.strategyId}-`;
+    this.state = new RuntimeState(options.instruments);
+    this.timers = new StrategyTimers(options.schedulers.timers, (timerId, token) => this.enqueue({ kind: 'timer', timerId, token }));
+    this.context = new RuntimeStrategyContext(options.strategyId, options.params, options.clock, this.state, {
+      submit: (intents) => this.collect(intents),
+      setTimer: (timerId, delayMs, repeat) => {
+        if (this.currentStatus === 'running') this.timers.set(timerId, delayMs, repeat);
+      },
+      clearTimer: (timerId) => this.timers.clear(timerId),
+    }, this.logger);
+  }
+
+  get status(): EngineStatus {
+    return this.currentStatus;
+  }
+
+  /** Runs `onStart`, then subscribes to every source. */
+  start(): void {
+    if (this.currentStatus !== 'idle') throw new ValidationError('status', 'must be idle to start', this.currentStatus);
+    this.currentStatus = 'running';
+    this.run(() => this.options.strategy.onStart?.(this.context), 'onStart');
+    if (this.currentStatus !== 'running') return;
+    const { market, account, sink } = this.options;
+    this.sources = merge(
+      sink.reports$.pipe(map((report): RuntimeEvent => ({ kind: 'report', report }))),
+      account.orderReports$.pipe(map((report): RuntimeEvent => ({ kind: 'report', report }))),
+      account.balances$.pipe(map((balances): RuntimeEvent => ({ kind: 'balances', balances }))),
+      market.books$.pipe(map((event): RuntimeEvent => ({ kind: 'book', event }))),
+      market.market$.pipe(map(toMarketEvent)),
+      (market.candleClosed$ ?? EMPTY).pipe(map((event): RuntimeEvent => ({ kind: 'candle', event, closed: true }))),
+    ).subscribe((event) => {
+      if (event !== undefined) this.enqueue(event);
+    });
+  }
+
+  /**
+   * Runs `onStop` (its intents are submitted) unless halted, then releases every subscription and
+   * timer; queued events are dropped and counted. Open orders are left to the caller's policy.
+   */
+  stop(): void {
+    if (this.currentStatus === 'idle' || this.currentStatus === 'stopped') {
+      this.currentStatus = 'stopped';
+      return;
+    }
+    if (this.currentStatus === 'running') this.run(() => this.options.strategy.onStop?.(this.context), 'onStop');
+    this.currentStatus = 'stopped';
+    this.sources?.unsubscribe();
+    this.drainTask?.unsubscribe();
+    this.timers.clearAll();
+    this.stats.dropped += this.queue.clear();
+  }
+
+  private enqueue(event: RuntimeEvent): void {
+    this.stats.received++;
+    if (this.currentStatus !== 'running' && !(this.currentStatus === 'halted' && event.kind === 'report')) {
+      this.stats.dropped++;
+      return;
+    }
+    this.queue.push(this.options.clock.now(), event);
+    this.stats.conflatedBooks = this.queue.conflated;
+    if (!this.draining && this.drainTask === undefined) {
+      this.drainTask = this.options.schedulers.drain.schedule(() => this.drain(), 0);
+    }
+  }
+
+  private drain(): void {
+    this.drainTask = undefined;
+    this.draining = true;
+    try {
+      for (let batch = this.queue.take(); batch.length > 0; batch = this.queue.take()) {
+        for (let i = 0; i < batch.length; i++) {
+          const entry = batch[i]!;
+          this.queue.settle(entry);
+          if (this.currentStatus === 'running') this.dispatch(entry.event);
+          else if (this.currentStatus === 'halted' && entry.event.kind === 'report') this.afterHaltReport(entry.event);
+          else this.stats.dropped++;
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private dispatch(event: RuntimeEvent): void {
+    const { strategy } = this.options;
+    const ctx = this.context;
+    this.stats.dispatched++;
+    switch (event.kind) {
+      case 'report':
+        this.state.applyReport(event.report);
+        if (strategy.onReport !== undefined) this.run(() => strategy.onReport?.(ctx, event.report), 'onReport');
+        return;
+      case 'balances':
+        this.state.applyBalances(event.balances);
+        if (strategy.onBalance !== undefined) this.run(() => strategy.onBalance?.(ctx, event.balances), 'onBalance');
+        return;
+      case 'book': {
+        const book = event.event;
+        if (book.kind === 'stale') {
+          this.state.setBook(book.symbol, undefined);
+          return;
+        }
+        this.state.setBook(book.symbol, book.book);
+        if (strategy.onBook !== undefined) this.run(() => strategy.onBook?.(ctx, book.symbol, book.book), 'onBook');
+        return;
+      }
+      case 'trades':
+        if (strategy.onTrades !== undefined) this.run(() => strategy.onTrades?.(ctx, event.event), 'onTrades');
+        return;
+      case 'ticker':
+        if (strategy.onTicker !== undefined) this.run(() => strategy.onTicker?.(ctx, event.event), 'onTicker');
+        return;
+      case 'candle':
+        if (strategy.onCandle !== undefined) this.run(() => strategy.onCandle?.(ctx, event.event, event.closed), 'onCandle');
+        return;
+      case 'timer':
+        if (this.timers.claim(event.timerId, event.token) && strategy.onTimer !== undefined) {
+          this.run(() => strategy.onTimer?.(ctx, event.timerId), 'onTimer');
+        }
+        return;
+    }
+  }
+
+  /** Calls one handler, collecting its intents; applies the error policy when it throws. */
+  private run(handler: () => Intents, name: string): void {
+    this.collecting = true;
+    let returned: Intents;
+    try {
+      returned = handler();
+    } catch (error) {
+      this.collecting = false;
+      this.collected.length = 0;
+      this.fail(error, name);
+      return;
+    } finally {
+      this.collecting = false;
+    }
+    const submitted = this.collected.length > 0 ? this.collected.splice(0) : undefined;
+    if (submitted === undefined) {
+      if (returned === undefined) return;
+      if (!isIntentList(returned)) {
+        this.send(returned);
+        return;
+      }
+    }
+    this.sendAll(submitted ?? [], returned);
+  }
+
+  /** Submitted intents first, then returned ones; an intent both submitted and returned goes once. */
+  private sendAll(submitted: readonly Intent[], returned: Intents): void {
+    const all = returned === undefined ? submitted : submitted.concat(isIntentList(returned) ? returned : [returned]);
+    const sent = new Set<Intent>();
+    for (const intent of all) {
+      if (sent.has(intent)) continue;
+      sent.add(intent);
+      this.send(intent);
+    }
+  }
+
+  /** Hands one intent to the sink, with this strategy's id stamped when it lacks one. */
+  private send(intent: Intent): void {
+    const stamped = intent.strategyId === this.options.strategyId && intent.intentId.startsWith(this.idPrefix)
+      ? intent
+      : { ...intent, strategyId: this.options.strategyId, intentId: this.context.nextIntentId() };
+    this.stats.intents++;
+    this.options.sink.submit(stamped);
+  }
+
+  /** `ctx.submit` inside a handler collects; outside one (a deferred call) it sends at once. */
+  private collect(intents: readonly Intent[]): void {
+    if (this.collecting) {
+      this.collected.push(...intents);
+      return;
+    }
+    if (this.currentStatus !== 'running') return;
+    this.sendAll(intents, undefined);
+  }
+
+  private fail(error: unknown, handler: string): void {
+    this.stats.errors++;
+    this.logger.log('error', 'strategy handler threw', {
+      strategyId: this.options.strategyId, handler, policy: this.options.errorPolicy, error: errorText(error),
+    });
+    if (this.options.errorPolicy === 'halt' && this.currentStatus === 'running') this.halt(error);
+  }
+
+  private halt(error: unknown): void {
+    this.currentStatus = 'halted';
+    this.timers.clearAll();
+    for (const order of this.state.openOrders()) this.haltCancelled.add(order.client_order_id);
+    this.stats.intents++;
+    this.options.sink.submit(this.context.cancelAll(undefined, 'halt'));
+    this.logger.log('error', 'strategy halted: cancelAll submitted', { strategyId: this.options.strategyId });
+    this.options.onHalt?.(error);
+  }
+
+  /** While halted, reports still update the state, and any order not yet covered is cancelled. */
+  private afterHaltReport(event: Extract<RuntimeEvent, { kind: 'report' }>): void {
+    this.state.applyReport(event.report);
+    for (const order of this.state.openOrders()) {
+      if (this.haltCancelled.has(order.client_order_id)) continue;
+      this.haltCancelled.add(order.client_order_id);
+      this.stats.intents++;
+      this.options.sink.submit(this.context.cancel(order.client_order_id, 'halt'));
+    }
+  }
+}
+
+function toMarketEvent(event: MarketEvent): RuntimeEvent | undefined {
+  switch (event.kind) {
+    case 'trades': return { kind: 'trades', event };
+    case 'ticker': return { kind: 'ticker', event };
+    case 'candles': return { kind: 'candle', event, closed: false };
+    default: return undefined;
+  }
+}
+
+function isIntentList(value: Intents): value is readonly Intent[] {
+  return Array.isArray(value);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}
