@@ -1,0 +1,133 @@
+import { filter, map, mergeMap, type Observable, type Subscription } from 'rxjs';
+import { ConnectionStateError } from '../exchange/errors.js';
+import type { NewOrderParams } from '../exchange/rest/endpoints/order-params.js';
+import { isNotFound } from '../exchange/rest/endpoints/trading-requests.js';
+import type { RestClient } from '../exchange/rest/rest-client.js';
+import type { TradingSession } from '../exchange/ws/trading-session.js';
+import type { TradingBalance } from '../model/resources/balance.js';
+import type { Order } from '../model/resources/order.js';
+import type { OrderReport } from '../model/stream/order-report.js';
+import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
+
+/** The clients a {@link ClientVenuePort} drives (live exchange or sandbox: only the URLs differ). */
+export interface ClientVenuePortOptions {
+  readonly session: TradingSession;
+  readonly rest: RestClient;
+}
+
+/**
+ * The spot account of a real API v3 endpoint through the framework's clients. Orders go over the
+ * trading WebSocket while it is logged in, and over REST while it is down (a request the stream
+ * could not even send falls back to REST too; one that was sent and lost is NOT repeated here: its
+ * outcome is unknown and the adapter looks it up first). Lookups by client_order_id use REST,
+ * which alone can search history. Reports and balances come from the stream; `reconnected$` fires
+ * when the order-report subscription has been restored after a reconnect.
+ */
+export class ClientVenuePort implements VenuePort {
+  readonly account = 'spot' as const;
+  readonly orderReports$: Observable<OrderReport>;
+  readonly balances$: Observable<readonly TradingBalance[]>;
+  readonly reconnected$: Observable<number>;
+  private readonly session: TradingSession;
+  private readonly rest: RestClient;
+  private readonly owned: Subscription[] = [];
+  private streamUp = false;
+
+  constructor(options: ClientVenuePortOptions) {
+    this.session = options.session;
+    this.rest = options.rest;
+    this.orderReports$ = this.session.orderReports$.pipe(filter((n) => n.account === 'spot'), mergeMap((n) => n.reports));
+    this.balances$ = this.session.balances$.pipe(filter((n) => n.account === 'spot'), map((n) => n.balances));
+    let reconnects = 0;
+    this.reconnected$ = this.session.resubscribed$.pipe(filter((r) => r.ch === 'spot_subscribe'), map(() => ++reconnects));
+    this.owned.push(this.session.events$.subscribe((event) => {
+      if (event.kind === 'logged-in') this.streamUp = true;
+      else if (event.kind === 'disconnected' || event.kind === 'login-failed') this.streamUp = false;
+    }));
+  }
+
+  /** Connects, logs in and subscribes to order reports and balances. */
+  async start(timeoutMs?: number): Promise<void> {
+    await this.session.start(timeoutMs);
+    await this.session.spot.subscribe();
+    await this.session.spot.balanceSubscribe();
+    this.streamUp = true;
+  }
+
+  /** Stops watching the session (the caller owns and closes the session and the REST transport). */
+  close(): void {
+    for (const subscription of this.owned.splice(0)) subscription.unsubscribe();
+  }
+
+  placeOrder(order: VenueOrderRequest): Promise<Order> {
+    const params = orderParams(order);
+    return this.route(() => this.session.spot.newOrder(params), () => this.rest.spot.createOrder(params));
+  }
+
+  placeOrderList(list: VenueOrderListRequest): Promise<Order[]> {
+    const params = { order_list_id: list.order_list_id, contingency_type: list.contingency_type, orders: list.orders.map(orderParams) };
+    return this.route(() => this.session.spot.newOrderList(params), () => this.rest.spot.createOrderList(params));
+  }
+
+  replaceOrder(clientOrderId: string, change: VenueReplaceRequest): Promise<Order> {
+    const params = { new_client_order_id: change.new_client_order_id, quantity: change.quantity, price: change.price };
+    return this.route(
+      () => this.session.spot.replaceOrder({ client_order_id: clientOrderId, ...params }),
+      () => this.rest.spot.replaceOrder(clientOrderId, params),
+    );
+  }
+
+  cancelOrder(clientOrderId: string): Promise<Order> {
+    return this.route(() => this.session.spot.cancelOrder(clientOrderId), () => this.rest.spot.cancelOrder(clientOrderId));
+  }
+
+  cancelAll(symbol?: string): Promise<Order[]> {
+    // The stream's cancel-all has no symbol filter.
+    if (symbol !== undefined) return this.rest.spot.cancelOrders({ symbol });
+    return this.route(() => this.session.spot.cancelOrders(), () => this.rest.spot.cancelOrders());
+  }
+
+  async findOrder(clientOrderId: string): Promise<Order | undefined> {
+    try {
+      return await this.rest.spot.getActiveOrder(clientOrderId);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    const history = await this.rest.spot.getOrderHistory({ client_order_id: clientOrderId });
+    return history.find((order) => order.client_order_id === clientOrderId);
+  }
+
+  async openOrders(symbol?: string): Promise<Order[]> {
+    const orders = await this.route(() => this.session.spot.getOrders(), () => this.rest.spot.getActiveOrders());
+    return symbol === undefined ? orders : orders.filter((order) => order.symbol === symbol);
+  }
+
+  balances(): Promise<TradingBalance[]> {
+    return this.route(() => this.session.spot.balances(), () => this.rest.spot.getBalances());
+  }
+
+  /** The stream when it is up; REST when it is down or could not send the request at all. */
+  private async route<T>(viaStream: () => Promise<T>, viaRest: () => Promise<T>): Promise<T> {
+    if (!this.streamUp) return viaRest();
+    try {
+      return await viaStream();
+    } catch (error) {
+      if (notSent(error)) return viaRest();
+      throw error;
+    }
+  }
+}
+
+/** A failure that proves the request never left: safe to send it another way. */
+function notSent(error: unknown): boolean {
+  if (!(error instanceof ConnectionStateError)) return false;
+  return !('outcomeUnknown' in error && error.outcomeUnknown === true);
+}
+
+function orderParams(order: VenueOrderRequest): NewOrderParams & { reduce_only?: boolean } {
+  return {
+    client_order_id: order.client_order_id, symbol: order.symbol, side: order.side, type: order.type, time_in_force: order.time_in_force,
+    quantity: order.quantity, price: order.price, stop_price: order.stop_price, expire_time: order.expire_time, post_only: order.post_only,
+    reduce_only: order.reduce_only,
+  };
+}

@@ -1,0 +1,107 @@
+import { NEVER, Subject, type Observable } from 'rxjs';
+import { ExchangeError } from '../exchange/errors.js';
+import { toWire } from '../model/decimal.js';
+import type { TradingBalance } from '../model/resources/balance.js';
+import type { Order } from '../model/resources/order.js';
+import type { OrderReport } from '../model/stream/order-report.js';
+import type { AccountId, NewOrderRequest, Venue, VenueEvent } from '../../backtest/venue/venue-types.js';
+import { VenueRejection } from '../../backtest/venue/venue-types.js';
+import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
+
+/**
+ * One account of the in-process simulated venue (backtest). Venue calls are synchronous; they are
+ * wrapped in promises, and a refusal becomes the ExchangeError a real exchange would answer. The
+ * venue emits its reports and balance changes during the call, before the answer resolves (the
+ * adapter tracks an order before sending it, so that order is harmless). There is no connection,
+ * so `reconnected$` never fires and no outcome is ever unknown.
+ *
+ * The composition root routes the venue's listener into {@link onVenueEvent}.
+ */
+export class SimulatedVenuePort implements VenuePort {
+  readonly account = 'spot' as const;
+  private readonly reportSubject = new Subject<OrderReport>();
+  private readonly balanceSubject = new Subject<readonly TradingBalance[]>();
+  readonly orderReports$: Observable<OrderReport> = this.reportSubject.asObservable();
+  readonly balances$: Observable<readonly TradingBalance[]> = this.balanceSubject.asObservable();
+  readonly reconnected$: Observable<number> = NEVER;
+  private venue: Venue | undefined;
+
+  constructor(readonly accountId: AccountId) {}
+
+  /** Connects the venue (built after this port, because the venue takes the listener at construction). */
+  attach(venue: Venue): void {
+    this.venue = venue;
+  }
+
+  /** The venue's listener: this account's order reports and balances go to the streams. */
+  onVenueEvent(event: VenueEvent): void {
+    if (event.account !== this.accountId) return;
+    if (event.kind === 'order') this.reportSubject.next(event.report);
+    else if (event.kind === 'balance') this.balanceSubject.next(event.balances);
+  }
+
+  placeOrder(order: VenueOrderRequest): Promise<Order> {
+    return this.call((v) => v.placeOrder(this.accountId, wireOrder(order)));
+  }
+
+  placeOrderList(list: VenueOrderListRequest): Promise<Order[]> {
+    const request = { order_list_id: list.order_list_id, contingency_type: list.contingency_type, orders: list.orders.map(wireOrder) };
+    return this.call((v) => v.placeOrderList(this.accountId, request));
+  }
+
+  replaceOrder(clientOrderId: string, change: VenueReplaceRequest): Promise<Order> {
+    return this.call((v) => v.replaceOrder(this.accountId, {
+      client_order_id: clientOrderId, new_client_order_id: change.new_client_order_id, quantity: toWire(change.quantity),
+      price: change.price === undefined ? undefined : toWire(change.price),
+    }));
+  }
+
+  cancelOrder(clientOrderId: string): Promise<Order> {
+    return this.call((v) => v.cancelOrder(this.accountId, clientOrderId));
+  }
+
+  cancelAll(symbol?: string): Promise<Order[]> {
+    return this.call((v) => v.cancelAll(this.accountId, symbol));
+  }
+
+  findOrder(clientOrderId: string): Promise<Order | undefined> {
+    return this.call((v) => {
+      const open = v.openOrders(this.accountId).find((o) => o.client_order_id === clientOrderId);
+      return open ?? v.orderHistory(this.accountId).find((o) => o.client_order_id === clientOrderId);
+    });
+  }
+
+  openOrders(symbol?: string): Promise<Order[]> {
+    return this.call((v) => v.openOrders(this.accountId, symbol));
+  }
+
+  balances(): Promise<TradingBalance[]> {
+    return this.call((v) => v.spotBalances(this.accountId));
+  }
+
+  /** Completes the streams. */
+  close(): void {
+    this.reportSubject.complete();
+    this.balanceSubject.complete();
+  }
+
+  private async call<T>(act: (venue: Venue) => T): Promise<T> {
+    const venue = this.venue;
+    if (venue === undefined) throw new Error('SimulatedVenuePort: attach(venue) first');
+    try {
+      return act(venue);
+    } catch (error) {
+      if (error instanceof VenueRejection) throw new ExchangeError(error.code, error.exchangeMessage, error.description || undefined, error.httpStatus);
+      throw error;
+    }
+  }
+}
+
+function wireOrder(order: VenueOrderRequest): NewOrderRequest {
+  return {
+    client_order_id: order.client_order_id, symbol: order.symbol, side: order.side, type: order.type, time_in_force: order.time_in_force,
+    quantity: toWire(order.quantity), price: order.price === undefined ? undefined : toWire(order.price),
+    stop_price: order.stop_price === undefined ? undefined : toWire(order.stop_price), expire_time: order.expire_time,
+    post_only: order.post_only, reduce_only: order.reduce_only,
+  };
+}
