@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../../framework/exchange/errors.js';
+import type { LatencyKind, LatencyModel } from '../venue/matching/latency-model.js';
 import { VenueRejection } from '../venue/venue-types.js';
 import type { FaultInjector } from './fault-injector.js';
 import { RequestBudget } from './request-budget.js';
@@ -15,6 +16,8 @@ export interface RestHandlerOptions {
   readonly faults: FaultInjector;
   readonly limits: SandboxRateLimits;
   readonly now: () => number;
+  /** Delays between the client and the engine, both ways; none when absent. */
+  readonly latency?: LatencyModel;
 }
 
 const API_PREFIX = '/api/3';
@@ -44,22 +47,44 @@ export class RestHandler {
       return;
     }
     const delay = this.options.faults.nextRestDelay();
-    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    if (delay > 0) await sleep(delay);
+    let call: () => unknown;
+    let kind: LatencyKind = 'query';
     try {
-      answer(res, 200, this.serve(req, raw));
+      ({ call, kind } = this.prepare(req, raw));
     } catch (error) {
-      answerError(res, error instanceof VenueRejection ? error : new VenueRejection(ErrorCode.InternalError, 'internal error'));
+      answerError(res, asRejection(error));
+      return;
     }
+    const latency = this.options.latency;
+    if (latency) await sleep(latency.entryDelayMs(this.options.now(), kind));
+    let status = 200;
+    let body: unknown;
+    let rejection: VenueRejection | undefined;
+    try {
+      body = call();
+    } catch (error) {
+      rejection = asRejection(error);
+      status = rejection.httpStatus;
+    }
+    if (latency) await sleep(latency.responseDelayMs(this.options.now(), kind));
+    if (rejection) answerError(res, rejection);
+    else answer(res, status, body);
   }
 
-  private serve(req: IncomingMessage, raw: Buffer): unknown {
+  /**
+   * Everything that happens before the request reaches the engine (faults, routing, auth, rights,
+   * budgets); returns the engine call, run after the entry latency.
+   */
+  private prepare(req: IncomingMessage, raw: Buffer): { call: () => unknown; kind: LatencyKind } {
     const fault = this.options.faults.nextRestFault();
     if (fault) throw new VenueRejection(fault.status, 'injected fault');
     const target = req.url ?? '/';
     const url = new URL(target, 'http://sandbox.invalid');
     const method = (req.method ?? 'GET').toUpperCase();
     if (!url.pathname.startsWith(`${API_PREFIX}/`)) throw new VenueRejection(ErrorCode.ResourceNotFound, url.pathname);
-    const found = matchRoute(this.options.routes, method, url.pathname.slice(API_PREFIX.length));
+    const path = url.pathname.slice(API_PREFIX.length);
+    const found = matchRoute(this.options.routes, method, path);
     if (found === undefined) throw new VenueRejection(ErrorCode.ResourceNotFound, `${method} ${url.pathname}`);
     const { route, params } = found;
     let key: ResolvedApiKey | undefined;
@@ -73,7 +98,8 @@ export class RestHandler {
     }
     const query: Params = Object.fromEntries(url.searchParams);
     const body = decodeBody(raw, header(req, 'content-type'));
-    return route.handle({ params, query, body, key });
+    const kind = route.scope === 'trading' ? tradingKind(method, path, params.length > 0) : 'query';
+    return { call: () => route.handle({ params, query, body, key }), kind };
   }
 
   private spend(bucket: string, perSecond: number): void {
@@ -87,6 +113,22 @@ class RateLimited extends VenueRejection {
   constructor(readonly retryAfterMs: number) {
     super(ErrorCode.TooManyRequests, 'rate limit exceeded');
   }
+}
+
+/** What a trading route does, for the latency model. */
+function tradingKind(method: string, path: string, namesAnOrder: boolean): LatencyKind {
+  if (method === 'POST') return path.endsWith('/list') ? 'placeList' : 'place';
+  if (method === 'PATCH') return 'replace';
+  if (method === 'DELETE') return namesAnOrder ? 'cancel' : 'cancelAll';
+  return 'query';
+}
+
+function asRejection(error: unknown): VenueRejection {
+  return error instanceof VenueRejection ? error : new VenueRejection(ErrorCode.InternalError, 'internal error');
+}
+
+function sleep(ms: number): Promise<void> {
+  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

@@ -1,3 +1,4 @@
+import type { LatencyKind, LatencyModel } from '../venue/matching/latency-model.js';
 import type { RawData, WebSocket } from 'ws';
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import { VenueRejection } from '../venue/venue-types.js';
@@ -30,12 +31,20 @@ export interface StreamMethod {
  * method's right (1003), and answers with `result` or the error envelope, `id` only when the
  * request had one.
  */
+/** What a stream method does (without its account prefix), for the latency model. */
+const STREAM_LATENCY_KINDS: Readonly<Record<string, LatencyKind>> = {
+  new_order: 'place', new_order_list: 'placeList', replace_order: 'replace', cancel_order: 'cancel', cancel_orders: 'cancelAll',
+};
+
 export class RpcStream {
   private readonly clients = new Set<StreamClient>();
 
   constructor(
     private readonly auth: SandboxAuth,
     private readonly methods: Readonly<Record<string, StreamMethod>>,
+    /** Delays between the client and the engine, both ways; none when absent. */
+    private readonly latency?: LatencyModel,
+    private readonly now: () => number = Date.now,
   ) {}
 
   /** Connections of this stream (for venue events). */
@@ -80,15 +89,46 @@ export class RpcStream {
       if (handler === undefined) throw new VenueRejection(ErrorCode.ActionNotAllowed, `unknown method ${JSON.stringify(method)}`);
       if (client.key === undefined) throw new VenueRejection(ErrorCode.AuthorizationRequired, 'login first');
       SandboxAuth.requireRight(client.key, handler.right);
+      if (this.latency !== undefined) {
+        this.delayed(client, id, method as string, handler, params as Record<string, unknown>);
+        return;
+      }
       const { result, after } = handler.handle(client, params as Record<string, unknown>);
       sendResult(client.socket, id, result);
       after?.();
     } catch (error) {
-      if (!(error instanceof VenueRejection)) {
-        sendError(client.socket, id, ErrorCode.InternalError, 'internal error');
-        return;
-      }
-      sendError(client.socket, id, error.code, error.description);
+      this.replyError(client, id, error);
     }
+  }
+
+  /**
+   * Runs the request after the entry latency (the engine acts then) and sends its reply after the
+   * response latency. Reports the engine emits go out as it emits them, like the exchange's
+   * streams, which do not wait for the reply.
+   */
+  private delayed(client: StreamClient, id: unknown, method: string, handler: StreamMethod, params: Record<string, unknown>): void {
+    const latency = this.latency as LatencyModel;
+    const kind = STREAM_LATENCY_KINDS[method.replace(/^(spot|margin|futures)_/, '')] ?? 'query';
+    setTimeout(() => {
+      let reply: () => void;
+      try {
+        const { result, after } = handler.handle(client, params);
+        reply = () => {
+          sendResult(client.socket, id, result);
+          after?.();
+        };
+      } catch (error) {
+        reply = () => this.replyError(client, id, error);
+      }
+      setTimeout(reply, latency.responseDelayMs(this.now(), kind));
+    }, latency.entryDelayMs(this.now(), kind));
+  }
+
+  private replyError(client: StreamClient, id: unknown, error: unknown): void {
+    if (!(error instanceof VenueRejection)) {
+      sendError(client.socket, id, ErrorCode.InternalError, 'internal error');
+      return;
+    }
+    sendError(client.socket, id, error.code, error.description);
   }
 }

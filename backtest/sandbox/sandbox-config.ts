@@ -1,3 +1,4 @@
+import type { LatencyModel } from '../venue/matching/latency-model.js';
 import { createHmac } from 'node:crypto';
 import { ValidationError } from '../../framework/model/errors.js';
 import type { SymbolInfo } from '../../framework/model/resources/symbol.js';
@@ -84,6 +85,11 @@ export interface SandboxOptions {
   /** A WebSocket connection silent (no frame, no ping) this long is dropped. Default 30 000 ms. */
   readonly idleTimeoutMs?: number;
   readonly faults?: FaultOptions;
+  /**
+   * Order entry and response delays added on top of the real sockets' (REST and the trading
+   * stream); default none, since a local socket already has some.
+   */
+  readonly latency?: LatencyModel;
   /** Wall clock of signatures, rate limits and timestamps; default Date.now. */
   readonly now?: () => number;
 }

@@ -78,10 +78,11 @@ export class SandboxServer {
     const venue = input.venue({ symbols, accounts: options.accounts, onEvent: (event) => route(event) });
     venue.advanceTo(await MarketFeed.startTime(input.market, now));
     const hub = new PublicStreamHub(market, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
-    const trading = new RpcStream(auth, tradingMethods(venue, market));
+    const trading = new RpcStream(auth, tradingMethods(venue, market), input.latency, now);
     const wallet = new RpcStream(auth, walletMethods(venue, transactions));
     const rest = new RestHandler({
       routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions })], auth, faults, limits: options.rateLimits, now,
+      latency: input.latency,
     });
     const http = createServer((req, res) => void rest.handle(req, res));
     http.keepAliveTimeout = 30_000;

@@ -1,3 +1,4 @@
+import { ConstantLatency } from '../../backtest/venue/matching/latency-model.js';
 import { parseArgs } from 'node:util';
 import { parseBalanceFlags } from '../../backtest/sandbox/balance-flags.js';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
@@ -18,7 +19,7 @@ const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.js
  */
 export const sandboxCommand: CliCommand = {
   name: 'sandbox',
-  usage: 'sandbox [--recording FILE | --synthetic SEED] [--port N] [--speed X] [--loop] [--seed TEXT] [--balance CUR=AMOUNT ...]',
+  usage: 'sandbox [--recording FILE | --synthetic SEED] [--port N] [--speed X] [--loop] [--seed TEXT] [--balance CUR=AMOUNT ...] [--latency MS]',
   summary: 'run a local API v3 exchange (REST + WebSocket) over the simulated venue',
   async run(args) {
     const { values } = parseArgs({
@@ -32,6 +33,7 @@ export const sandboxCommand: CliCommand = {
         loop: { type: 'boolean', default: false },
         seed: { type: 'string', default: 'sandbox' },
         balance: { type: 'string', multiple: true },
+        latency: { type: 'string', default: '0' },
       },
       strict: true,
     });
@@ -42,6 +44,8 @@ export const sandboxCommand: CliCommand = {
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ValidationError('--port', 'must be an integer in 0..65535', values.port);
     const speed = values.speed === 'max' ? Infinity : Number(values.speed);
     if (!(speed > 0)) throw new ValidationError('--speed', 'must be a positive number or "max"', values.speed);
+    const latencyMs = Number(values.latency);
+    if (!(latencyMs >= 0) || !Number.isFinite(latencyMs)) throw new ValidationError('--latency', 'must be a non-negative number of ms', values.latency);
     const spot = values.balance === undefined ? DEFAULT_SPOT : parseBalanceFlags(values.balance);
     const server = await SandboxServer.start({
       venue: simulatedVenueFactory(),
@@ -52,6 +56,7 @@ export const sandboxCommand: CliCommand = {
       loop: values.loop,
       seed: values.seed,
       accounts: [{ id: 'main', spot, wallet: { USDT: '10000' } }],
+      latency: latencyMs > 0 ? new ConstantLatency(latencyMs) : undefined,
     });
     const key = server.apiKeys[0];
     console.log(`base_url:    ${server.baseUrl}`);
