@@ -169,6 +169,9 @@ export class ExecutionAdapter implements IntentSink {
       () => venue.replaceOrder(old.clientOrderId, change), () => venue.findOrder(newId), this.recovery,
     ));
     old.replacedBy = newId;
+    // The old order is gone once its replacement exists; its `replaced` report may still be on its way.
+    const before = old.order;
+    if (before !== undefined && old.active) this.registry.applyOrder({ ...before, status: 'canceled', updated_at: order.created_at });
     this.accept(intent, [order]);
   }
 
