@@ -27,7 +27,8 @@ export async function run(): Promise<void> {
   const texts = updates.map((m) => m.text);
   const parsed = updates.map((m) => m.msg);
   const times = updates.map((m) => m.t);
-  const frames = updates.flatMap((m) => parseOrderBookFrames(m.msg, m.t));
+  // (c) gets frames as a socket handler has them: parsed from the update texts, nothing else.
+  const frames = texts.flatMap((text, i) => parseOrderBookFrames(JSON.parse(text), times[i] as number));
   const symbols = [...new Set(snapshots.flatMap((m) => parseOrderBookFrames(m.msg, m.t).map((f) => f.symbol)))];
   const frameBook = Int32Array.from(frames, (f) => symbols.indexOf(f.symbol));
 

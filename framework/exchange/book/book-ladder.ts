@@ -95,17 +95,16 @@ export class BookLadder {
     if (index >= 0 && index < this.span) {
       const slots = this.slots;
       const previous = slots[index] as number;
+      if (previous === BIG_QUANTITY) this.bigQuantities.delete(key);
       slots[index] = quantity;
-      if (previous === 0) {
-        if (quantity !== 0) {
-          this.inWindow++;
-          if (index > this.top) this.top = index;
-        }
-      } else {
-        if (previous === BIG_QUANTITY) this.bigQuantities.delete(key);
-        if (quantity === 0) {
-          this.inWindow--;
-          if (index === this.top) this.top = this.highestFrom(index - 1);
+      // Insert, update and removal are equally likely and unpredictable: count without branching,
+      // and test the rarely true position conditions first so the branches predict well.
+      this.inWindow += Number(quantity !== 0) - Number(previous !== 0);
+      if (index >= this.top) {
+        if (index > this.top) {
+          if (quantity !== 0) this.top = index;
+        } else if (quantity === 0) {
+          this.top = this.highestFrom(index - 1);
         }
       }
       return;

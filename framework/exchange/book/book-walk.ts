@@ -1,4 +1,5 @@
-import { Decimal } from '../../model/decimal.js';
+import { Decimal, isDecimalString } from '../../model/decimal.js';
+import { ValidationError } from '../../model/errors.js';
 import type { BookLadder } from './book-ladder.js';
 import { formatScaledBig } from './scaled-big.js';
 
@@ -73,4 +74,16 @@ export function walkLadder(
 /** Exact Decimal of a scaled BigInt, built from text so no digit is lost. */
 export function fromScaled(value: bigint, scale: number): Decimal {
   return new Decimal(formatScaledBig(value, scale));
+}
+
+/** A walk's requested quantity, validated: a finite, non-negative decimal (text or Decimal). */
+export function requestedQuantity(quantity: string | Decimal): Decimal {
+  if (typeof quantity === 'string') {
+    if (!isDecimalString(quantity)) throw new ValidationError('quantity', 'must be a decimal number', quantity);
+    quantity = new Decimal(quantity);
+  }
+  if (!quantity.isFinite() || quantity.isNegative()) {
+    throw new ValidationError('quantity', 'must be a finite, non-negative decimal', quantity.toString());
+  }
+  return quantity;
 }

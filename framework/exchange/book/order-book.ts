@@ -1,9 +1,10 @@
-import { Decimal, isDecimalString, type DecimalString } from '../../model/decimal.js';
+import { isDecimalString, type Decimal, type DecimalString } from '../../model/decimal.js';
 import { ParseError, ValidationError } from '../../model/errors.js';
 import type { Instrument } from '../../model/instrument.js';
 import { scaleOf } from '../../model/scaled.js';
 import { BIG_QUANTITY, BookLadder, DEFAULT_WINDOW_SIZE } from './book-ladder.js';
-import { walkLadder, type BookWalk } from './book-walk.js';
+import { requestedQuantity, walkLadder, type BookWalk } from './book-walk.js';
+import { gatherLevels } from './gather-levels.js';
 import type { BookLevelText, OrderBookFrame } from './order-book-frame.js';
 import { parseUnsignedScaled } from './parse-unsigned-scaled.js';
 import { MAX_EXACT, formatScaledBig, parseScaledBig } from './scaled-big.js';
@@ -55,6 +56,10 @@ export class OrderBook {
   private qScale: number;
   private hasSnapshot = false;
   private broken = false;
+  /** A text seen to mean quantity 0 (compared by identity first, then by content). */
+  private zeroText = '0';
+  /** Result of the last {@link gatherLevels}, kept so the optimiser keeps its loads. */
+  private gathered = 0;
   /** `s` of the last applied frame; -1 before the first. */
   sequence = -1;
   /** Exchange time of the last applied frame (ms). */
@@ -113,6 +118,7 @@ export class OrderBook {
       this.broken = false;
     }
     try {
+      this.gathered = gatherLevels(frame.bids) | gatherLevels(frame.asks);
       this.applyLevels(this.bidLadder, frame.bids, 1, 'b');
       this.applyLevels(this.askLadder, frame.asks, -1, 'a');
       this.bidLadder.rebalance();
@@ -129,19 +135,25 @@ export class OrderBook {
   private applyLevels(ladder: BookLadder, levels: readonly BookLevelText[], sign: 1 | -1, side: string): void {
     let priceScale = this.pScale;
     let quantityScale = this.qScale;
+    let zeroText = this.zeroText;
     for (let i = 0; i < levels.length; i++) {
       const level = levels[i] as BookLevelText;
+      const quantityText = level[1];
       const price = parseUnsignedScaled(level[0], priceScale);
-      const quantity = parseUnsignedScaled(level[1], quantityScale);
+      // Removals are a third of real traffic and arrive as one text ("0.0000"), shared by
+      // JSON.parse: an identity test skips its conversion.
+      const quantity = quantityText === zeroText ? 0 : parseUnsignedScaled(quantityText, quantityScale);
       // NaN (malformed, finer than the scale, beyond 2^53) fails the test: the exact slow path.
       if (price >= 0 && quantity >= 0) {
         ladder.set(sign * price, quantity);
+        if (quantity === 0) zeroText = quantityText;
       } else {
         this.slowLevel(ladder, level, sign, `${this.symbol}.${side}[${i}]`);
         priceScale = this.pScale;
         quantityScale = this.qScale;
       }
     }
+    this.zeroText = zeroText;
   }
 
   /** A level the fast path could not take: raise the scales if needed, then set it exactly. */
@@ -283,15 +295,4 @@ function checkUnsigned(text: string, path: string): void {
 
 function toSafeNumber(value: bigint): number {
   return value > MAX_EXACT || value < -MAX_EXACT ? Number.NaN : Number(value);
-}
-
-function requestedQuantity(quantity: string | Decimal): Decimal {
-  if (typeof quantity === 'string') {
-    if (!isDecimalString(quantity)) throw new ValidationError('quantity', 'must be a decimal number', quantity);
-    quantity = new Decimal(quantity);
-  }
-  if (!quantity.isFinite() || quantity.isNegative()) {
-    throw new ValidationError('quantity', 'must be a finite, non-negative decimal', quantity.toString());
-  }
-  return quantity;
 }
