@@ -73,15 +73,21 @@ export class RuntimeStrategyContext<Params> implements StrategyContext<Params> {
   }
 
   place(spec: OrderSpec, tag?: string): Intent {
-    return { ...spec, kind: 'place', ...this.base(tag) };
+    // Built field by field: object spread here costs several microseconds per intent in V8.
+    return {
+      kind: 'place', intentId: this.nextIntentId(), strategyId: this.strategyId, tag,
+      symbol: spec.symbol, side: spec.side, type: spec.type, quantity: spec.quantity, price: spec.price,
+      stopPrice: spec.stopPrice, timeInForce: spec.timeInForce, expireTime: spec.expireTime,
+      postOnly: spec.postOnly, reduceOnly: spec.reduceOnly,
+    };
   }
 
   cancel(clientOrderId: string, tag?: string): Intent {
-    return { kind: 'cancel', clientOrderId, ...this.base(tag) };
+    return { kind: 'cancel', intentId: this.nextIntentId(), strategyId: this.strategyId, tag, clientOrderId };
   }
 
   replace(clientOrderId: string, quantity: Decimal, price?: Decimal, tag?: string): Intent {
-    return { kind: 'replace', clientOrderId, quantity, ...(price === undefined ? {} : { price }), ...this.base(tag) };
+    return { kind: 'replace', intentId: this.nextIntentId(), strategyId: this.strategyId, tag, clientOrderId, quantity, price };
   }
 
   cancelAll(symbol?: string, tag?: string): Intent {
