@@ -18,6 +18,7 @@ import {
   DEFAULT_RECOVERY, OutcomeUnknownError, isRetryableFailure, lookupList, lookupWithRetry, sendWithoutDuplicates,
   type RecoveryOptions,
 } from './unknown-outcome.js';
+import { toRequest } from './order-request.js';
 import type { VenueOrderRequest, VenuePort } from './venue-port.js';
 
 /** Where the runtime hands intents that passed the risk gate. */
@@ -313,13 +314,4 @@ export class ExecutionAdapter implements IntentSink {
 
 function isNotFound(error: unknown): boolean {
   return error instanceof ExchangeError && error.exchangeCode === ErrorCode.OrderNotFound;
-}
-
-/** The wire request of an order spec under a chosen client_order_id. */
-export function toRequest(clientOrderId: string, spec: OrderSpec): VenueOrderRequest {
-  return {
-    client_order_id: clientOrderId, symbol: spec.symbol, side: spec.side, type: spec.type, time_in_force: spec.timeInForce,
-    quantity: spec.quantity, price: spec.price, stop_price: spec.stopPrice, expire_time: spec.expireTime, post_only: spec.postOnly,
-    reduce_only: spec.reduceOnly,
-  };
 }
