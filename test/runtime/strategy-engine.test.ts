@@ -188,6 +188,27 @@ describe('StrategyEngine intents', () => {
   });
 });
 
+describe('StrategyEngine market state', () => {
+  it('forgets a stale book without calling onBook, and tells closed candles apart', () => {
+    const scheduler = new VirtualClockScheduler();
+    const ports = new FakePorts();
+    const log: string[] = [];
+    const engine = engineOn(scheduler, ports, recorder(log));
+    engine.start();
+    ports.books.next(bookUpdate('BTCUSDT', 1));
+    scheduler.flush();
+    expect(engine.context.book('BTCUSDT')).toBeDefined();
+    ports.books.next({ kind: 'stale', symbol: 'BTCUSDT', reason: { kind: 'gap', expected: 2, got: 4 } });
+    scheduler.flush();
+    expect(engine.context.book('BTCUSDT')).toBeUndefined();
+    const candle = { kind: 'candles', channel: 'candles/M1', symbol: 'BTCUSDT', snapshot: false, exchangeTime: 0, receivedAt: 0, period: 'M1', candles: [] } as const;
+    ports.market.next(candle);
+    ports.candleClosed.next(candle);
+    scheduler.flush();
+    expect(log).toEqual(['book:BTCUSDT:false', 'candle:BTCUSDT:false', 'candle:BTCUSDT:true']);
+  });
+});
+
 describe('StrategyEngine timers and lifecycle', () => {
   it('fires timers on virtual time: one-shot, repeating, cleared', () => {
     const scheduler = new VirtualClockScheduler(new VirtualClock(10_000));
