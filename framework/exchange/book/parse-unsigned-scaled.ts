@@ -58,22 +58,36 @@ function parseOtherUnsignedScaled(text: string, scale: number): number {
 }
 
 /**
- * {@link parseUnsignedScaled} for texts of any length, accumulating in doubles. While the result
- * is <= 2^53 - 1 every intermediate was too (the accumulation never decreases and doubles round
- * monotonically), so a result that passes the final range test is exact.
+ * {@link parseUnsignedScaled} for texts of any length, accumulating in doubles; decimals beyond
+ * the scale must be zeros and are not accumulated, so padding never pushes a value out of range.
+ * While the result is <= 2^53 - 1 every intermediate was too (the accumulation never decreases
+ * and doubles round monotonically), so a result that passes the final range test is exact.
  */
 export function parseLongUnsignedScaled(text: string, scale: number): number {
   const length = text.length;
   let n = 0;
-  let dot = -1;
+  let decimals = -1;
+  let digits = 0;
   for (let i = 0; i < length; i++) {
     const digit = text.charCodeAt(i) - 48;
-    if (digit >= 0 && digit <= 9) n = n * 10 + digit;
-    else if (digit === -2 && dot < 0) dot = i;
-    else return Number.NaN;
+    if (digit === -2) {
+      if (decimals >= 0) return Number.NaN;
+      decimals = 0;
+      continue;
+    }
+    if (digit < 0 || digit > 9) return Number.NaN;
+    digits++;
+    if (decimals >= 0) {
+      if (decimals === scale) {
+        if (digit !== 0) return Number.NaN;
+        continue;
+      }
+      decimals++;
+    }
+    n = n * 10 + digit;
   }
-  if (length === 0 || (dot >= 0 && length === 1) || n > Number.MAX_SAFE_INTEGER) return Number.NaN;
-  return rescale(n, dot < 0 ? scale : scale - (length - dot - 1));
+  if (digits === 0 || n > Number.MAX_SAFE_INTEGER) return Number.NaN;
+  return rescale(n, decimals < 0 ? scale : scale - decimals);
 }
 
 /** `n` x 10^shift when that is an exact safe integer (a negative shift must drop only zeros). */

@@ -45,3 +45,34 @@ export const frameSequence: fc.Arbitrary<OrderBookFrame[]> = fc
 
 /** Quantities to walk the book with. */
 export const walkQuantity = fc.tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 6 })).map(([u, d]) => decimalText(u, d, 0));
+
+/**
+ * A snapshot then updates around a touch that drifts by up to ±`maxDrift` ticks a frame (2
+ * decimals), with most levels within 40 ticks of the touch and a few up to 10^6 ticks away: with a
+ * small window this crosses the window edges, recentres it and parks levels outside it.
+ */
+export function movingFrameSequence(maxDrift: number): fc.Arbitrary<OrderBookFrame[]> {
+  const offset = fc.oneof(
+    { weight: 8, arbitrary: fc.integer({ min: 0, max: 40 }) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 1_000_000 }) },
+  );
+  const change = fc.tuple(offset, fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 3, arbitrary: fc.integer({ min: 1, max: 5_000 }) }));
+  const step = fc.tuple(fc.integer({ min: -maxDrift, max: maxDrift }), fc.array(change, { maxLength: 10 }), fc.array(change, { maxLength: 10 }));
+  return fc.array(step, { minLength: 1, maxLength: 40 }).map((steps) => {
+    let touch = 2_000_000;
+    return steps.map(([drift, bids, asks], i) => {
+      touch = Math.max(1_100_000, touch + drift);
+      const level = (ticks: number, quantity: number): BookLevelText => [decimalText(ticks, 2, 0), decimalText(quantity, 4, 0)];
+      return {
+        symbol: 'TEST',
+        sequence: i + 1,
+        exchangeTime: 1_700_000_000_000 + i,
+        receivedAt: 1_700_000_000_001 + i,
+        snapshot: i === 0,
+        // Bids at or below the touch, asks above it: a drifting touch may still cross the book.
+        bids: bids.map(([away, quantity]) => level(touch - away, quantity)),
+        asks: asks.map(([away, quantity]) => level(touch + 1 + away, quantity)),
+      };
+    });
+  });
+}

@@ -6,7 +6,7 @@ import { Decimal } from '../../../framework/model/decimal.js';
 import { ParseError, ValidationError } from '../../../framework/model/errors.js';
 import { Instrument } from '../../../framework/model/instrument.js';
 import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
-import { frameSequence, walkQuantity } from './book-arbitraries.js';
+import { frameSequence, movingFrameSequence, walkQuantity } from './book-arbitraries.js';
 import { NaiveBook, normalised } from './naive-book.js';
 
 function frame(snapshot: boolean, bids: BookLevelText[], asks: BookLevelText[], sequence = 1): OrderBookFrame {
@@ -184,5 +184,54 @@ describe('OrderBook', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it('property: a small window recentred by a drifting touch, with far levels outside it, matches the naive model', () => {
+    fc.assert(
+      fc.property(movingFrameSequence(300), walkQuantity, (frames, quantity) => {
+        const book = new OrderBook('TEST', { instrument: instrument('0.01', '0.0001'), windowSize: 64 });
+        const naive = new NaiveBook();
+        for (const f of frames) {
+          book.apply(f);
+          naive.apply(f.snapshot, f.bids, f.asks);
+          expect(book.crossed).toBe(naive.crossed());
+          expect(book.size('bid') + book.size('ask')).toBe(naive.bids.size + naive.asks.size);
+        }
+        sameAsNaive(book, naive);
+        const bestAsk = naive.levels('ask')[0];
+        expect(book.bestAskPrice).toBe(bestAsk === undefined ? Number.NaN : Number(new Decimal(bestAsk[0]).times(100).toFixed()));
+        for (const [price, q] of naive.levels('bid').slice(0, 5)) expect(new Decimal(book.depthAt('bid', price)).toFixed()).toBe(q);
+        const walk = book.costToBuy(quantity);
+        const expected = naive.walk('ask', new Decimal(quantity));
+        expect(walk.notional.eq(expected.notional)).toBe(true);
+        expect(walk.filled.eq(expected.filled)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('follows the touch far beyond its window and back, keeping deep levels exact', () => {
+    const b = new OrderBook('X', { instrument: instrument('0.01', '0.0001'), windowSize: 64 });
+    b.apply(frame(true, [['100.00', '1'], ['99.99', '2'], ['50.00', '3']], [['100.01', '1'], ['250.00', '4']]));
+    // The touch moves 100 windows up, then all the way back down below the start.
+    b.apply(frame(false, [['100.00', '0'], ['99.99', '0'], ['164.00', '5']], [['100.01', '0'], ['164.01', '6']], 2));
+    expect([b.bestBidPrice, b.bestAskPrice]).toEqual([16400, 16401]);
+    b.apply(frame(false, [['164.00', '0'], ['60.00', '7']], [['164.01', '0'], ['60.01', '8']], 3));
+    expect([b.bestBidPrice, b.bestAskPrice, b.bestBidQuantity]).toEqual([6000, 6001, 70000]);
+    expect(normalised(b.topN('bid', 5))).toEqual([['60', '7'], ['50', '3']]);
+    expect(normalised(b.topN('ask', 5))).toEqual([['60.01', '8'], ['250', '4']]);
+    b.apply(frame(false, [['60.00', '0']], [], 4));
+    expect(b.bestBidPrice).toBe(5000);
+    b.apply(frame(false, [['50.00', '0']], [], 5));
+    expect(b.bestBidPrice).toBeNaN();
+    expect(b.size('bid')).toBe(0);
+    expect(b.valid).toBe(true);
+  });
+
+  it('refuses a window size that is not a power of two in range', () => {
+    for (const windowSize of [0, 32, 100, 2 ** 21, 1.5]) {
+      expect(() => new OrderBook('X', { windowSize })).toThrow(ValidationError);
+    }
+    expect(new OrderBook('X', { windowSize: 64 }).size('bid')).toBe(0);
   });
 });
