@@ -75,9 +75,15 @@ export async function run(): Promise<void> {
   const perUpdate = bench.tasks.map((task) => {
     const result = task.result;
     if (result.state !== 'completed') throw new Error(`${task.name}: ${result.state}`);
-    return { name: task.name, ns: (result.latency.mean * 1e6) / updates.length, rme: result.latency.rme };
+    return {
+      name: task.name,
+      ns: (result.latency.mean * 1e6) / updates.length,
+      medianNs: (result.latency.p50 * 1e6) / updates.length,
+      rme: result.latency.rme,
+    };
   });
   const [a, b, c, d] = perUpdate.map((r) => r.ns) as [number, number, number, number];
+  const [am, bm, cm, dm] = perUpdate.map((r) => r.medianNs) as [number, number, number, number];
   console.log(`\nbook: ${file}`);
   console.log(`${updates.length.toLocaleString('en-US')} updates, ${levelChanges.toLocaleString('en-US')} level changes (${(levelChanges / updates.length).toFixed(1)} per update), ${snapshots.length} snapshot(s) (checksum ${sink === 0 ? 0 : 1})`);
   printTable('per update frame', perUpdate.map((r) => ({
@@ -85,13 +91,23 @@ export async function run(): Promise<void> {
     'updates/s': Math.round(1e9 / r.ns),
     'ns/update': r.ns,
     'ns/level change': (r.ns * updates.length) / levelChanges,
+    'median ns/update': r.medianNs,
     'rme %': r.rme,
   })));
+  // Mean and median of the per-iteration times: on a shared machine the mean carries the
+  // iterations that other processes preempted, the median does not; both are shown.
+  const row = (ratio: string, mean: number, median: number, target = ''): Row => ({
+    ratio,
+    'of means': mean.toFixed(3),
+    'of medians': median.toFixed(3),
+    target,
+    status: target === '' ? '' : mean <= 0.25 && median <= 0.25 ? 'met' : median <= 0.25 ? 'met on medians only' : 'NOT met',
+  });
   const ratios: Row[] = [
-    { ratio: '(c)/(a) apply a parsed update', value: (c / a).toFixed(3), target: '<= 0.25', status: c / a <= 0.25 ? 'met' : 'NOT met' },
-    { ratio: '(b)/(a) frame validation', value: (b / a).toFixed(3), target: '', status: '' },
-    { ratio: '(b+c)/(a)', value: ((b + c) / a).toFixed(3), target: '', status: '' },
-    { ratio: '(d)/(a) keeper end to end', value: (d / a).toFixed(3), target: '', status: '' },
+    row('(c)/(a) apply a parsed update', c / a, cm / am, '<= 0.25'),
+    row('(b)/(a) frame validation', b / a, bm / am),
+    row('(b+c)/(a)', (b + c) / a, (bm + cm) / am),
+    row('(d)/(a) keeper end to end', d / a, dm / am),
   ];
   printTable('ratios to JSON.parse', ratios);
 }
