@@ -36,7 +36,12 @@ export interface OrderBookOptions {
 
 /**
  * The full-depth L2 book of one symbol, exact: prices and quantities are scaled integers
- * (`parseScaled`), one price scale and one quantity scale per book.
+ * (`parseUnsignedScaled`), one price scale and one quantity scale per book.
+ *
+ * Per level of an update the hot path converts both texts in one validating pass (no float, no
+ * allocation) and stores the quantity in a dense per-side window indexed by price (see
+ * BookLadder), so a level change costs about two text scans and one array store; the best bid and
+ * ask are maintained as levels change.
  *
  * Scales start from the Instrument when known, else from 0, and rise when a value with more
  * decimals arrives (every stored value is multiplied by the power of ten, exactly): nothing is
