@@ -1,3 +1,5 @@
+import { parseUnsignedScaled } from './parse-unsigned-scaled.js';
+
 /**
  * Exact decimal text <-> scaled integer conversion without decimal.js, for the hot path (books,
  * matching). `parseScaled("2684.05", 2)` is `268405`. Results stay exact while they are safe
@@ -6,45 +8,13 @@
 
 /**
  * `text` times 10^scale as an integer, or NaN when the text is not a plain decimal, has non-zero
- * digits beyond `scale` decimals, or does not fit a safe integer.
+ * digits beyond `scale` decimals, or does not fit a safe integer. Signed front of
+ * {@link parseUnsignedScaled}, the one-pass converter the order book uses per level.
  */
 export function parseScaled(text: string, scale: number): number {
-  const len = text.length;
-  let i = 0;
-  let negative = false;
-  if (len === 0) return Number.NaN;
-  if (text.charCodeAt(0) === 45) {
-    negative = true;
-    i = 1;
-    if (len === 1) return Number.NaN;
-  }
-  let n = 0;
-  let fractionDigits = -1;
-  let digits = 0;
-  for (; i < len; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 46) {
-      if (fractionDigits >= 0) return Number.NaN;
-      fractionDigits = 0;
-      continue;
-    }
-    const d = c - 48;
-    if (d < 0 || d > 9) return Number.NaN;
-    digits++;
-    if (fractionDigits >= 0) {
-      if (fractionDigits === scale) {
-        if (d !== 0) return Number.NaN;
-        continue;
-      }
-      fractionDigits++;
-    }
-    n = n * 10 + d;
-  }
-  if (digits === 0) return Number.NaN;
-  if (fractionDigits < 0) fractionDigits = 0;
-  for (; fractionDigits < scale; fractionDigits++) n *= 10;
-  if (n > Number.MAX_SAFE_INTEGER) return Number.NaN;
-  return negative ? -n : n;
+  if (text.charCodeAt(0) !== 45) return parseUnsignedScaled(text, scale);
+  const magnitude = parseUnsignedScaled(text.slice(1), scale);
+  return magnitude === 0 ? 0 : -magnitude;
 }
 
 /** Number of digits after the decimal point in a plain decimal text, ignoring trailing zeros. */

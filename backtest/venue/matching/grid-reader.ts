@@ -1,7 +1,7 @@
 import { ParseError } from '../../../framework/model/errors.js';
 import type { Instrument } from '../../../framework/model/instrument.js';
 import type { TradeTick } from '../../../framework/model/stream/market-records.js';
-import { parseUnsignedScaled } from '../../../framework/exchange/book/parse-unsigned-scaled.js';
+import { parseUnsignedScaled } from '../../../framework/model/parse-unsigned-scaled.js';
 import type { OutsideTrade } from './outside-trade.js';
 
 const PLAIN_UNSIGNED = /^(\d+\.?\d*|\.\d+)$/;

@@ -1,4 +1,4 @@
-import { formatScaledBig } from '../../../framework/exchange/book/scaled-big.js';
+import { formatScaledBig } from '../../../framework/model/scaled-big.js';
 import type { Instrument } from '../../../framework/model/instrument.js';
 
 /** A `candles/M1` entry as the exchange sends it: open time and exact decimal text. */

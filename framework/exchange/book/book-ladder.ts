@@ -1,4 +1,4 @@
-import { MAX_EXACT } from './scaled-big.js';
+import { MAX_EXACT } from '../../model/scaled-big.js';
 import { SortedLevels } from './sorted-levels.js';
 
 /** Marks a quantity kept in {@link BookLadder.bigQuantities} because it exceeds a safe integer. */

@@ -1,7 +1,7 @@
 import { Decimal, isDecimalString } from '../../model/decimal.js';
 import { ValidationError } from '../../model/errors.js';
 import type { BookLadder } from './book-ladder.js';
-import { formatScaledBig } from './scaled-big.js';
+import { formatScaledBig } from '../../model/scaled-big.js';
 
 /**
  * What taking `quantity` from one side of the book would cost (buy) or yield (sell), walking the

@@ -6,8 +6,8 @@ import { BIG_QUANTITY, BookLadder, DEFAULT_WINDOW_SIZE } from './book-ladder.js'
 import { requestedQuantity, walkLadder, type BookWalk } from './book-walk.js';
 import { gatherLevels } from './gather-levels.js';
 import type { BookLevelText, OrderBookFrame } from './order-book-frame.js';
-import { parseUnsignedScaled } from './parse-unsigned-scaled.js';
-import { MAX_EXACT, formatScaledBig, parseScaledBig } from './scaled-big.js';
+import { parseUnsignedScaled } from '../../model/parse-unsigned-scaled.js';
+import { MAX_EXACT, formatScaledBig, parseScaledBig } from '../../model/scaled-big.js';
 
 /** A side of the book. */
 export type BookSide = 'bid' | 'ask';

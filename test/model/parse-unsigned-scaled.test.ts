@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseLongUnsignedScaled, parseUnsignedScaled } from '../../../framework/exchange/book/parse-unsigned-scaled.js';
-import { MAX_EXACT, parseScaledBig } from '../../../framework/exchange/book/scaled-big.js';
+import { parseLongUnsignedScaled, parseUnsignedScaled } from '../../framework/model/parse-unsigned-scaled.js';
+import { MAX_EXACT, parseScaledBig } from '../../framework/model/scaled-big.js';
 
 const PLAIN_UNSIGNED = /^(?:\d+\.?\d*|\.\d+)$/;
 
