@@ -1,5 +1,10 @@
 import { Decimal, toWire } from '../../framework/model/decimal.js';
+import { candleStart } from '../../framework/model/candle-time.js';
 import type { CandlePeriod } from '../../framework/model/resources/candle.js';
+
+export { candleStart };
+
+const DAY_MS = 86_400_000;
 
 /** A public trade as the `trades` channel sends it. */
 export interface WireTrade {
@@ -19,24 +24,6 @@ export interface WireCandle {
   readonly l: string;
   readonly v: string;
   readonly q: string;
-}
-
-const MINUTE = 60_000;
-const PERIOD_MS: Readonly<Record<Exclude<CandlePeriod, '1M'>, number>> = {
-  M1: MINUTE, M3: 3 * MINUTE, M5: 5 * MINUTE, M15: 15 * MINUTE, M30: 30 * MINUTE,
-  H1: 60 * MINUTE, H4: 240 * MINUTE, D1: 1440 * MINUTE, D7: 7 * 1440 * MINUTE,
-};
-
-/** Start (UNIX ms, UTC) of the candle of `period` holding time `t`; `1M` is the calendar month. */
-export function candleStart(t: number, period: CandlePeriod): number {
-  if (period === '1M') {
-    const d = new Date(t);
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-  }
-  const ms = PERIOD_MS[period];
-  // D7 candles start on Mondays, as exchange weekly candles do (1970-01-01 was a Thursday).
-  const offset = period === 'D7' ? 4 * 1440 * MINUTE : 0;
-  return Math.floor((t - offset) / ms) * ms + offset;
 }
 
 /**
@@ -111,7 +98,7 @@ export interface TradeStats {
 
 /** Statistics of the trades within 24 h before `now` (trades in time order). */
 export function tradeStats(trades: readonly WireTrade[], now: number): TradeStats {
-  const since = now - 24 * 60 * MINUTE;
+  const since = now - DAY_MS;
   let high: Decimal | undefined;
   let low: Decimal | undefined;
   let volume = new Decimal(0);

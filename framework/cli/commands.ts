@@ -1,7 +1,8 @@
 import type { CliCommand } from './command.js';
 import { demoCommand } from './demo-command.js';
+import { importCandlesCommand } from './import-candles-command.js';
 import { recordCommand } from './record-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 
 /** Every `tradeloop` sub-command, in the order `help` lists them. */
-export const commands: readonly CliCommand[] = [demoCommand, sandboxCommand, recordCommand];
+export const commands: readonly CliCommand[] = [demoCommand, sandboxCommand, recordCommand, importCandlesCommand];
