@@ -17,7 +17,7 @@ import type { CliCommand } from './command.js';
  */
 export const recordCommand: CliCommand = {
   name: 'record',
-  usage: 'record --ws-base-url URL [--base-url URL] --symbols A,B --channels C,D --out FILE.jsonl.gz [--rotate-mb N] [--rotate-minutes N] [--seconds N]',
+  usage: 'record --ws-base-url URL [--base-url URL] --symbols A,B --channels C,D --out FILE.jsonl.gz [--rotate-mb N] [--rotate-minutes N] [--seconds N] [--venue TEXT] [--note TEXT]',
   summary: 'record public market data to a recording file',
   async run(args) {
     const { values } = parseArgs({
@@ -31,6 +31,8 @@ export const recordCommand: CliCommand = {
         'rotate-mb': { type: 'string' },
         'rotate-minutes': { type: 'string' },
         seconds: { type: 'string' },
+        venue: { type: 'string' },
+        note: { type: 'string' },
       },
       strict: true,
     });
@@ -46,9 +48,9 @@ export const recordCommand: CliCommand = {
     const header: RecordingHeader = {
       format: 'tradeloop.recording',
       version: 1,
-      venue: new URL(wsBaseUrl).host,
+      venue: values.venue ?? new URL(wsBaseUrl).host,
       symbols: values['base-url'] ? await fetchSymbols(values['base-url'], symbols) : {},
-      note: `recorded by tradeloop record: ${channels.join(', ')}`,
+      note: `${values.note ? `${values.note}; ` : ''}recorded by tradeloop record: ${channels.join(', ')}`,
     };
     const session = PublicSession.create({ url: `${wsBaseUrl.replace(/\/+$/, '')}/api/3/ws/public`, clock: new LiveClock() });
     const recorder = new Recorder({ session, out, header, channels, symbols, rotateBytes, rotateMs });
