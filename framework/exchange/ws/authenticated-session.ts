@@ -20,6 +20,19 @@ interface StreamSubscription {
   readonly params: Readonly<Record<string, unknown>> | undefined;
 }
 
+/** Parses a notification and delivers it; false when the frame is not of its kind. */
+export type NotificationRoute = (frame: RpcNotification['frame'], receivedAt: number) => boolean;
+
+/** A route that delivers what `parse` recognises (non-null) to `subject`. */
+export function route<T>(parse: (frame: unknown, receivedAt: number) => T | null, subject: Subject<T>): NotificationRoute {
+  return (frame, receivedAt) => {
+    const value = parse(frame, receivedAt);
+    if (value === null) return false;
+    subject.next(value);
+    return true;
+  };
+}
+
 /**
  * What trading and wallet sessions share: `login()` (HS256 or BASIC), and after every reconnect a
  * fresh login followed by every stream subscription made so far, each announced on `resubscribed$`
@@ -117,6 +130,19 @@ export abstract class AuthenticatedSession {
 
   /** Completes the session's own typed streams. */
   protected abstract completeStreams(): void;
+
+  /**
+   * Offers a notification to each route in turn; the first whose parser recognises it (returns
+   * non-null) receives it. A frame that fails to parse is reported and skipped.
+   */
+  protected dispatch(notification: RpcNotification, routes: readonly NotificationRoute[]): void {
+    const { frame, receivedAt } = notification;
+    try {
+      for (const route of routes) if (route(frame, receivedAt)) return;
+    } catch (error) {
+      this.reportParseError(typeof frame.method === 'string' ? frame.method : '(none)', receivedAt, error);
+    }
+  }
 
   /** Reports a frame that failed to parse; the frame is skipped. */
   protected reportParseError(ch: string, at: number, error: unknown): void {

@@ -2,7 +2,7 @@ import { Subject, type Observable } from 'rxjs';
 import { parseBalanceNotification, type BalanceNotification } from '../../model/stream/balance-update.js';
 import { parseOrderReportNotification, type OrderReportNotification } from '../../model/stream/order-report.js';
 import type { ApiCredentials } from '../rest/credentials.js';
-import { AuthenticatedSession, type AuthenticatedSessionOptions } from './authenticated-session.js';
+import { AuthenticatedSession, route, type AuthenticatedSessionOptions } from './authenticated-session.js';
 import type { RpcConnection, RpcNotification } from './rpc-connection.js';
 import { TradingAccountApi } from './trading-account-api.js';
 
@@ -26,6 +26,8 @@ export class TradingSession extends AuthenticatedSession {
   /** Futures methods (`futures_*`). */
   readonly futures = new TradingAccountApi(this, 'futures');
 
+  private readonly routes = [route(parseOrderReportNotification, this.reportSubject), route(parseBalanceNotification, this.balanceSubject)];
+
   constructor(rpc: RpcConnection, credentials: ApiCredentials, waitForOpenMs?: number) {
     super(rpc, credentials, waitForOpenMs);
   }
@@ -36,19 +38,7 @@ export class TradingSession extends AuthenticatedSession {
   }
 
   protected onNotification(notification: RpcNotification): void {
-    const { frame, receivedAt } = notification;
-    const method = typeof frame.method === 'string' ? frame.method : '(none)';
-    try {
-      const reports = parseOrderReportNotification(frame, receivedAt);
-      if (reports !== null) {
-        this.reportSubject.next(reports);
-        return;
-      }
-      const balances = parseBalanceNotification(frame, receivedAt);
-      if (balances !== null) this.balanceSubject.next(balances);
-    } catch (error) {
-      this.reportParseError(method, receivedAt, error);
-    }
+    this.dispatch(notification, this.routes);
   }
 
   protected completeStreams(): void {

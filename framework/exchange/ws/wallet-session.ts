@@ -10,7 +10,7 @@ import { TRANSACTION_ORDER_KEYS, type TransactionsParams } from '../rest/endpoin
 import {
   enumParam, limitParam, offsetParam, optionalCodeList, optionalDateTime, optionalEnum, optionalId, SORT_DIRECTIONS,
 } from '../rest/params.js';
-import { AuthenticatedSession, type AuthenticatedSessionOptions } from './authenticated-session.js';
+import { AuthenticatedSession, route, type AuthenticatedSessionOptions } from './authenticated-session.js';
 import type { RpcConnection, RpcNotification } from './rpc-connection.js';
 
 const CODE = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -27,6 +27,8 @@ export class WalletSession extends AuthenticatedSession {
   readonly transactions$: Observable<TransactionNotification> = this.transactionSubject.asObservable();
   /** Wallet balance snapshots and updates (after `subscribeWalletBalances`). */
   readonly balances$: Observable<BalanceNotification> = this.balanceSubject.asObservable();
+
+  private readonly routes = [route(parseTransactionNotification, this.transactionSubject), route(parseBalanceNotification, this.balanceSubject)];
 
   constructor(rpc: RpcConnection, credentials: ApiCredentials, waitForOpenMs?: number) {
     super(rpc, credentials, waitForOpenMs);
@@ -76,19 +78,7 @@ export class WalletSession extends AuthenticatedSession {
   }
 
   protected onNotification(notification: RpcNotification): void {
-    const { frame, receivedAt } = notification;
-    const method = typeof frame.method === 'string' ? frame.method : '(none)';
-    try {
-      const transaction = parseTransactionNotification(frame, receivedAt);
-      if (transaction !== null) {
-        this.transactionSubject.next(transaction);
-        return;
-      }
-      const balances = parseBalanceNotification(frame, receivedAt);
-      if (balances !== null) this.balanceSubject.next(balances);
-    } catch (error) {
-      this.reportParseError(method, receivedAt, error);
-    }
+    this.dispatch(notification, this.routes);
   }
 
   protected completeStreams(): void {
