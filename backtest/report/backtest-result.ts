@@ -1,0 +1,96 @@
+import type { Decimal } from '../../framework/model/decimal.js';
+
+/**
+ * Everything a backtest run produces, as plain data: the runner builds it, the report modules
+ * (metrics, HTML, CSV/JSON, console summary) only read it. Money stays exact (Decimal); times are
+ * virtual milliseconds since the epoch.
+ */
+export interface BacktestResult {
+  readonly meta: BacktestMeta;
+  /** Balance per currency before the first event. */
+  readonly initialBalances: Readonly<Record<string, Decimal>>;
+  /** Balance per currency after the last event. */
+  readonly finalBalances: Readonly<Record<string, Decimal>>;
+  /** Every fill, in time order. */
+  readonly fills: readonly FillRecord[];
+  /** The final state of every order the run placed. */
+  readonly orders: readonly OrderRecord[];
+  /** Equity samples (e.g. every minute of virtual time and at each fill), in time order. */
+  readonly equity: readonly EquityPoint[];
+  /** Mid or trade price bars per symbol, for the charts. */
+  readonly prices: Readonly<Record<string, readonly PriceBar[]>>;
+}
+
+/** What was run, on what, and how long it took. */
+export interface BacktestMeta {
+  readonly strategy: string;
+  /** The strategy's parameters as configured (any JSON-like value). */
+  readonly params: unknown;
+  readonly symbols: readonly string[];
+  /** Recording files replayed, in order. */
+  readonly recordings: readonly string[];
+  readonly seed: number;
+  /** The currency equity is valued in (e.g. USDT). */
+  readonly quoteCurrency: string;
+  /** Virtual time of the first and last replayed event, ms. */
+  readonly startTime: number;
+  readonly endTime: number;
+  /** Number of replayed events. */
+  readonly events: number;
+  /** Wall-clock duration of the run, ms: the only non-deterministic figure of a result. */
+  readonly wallMs: number;
+  /** Order book resynchronisations (sequence gaps and the like) seen during the replay. */
+  readonly bookResyncs: readonly { readonly symbol: string; readonly time: number; readonly reason: string }[];
+  /** `candles` when only candles were replayed and fills followed the candle rules. */
+  readonly mode: 'book' | 'candles';
+}
+
+/** One execution of (part of) an order. */
+export interface FillRecord {
+  readonly time: number;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: Decimal;
+  readonly quantity: Decimal;
+  readonly fee: Decimal;
+  readonly feeCurrency: string;
+  readonly liquidity: 'maker' | 'taker';
+  readonly clientOrderId: string;
+  readonly tradeId: string;
+  readonly intentId?: string;
+  readonly strategyId?: string;
+}
+
+/** An order in its final state. */
+export interface OrderRecord {
+  readonly clientOrderId: string;
+  readonly intentId?: string;
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly type: string;
+  /** Limit price; absent for market orders. */
+  readonly price?: Decimal;
+  readonly quantity: Decimal;
+  readonly filledQuantity: Decimal;
+  readonly status: string;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** One equity sample. */
+export interface EquityPoint {
+  readonly time: number;
+  /** All balances valued in `meta.quoteCurrency` at mid. */
+  readonly equity: Decimal;
+  /** Base quantity held per symbol. */
+  readonly positions: Readonly<Record<string, Decimal>>;
+}
+
+/** One OHLC bar of a symbol's price. */
+export interface PriceBar {
+  readonly time: number;
+  readonly open: Decimal;
+  readonly high: Decimal;
+  readonly low: Decimal;
+  readonly close: Decimal;
+}
