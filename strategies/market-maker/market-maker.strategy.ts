@@ -1,0 +1,90 @@
+import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import type { Intent } from '../../framework/model/intent.js';
+import type { Instrument } from '../../framework/model/instrument.js';
+import type { BookView, Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
+import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
+import { movedBy, quotePrices } from './quote-prices.js';
+import { QuoteTracker, type QuoteSide } from './quote-tracker.js';
+
+type Ctx = StrategyContext<MarketMakerParams>;
+
+/**
+ * Two-sided quoting with inventory skew (see README.md). Quotes are limit, post-only, GTC orders,
+ * one bid and one ask per symbol whose book it sees; a quote is moved with a replace (never
+ * cancel + place), and only one intent per quote is in flight at a time.
+ */
+export function createMarketMaker(): Strategy<MarketMakerParams> {
+  const quotes = new QuoteTracker();
+
+  function requote(ctx: Ctx, symbol: string, book: BookView): Intent[] {
+    const instrument = ctx.instrument(symbol);
+    const midText = book.valid ? book.mid() : undefined;
+    if (instrument === undefined || midText === undefined) return [];
+    const p = ctx.params;
+    const quantity = instrument.roundQuantityDown(p.orderQuantity);
+    if (quantity.isZero()) return [];
+    const inventory = ctx.position(symbol)?.quantity ?? ZERO;
+    const prices = quotePrices(instrument, { mid: new Decimal(midText), inventory, maxInventory: p.maxInventory, halfSpreadBps: p.halfSpreadBps, skewBps: p.skewBps });
+    // The side that would take |inventory| beyond the limit once filled is not quoted.
+    const bid = inventory.plus(quantity).greaterThan(p.maxInventory) || !prices.bid.greaterThan(0) ? undefined : prices.bid;
+    const ask = inventory.minus(quantity).lessThan(p.maxInventory.neg()) ? undefined : prices.ask;
+    const out: Intent[] = [];
+    quoteSide(ctx, instrument, 'bid', bid, quantity, out);
+    quoteSide(ctx, instrument, 'ask', ask, quantity, out);
+    return out;
+  }
+
+  function quoteSide(ctx: Ctx, instrument: Instrument, side: QuoteSide, target: Decimal | undefined, quantity: Decimal, out: Intent[]): void {
+    const symbol = instrument.symbol;
+    const q = quotes.get(symbol, side);
+    if (q.pending !== undefined || q.cancelling) return;
+    const tag = `${side}-quote`;
+    if (target === undefined) {
+      if (q.orderId === undefined) return;
+      const intent = ctx.cancel(q.orderId, tag);
+      quotes.sent(symbol, side, intent);
+      out.push(intent);
+      return;
+    }
+    const now = ctx.now();
+    if (now < q.retryAt) return;
+    if (q.orderId === undefined) {
+      const intent = ctx.place({
+        symbol, side: side === 'bid' ? 'buy' : 'sell', type: 'limit', quantity, price: target, timeInForce: 'GTC', postOnly: true,
+      }, tag);
+      q.movedAt = now;
+      quotes.sent(symbol, side, intent, target);
+      out.push(intent);
+      return;
+    }
+    const p = ctx.params;
+    if (q.price !== undefined && !movedBy(q.price, target, p.requoteBps)) return;
+    if (now - q.movedAt < p.minRequoteIntervalMs) return;
+    const intent = ctx.replace(q.orderId, quantity, target, tag);
+    q.movedAt = now;
+    quotes.sent(symbol, side, intent, target);
+    out.push(intent);
+  }
+
+  return {
+    onBook: (ctx, symbol, book) => requote(ctx, symbol, book),
+    onReport: (ctx, report) => {
+      const effect = quotes.apply(ctx, report, ctx.params.minRequoteIntervalMs);
+      if (effect.symbol === undefined) return [];
+      // A freed or filled side is re-quoted at once (with the new skew), not at the next book change.
+      const book = ctx.book(effect.symbol);
+      return book === undefined ? [] : requote(ctx, effect.symbol, book);
+    },
+    onStop: (ctx) => ctx.cancelAll(undefined, 'stop'),
+  };
+}
+
+/** The market-maker plugin (`strategy.name: market-maker`). */
+const marketMaker: StrategyPlugin<MarketMakerParams> = {
+  name: 'market-maker',
+  description: 'Quotes a post-only bid and ask around the mid of each book, skewed by inventory, moved with replaces',
+  parseParams: parseMarketMakerParams,
+  create: () => createMarketMaker(),
+};
+
+export default marketMaker;
