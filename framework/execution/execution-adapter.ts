@@ -21,8 +21,11 @@ import {
 import { toRequest } from './order-request.js';
 import type { VenueOrderRequest, VenuePort } from './venue-port.js';
 
-/** Where the runtime hands intents that passed the risk gate. */
-export interface IntentSink {
+/**
+ * Executes intents that passed the risk gate. Distinct from the runtime's IntentSink (which the
+ * risk-checked pipeline implements): this one settles when the intent is done.
+ */
+export interface IntentExecutor {
   /** Executes one intent; settles when it is done (never rejects: failures become reports). */
   submit(intent: Intent): Promise<void>;
 }
@@ -55,8 +58,9 @@ export const LOCAL_REJECT_CODE = 0;
  * an intent never makes two orders and an order that exists is never forgotten; what stays unknown
  * is settled by {@link reconcile}, which runs at start and after every reconnect.
  */
-export class ExecutionAdapter implements IntentSink {
+export class ExecutionAdapter implements IntentExecutor {
   private readonly reportSubject = new Subject<StrategyReport>();
+  private readonly balanceSubject = new Subject<readonly TradingBalance[]>();
   private readonly balanceMap = new Map<string, TradingBalance>();
   private readonly subscriptions: Subscription[] = [];
   private readonly recovery: RecoveryOptions;
@@ -66,6 +70,8 @@ export class ExecutionAdapter implements IntentSink {
   readonly registry: OrderRegistry;
   /** Accepted, rejected and order-update reports, in the order they happened. */
   readonly reports$: Observable<StrategyReport> = this.reportSubject.asObservable();
+  /** Balances as the venue said them: stream updates and the reconciliation's snapshots. */
+  readonly balances$: Observable<readonly TradingBalance[]> = this.balanceSubject.asObservable();
 
   constructor(private readonly options: ExecutionAdapterOptions) {
     this.registry = new OrderRegistry(options.currencies);
@@ -87,6 +93,12 @@ export class ExecutionAdapter implements IntentSink {
   stop(): void {
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     this.reportSubject.complete();
+    this.balanceSubject.complete();
+  }
+
+  /** Every balance the venue last said, by currency. */
+  allBalances(): readonly TradingBalance[] {
+    return [...this.balanceMap.values()];
   }
 
   /** The account's balance of a currency as the venue last said. */
@@ -198,7 +210,7 @@ export class ExecutionAdapter implements IntentSink {
     const ids = orders.map((o) => o.client_order_id);
     const listId = ids[0];
     if (listId === undefined) throw new ValidationError('orders', 'must not be empty', intent.orders.length);
-    const trackers = orders.map((request) => this.trackNew(intent, request, listId));
+    const trackers = orders.map((request, leg) => this.trackNew(intent, request, listId, leg));
     const venue = this.options.venue;
     const list = { order_list_id: listId, contingency_type: intent.contingencyType, orders };
     const placed = await this.settle(intent, trackers, () => sendWithoutDuplicates(
@@ -263,10 +275,10 @@ export class ExecutionAdapter implements IntentSink {
     }
   }
 
-  private trackNew(intent: Intent, request: VenueOrderRequest, orderListId?: string): OrderTracker {
+  private trackNew(intent: Intent, request: VenueOrderRequest, orderListId?: string, leg?: number): OrderTracker {
     return this.registry.track({
       clientOrderId: request.client_order_id, intentId: intent.intentId, strategyId: intent.strategyId, symbol: request.symbol,
-      side: request.side, quantity: request.quantity, orderListId,
+      side: request.side, quantity: request.quantity, orderListId, leg,
     });
   }
 
@@ -289,6 +301,7 @@ export class ExecutionAdapter implements IntentSink {
 
   private setBalances(balances: readonly TradingBalance[]): void {
     for (const balance of balances) if (balance.currency !== undefined) this.balanceMap.set(balance.currency, balance);
+    this.balanceSubject.next(balances);
   }
 
   private emitOrder(report: OrderReport): void {

@@ -59,6 +59,8 @@ export interface TrackedOrderInfo {
   readonly side: Side;
   readonly quantity: Decimal;
   readonly orderListId?: string;
+  /** Position of the order in its intent's order list (0 = first); undefined for single orders. */
+  readonly leg?: number;
 }
 
 /**

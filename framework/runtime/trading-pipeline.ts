@@ -1,0 +1,320 @@
+import { Subject, type Observable, type Subscription } from 'rxjs';
+import type { BookEvent } from '../exchange/book/book-event.js';
+import type { ExecutionAdapter } from '../execution/execution-adapter.js';
+import type { OrderTracker } from '../execution/order-tracker.js';
+import { Decimal, ZERO } from '../model/decimal.js';
+import type { Instrument } from '../model/instrument.js';
+import type { Intent } from '../model/intent.js';
+import type { TradingBalance } from '../model/resources/balance.js';
+import type { AcceptedReport, DeniedReport, OrderUpdateReport, RejectedReport, StrategyReport } from '../model/strategy-report.js';
+import { EquityTracker } from '../risk/equity-tracker.js';
+import { flattenIntents, shouldFlatten } from '../risk/kill-switch.js';
+import { fundsFor, isDenial } from '../risk/order-reservation.js';
+import { OrderRateWindow } from '../risk/order-rate-window.js';
+import { ReservationLedger } from '../risk/reservation-ledger.js';
+import type { RiskGate } from '../risk/risk-gate.js';
+import { RiskState } from '../risk/risk-state.js';
+import type { Clock } from '../time/clock.js';
+import { SILENT_LOGGER, type AccountSource, type IntentSink, type RuntimeLogger } from './runtime-ports.js';
+
+/** What the pipeline decided about one intent (for the journal, metrics and benchmarks). */
+export type IntentVerdict = { readonly kind: 'passed'; readonly intent: Intent } | DeniedReport;
+
+/** Options of {@link TradingPipeline}. */
+export interface TradingPipelineOptions {
+  readonly gate: RiskGate;
+  readonly executor: ExecutionAdapter;
+  readonly clock: Clock;
+  /** The instruments the bot trades (risk grid checks, valuation, reservations). */
+  readonly instruments: readonly Instrument[];
+  /** Ledger and rate window the gate was built with. */
+  readonly ledger: ReservationLedger;
+  readonly rateWindow: OrderRateWindow;
+  /** Currency the kill switch values equity in (default: the first instrument's quote currency). */
+  readonly equityCurrency?: string;
+  readonly logger?: RuntimeLogger;
+  /** Told synchronously of every verdict, before anything is sent. */
+  readonly onVerdict?: (verdict: IntentVerdict) => void;
+}
+
+/**
+ * The risk-checked path from strategies to the venue, and the account as strategies see it.
+ * Implements the runtime's {@link IntentSink}: every intent is evaluated by the {@link RiskGate}
+ * against a {@link RiskState} this pipeline keeps current (books, open orders with their
+ * reservation keys, positions, balances, equity); a denial comes back on `reports$`, a pass goes
+ * to the {@link ExecutionAdapter}. Implements {@link AccountSource} for the engine: order updates
+ * (attributed to intents) and balances, each exactly once.
+ *
+ * Reservations follow the orders: an order's key is its intentId (`intentId#leg` for list legs,
+ * `adopted:<id>` for orders found at reconciliation); a fill releases its share and debits what
+ * it spent; a final status releases the rest; an accepted replace moves the old order's funds to
+ * the new one, sized for what is left to execute.
+ */
+export class TradingPipeline implements IntentSink, AccountSource {
+  readonly risk: RiskState;
+  readonly equity: EquityTracker | undefined;
+  private readonly answers = new Subject<StrategyReport>();
+  private readonly updates = new Subject<OrderUpdateReport>();
+  private readonly subscriptions: Subscription[] = [];
+  private readonly logger: RuntimeLogger;
+  private readonly strategies = new Set<string>();
+  private readonly instrumentBySymbol = new Map<string, Instrument>();
+  /** Filled quantity a reservation's order had before the reservation was made (replacements). */
+  private readonly fillOffsets = new Map<string, Decimal>();
+  private flattened = false;
+  readonly reports$: Observable<StrategyReport> = this.answers.asObservable();
+  readonly orderReports$: Observable<OrderUpdateReport> = this.updates.asObservable();
+  readonly balances$: Observable<readonly TradingBalance[]>;
+
+  constructor(private readonly options: TradingPipelineOptions) {
+    this.logger = options.logger ?? SILENT_LOGGER;
+    this.risk = new RiskState(options.ledger, options.rateWindow);
+    for (const instrument of options.instruments) {
+      this.risk.instruments.set(instrument.symbol, instrument);
+      this.instrumentBySymbol.set(instrument.symbol, instrument);
+    }
+    this.balances$ = options.executor.balances$;
+    const kill = options.gate.config.killSwitch;
+    const currency = options.equityCurrency ?? options.instruments[0]?.quoteCurrency;
+    if ((kill.maxDrawdown !== undefined || kill.maxDailyLoss !== undefined) && currency !== undefined) {
+      this.equity = new EquityTracker(currency, {
+        balances: () => [...this.ledgerBalances()],
+        instruments: options.instruments,
+        book: (symbol) => this.risk.book(symbol),
+      });
+    }
+  }
+
+  /**
+   * Listens to the books (for pricing), the adapter's reports and balances. Call before the
+   * adapter's `start()`, so the reconciliation's balances and adopted orders are seen.
+   */
+  connect(books$: Observable<BookEvent>): void {
+    const executor = this.options.executor;
+    this.subscriptions.push(
+      books$.subscribe((event) => {
+        if (event.kind === 'stale') this.risk.books.delete(event.symbol);
+        else this.risk.books.set(event.symbol, event.book);
+      }),
+      executor.balances$.subscribe((balances) => this.onBalances(balances)),
+      executor.reports$.subscribe((report) => this.onExecutorReport(report)),
+    );
+  }
+
+  /** Adopted orders found by the adapter's reconciliation get reservations (call after it ran). */
+  syncAll(): void {
+    for (const tracker of this.options.executor.registry.all()) this.syncOrder(tracker);
+    this.refreshPositions();
+  }
+
+  /** Stops listening and completes the report streams. */
+  close(): void {
+    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    this.answers.complete();
+    this.updates.complete();
+  }
+
+  submit(intent: Intent): void {
+    this.strategies.add(intent.strategyId);
+    this.risk.now = this.options.clock.now();
+    this.refreshEquity();
+    const verdict = this.options.gate.evaluate(intent, this.risk);
+    if (verdict.kind === 'denied') {
+      this.options.onVerdict?.(verdict);
+      this.answers.next(verdict);
+      return;
+    }
+    this.options.onVerdict?.({ kind: 'passed', intent });
+    void this.options.executor.submit(intent);
+  }
+
+  private onExecutorReport(report: StrategyReport): void {
+    switch (report.kind) {
+      case 'order':
+        this.onOrderUpdate(report);
+        this.updates.next(report);
+        return;
+      case 'accepted':
+        this.onAccepted(report);
+        this.answers.next(report);
+        return;
+      case 'rejected':
+        this.onRejected(report);
+        this.answers.next(report);
+        return;
+      case 'denied':
+        this.answers.next(report);
+    }
+  }
+
+  private onOrderUpdate(update: OrderUpdateReport): void {
+    const r = update.report;
+    const tracker = this.options.executor.registry.get(r.client_order_id);
+    if (tracker === undefined) return;
+    if (r.report_type === 'trade' && r.trade_quantity !== undefined && r.trade_price !== undefined) {
+      const key = reservationKey(tracker);
+      const offset = this.fillOffsets.get(key) ?? ZERO;
+      this.options.ledger.fill(key, r.quantity_cumulative.minus(offset), this.spentBy(tracker, r.trade_quantity, r.trade_price, r.trade_fee));
+      this.refreshPositions();
+    }
+    this.syncOrder(tracker);
+    if (r.original_client_order_id !== undefined && r.original_client_order_id !== r.client_order_id) {
+      const old = this.options.executor.registry.get(r.original_client_order_id);
+      if (old !== undefined) this.syncOrder(old);
+    }
+    this.maybeFlatten();
+  }
+
+  private onAccepted(report: AcceptedReport): void {
+    const intent = report.intent;
+    const registry = this.options.executor.registry;
+    if (intent.kind === 'replace') {
+      const old = registry.get(intent.clientOrderId);
+      if (old !== undefined) this.syncOrder(old);
+      const placed = report.orders[0];
+      const tracker = placed === undefined ? undefined : registry.get(placed.client_order_id);
+      if (tracker !== undefined) this.moveReplacedReservation(tracker);
+      return;
+    }
+    for (const order of report.orders) {
+      const tracker = registry.get(order.client_order_id);
+      if (tracker === undefined) continue;
+      this.options.ledger.accept(reservationKey(tracker));
+      this.syncOrder(tracker);
+    }
+  }
+
+  private onRejected(report: RejectedReport): void {
+    const intent = report.intent;
+    if (intent.kind === 'place' || intent.kind === 'closePosition' || intent.kind === 'replace') {
+      this.options.ledger.release(intent.intentId);
+    } else if (intent.kind === 'orderList') {
+      for (let leg = 0; leg < intent.orders.length; leg++) this.options.ledger.release(`${intent.intentId}#${leg}`);
+    }
+  }
+
+  /**
+   * The replacement holds funds for what it has left to execute: the old order's reservation and
+   * the increase the gate reserved under the replace intent are released, and the new order's need
+   * is reserved under the replace intent's key (fills so far carried over as an offset).
+   */
+  private moveReplacedReservation(tracker: OrderTracker): void {
+    const ledger = this.options.ledger;
+    const key = reservationKey(tracker);
+    ledger.release(key);
+    const order = tracker.order;
+    const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
+    if (order === undefined || instrument === undefined || !tracker.active) return;
+    const remaining = order.quantity.minus(tracker.quantityCumulative);
+    if (!remaining.isPositive() || remaining.isZero()) return;
+    const need = fundsFor({
+      symbol: order.symbol, side: order.side, type: order.type, quantity: remaining, price: order.price,
+      stopPrice: order.stop_price, reduceOnly: order.reduce_only, key,
+    }, instrument, this.risk, this.options.gate.config);
+    if (isDenial(need) || need.amount.isZero()) return;
+    // Reserved even above the free funds: the exchange already holds them for the live order.
+    if (!ledger.reserve(key, need.currency, Decimal.min(need.amount, Decimal.max(ledger.free(need.currency), ZERO)), remaining)) {
+      this.logger.log('warn', 'replacement order left without a reservation', { clientOrderId: tracker.clientOrderId });
+    } else {
+      ledger.accept(key);
+      this.fillOffsets.set(key, tracker.quantityCumulative);
+    }
+    this.syncOrder(tracker);
+  }
+
+  /** Brings the risk view's copy of one order (and its reservation) to the tracker's state. */
+  private syncOrder(tracker: OrderTracker): void {
+    const key = reservationKey(tracker);
+    const order = tracker.order;
+    if (!tracker.active || order === undefined) {
+      this.risk.orders.delete(tracker.clientOrderId);
+      // A pending order (request in flight) keeps the funds the gate reserved for it.
+      if (tracker.status !== 'pending') {
+        this.options.ledger.release(key);
+        this.fillOffsets.delete(key);
+      }
+      return;
+    }
+    this.risk.orders.set(tracker.clientOrderId, {
+      clientOrderId: tracker.clientOrderId, symbol: order.symbol, side: order.side, type: order.type, quantity: order.quantity,
+      quantityCumulative: tracker.quantityCumulative, price: order.price, stopPrice: order.stop_price, reduceOnly: order.reduce_only,
+      reservationKey: key,
+    });
+    if (tracker.intentId === undefined && this.options.ledger.get(key) === undefined) this.reserveAdopted(tracker, key);
+  }
+
+  /** An order this run did not place (adopted at reconciliation) still holds the funds it may spend. */
+  private reserveAdopted(tracker: OrderTracker, key: string): void {
+    const order = tracker.order;
+    const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
+    if (order === undefined || instrument === undefined) return;
+    const remaining = order.quantity.minus(tracker.quantityCumulative);
+    if (!remaining.isPositive() || remaining.isZero()) return;
+    const need = fundsFor({
+      symbol: order.symbol, side: order.side, type: order.type, quantity: remaining, price: order.price,
+      stopPrice: order.stop_price, reduceOnly: order.reduce_only, key,
+    }, instrument, this.risk, this.options.gate.config);
+    if (isDenial(need) || need.amount.isZero()) return;
+    const ledger = this.options.ledger;
+    if (ledger.reserve(key, need.currency, Decimal.min(need.amount, Decimal.max(ledger.free(need.currency), ZERO)), remaining)) {
+      ledger.accept(key);
+      this.fillOffsets.set(key, tracker.quantityCumulative);
+    }
+  }
+
+  /** What a fill spent of its reservation's currency: quote (plus a quote fee) for a spot buy, base for a sell. */
+  private spentBy(tracker: OrderTracker, quantity: Decimal, price: Decimal, fee: Decimal | undefined): Decimal {
+    const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
+    if (instrument === undefined || instrument.info.type === 'futures') return ZERO;
+    if (tracker.info.side === 'sell') return quantity;
+    const feeInQuote = fee !== undefined && instrument.info.fee_currency === instrument.quoteCurrency ? fee : ZERO;
+    return quantity.times(price).plus(feeInQuote);
+  }
+
+  private onBalances(balances: readonly TradingBalance[]): void {
+    for (const b of balances) {
+      if (b.currency !== undefined) this.options.ledger.setBalance(b.currency, b.available.plus(b.reserved));
+    }
+  }
+
+  private *ledgerBalances(): Iterable<readonly [string, Decimal]> {
+    for (const balance of this.options.executor.allBalances()) {
+      if (balance.currency !== undefined) yield [balance.currency, this.options.ledger.balance(balance.currency)];
+    }
+  }
+
+  /** The bot's position per symbol: the sum of its strategies' positions (spot: base bought less sold). */
+  private refreshPositions(): void {
+    const positions = this.options.executor.registry.positions;
+    for (const symbol of this.instrumentBySymbol.keys()) {
+      let total = ZERO;
+      for (const strategyId of this.strategies) total = total.plus(positions.position(strategyId, symbol)?.quantity ?? ZERO);
+      this.risk.positionsBySymbol.set(symbol, total);
+    }
+  }
+
+  private refreshEquity(): void {
+    if (this.equity === undefined) return;
+    if (this.equity.update(this.risk.now)) this.risk.equity = this.equity;
+  }
+
+  /** Kill switch with `flatten`: once engaged, cancel each strategy's orders and close its positions, once. */
+  private maybeFlatten(): void {
+    if (this.equity === undefined || this.flattened) return;
+    this.risk.now = this.options.clock.now();
+    this.refreshEquity();
+    if (!shouldFlatten(this.risk, this.options.gate.config)) return;
+    this.flattened = true;
+    this.logger.log('error', 'kill switch engaged: flattening', { equity: this.equity.current.toFixed(), peak: this.equity.peak.toFixed() });
+    for (const strategyId of this.strategies) {
+      for (const intent of flattenIntents(this.risk, strategyId)) this.submit(intent);
+    }
+  }
+}
+
+/** The ledger key of an order's reservation (see {@link TradingPipeline}). */
+export function reservationKey(tracker: OrderTracker): string {
+  const intentId = tracker.intentId;
+  if (intentId === undefined) return `adopted:${tracker.clientOrderId}`;
+  return tracker.info.leg === undefined ? intentId : `${intentId}#${tracker.info.leg}`;
+}
