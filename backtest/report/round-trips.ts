@@ -36,7 +36,8 @@ interface OpenLot {
  * of its own side. A lot becomes a round trip when its whole quantity is closed; its PnL is
  * `sum(matched * (exit - entry))` for a long (`entry - exit` for a short), minus the lot's own
  * opening fee, minus each closing fill's fee pro rata to the quantity it closed of this lot
- * (`fee * matched / fill.quantity`). Fees whose currency `feeInQuote` cannot value count as zero.
+ * (`fee * matched / fill.quantity`, the fill's last piece taking the remainder so no fee is lost to
+ * rounding). Fees whose currency `feeInQuote` cannot value count as zero.
  * Lots still open at the end are not round trips. Round trips are returned in close order.
  */
 export function matchRoundTrips(fills: readonly FillRecord[], feeInQuote: FeeInQuote): RoundTrip[] {
@@ -46,13 +47,17 @@ export function matchRoundTrips(fills: readonly FillRecord[], feeInQuote: FeeInQ
     const lots = open.get(fill.symbol) ?? [];
     open.set(fill.symbol, lots);
     const fee = feeInQuote(fill) ?? ZERO;
+    // The last piece of a fill takes what is left of its fee, so the pieces add up to the fee exactly.
+    let feeLeft = fee;
     let left = fill.quantity;
     while (left.greaterThan(ZERO) && lots.length > 0 && lots[0]!.fill.side !== fill.side) {
       const lot = lots[0]!;
       const matched = minOf(left, lot.remaining);
       const move = fill.price.minus(lot.fill.price).times(matched);
       const gross = lot.fill.side === 'buy' ? move : move.negated();
-      const feeShare = fill.quantity.isZero() ? ZERO : fee.times(matched).dividedBy(fill.quantity);
+      const last = matched.equals(left);
+      const feeShare = last ? feeLeft : fee.times(matched).dividedBy(fill.quantity);
+      feeLeft = feeLeft.minus(feeShare);
       lot.pnl = lot.pnl.plus(gross).minus(feeShare);
       lot.remaining = lot.remaining.minus(matched);
       lot.lastTime = fill.time;
@@ -71,9 +76,8 @@ export function matchRoundTrips(fills: readonly FillRecord[], feeInQuote: FeeInQ
       }
     }
     if (left.greaterThan(ZERO)) {
-      // The opening fee is charged to the lot whole: only the opened part reaches here, so scale it.
-      const openFee = fee.times(left).dividedBy(fill.quantity);
-      lots.push({ fill: { ...fill, quantity: left }, remaining: left, pnl: openFee.negated(), lastTime: fill.time });
+      // The opened part carries the rest of the fee, charged to its round trip when it closes.
+      lots.push({ fill: { ...fill, quantity: left }, remaining: left, pnl: feeLeft.negated(), lastTime: fill.time });
     }
   }
   return trips;
