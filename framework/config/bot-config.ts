@@ -1,0 +1,170 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+import type { AuthScheme } from '../exchange/rest/credentials.js';
+import { Decimal } from '../model/decimal.js';
+import type { CandlePeriod } from '../model/resources/candle.js';
+import { resolveConfigPath } from './config-paths.js';
+import { mergeConfig } from './merge-config.js';
+import { readYamlFile } from './read-yaml-file.js';
+import { refuseSecrets } from './refuse-secrets.js';
+import { schemaErrorToValidationError } from './schema-errors.js';
+
+/** Log levels, most severe first. */
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+
+/** Where the API key pair lives (never the pair itself). */
+export interface CredentialsConfig {
+  readonly apiKeyEnv: string;
+  readonly secretKeyEnv: string;
+  /** Absolute path of a YAML/JSON file with `apiKey` and `secretKey`, read when the env vars are unset. */
+  readonly keyFile?: string;
+}
+
+/** The live exchange. */
+export interface ExchangeConfig {
+  readonly baseUrl: string;
+  readonly wsBaseUrl: string;
+  readonly auth: AuthScheme;
+  readonly credentials: CredentialsConfig;
+}
+
+/** The strategy plugin and what it trades. */
+export interface StrategyConfig {
+  readonly name: string;
+  readonly symbols: readonly string[];
+  readonly candles?: CandlePeriod;
+  readonly errorPolicy: 'halt' | 'continue';
+  /** Free-form; the plugin's parameter schema checks it. */
+  readonly params: Readonly<Record<string, unknown>>;
+}
+
+/** Starting balances per currency. */
+export type Balances = Readonly<Record<string, Decimal>>;
+
+/** A validated bot config with defaults filled, amounts as Decimal and paths absolute. */
+export interface BotConfig {
+  readonly bot: { readonly id: string; readonly account: 'spot' | 'margin' | 'futures' };
+  /** Absent unless the file has it; `tradeloop live` requires it. */
+  readonly exchange?: ExchangeConfig;
+  readonly strategy: StrategyConfig;
+  /** Free-form; `parseRiskConfig` (framework/risk/risk-config.ts) checks it. */
+  readonly risk: Readonly<Record<string, unknown>>;
+  readonly execution: { readonly unknownOrders: 'adopt' | 'cancel'; readonly onShutdown: 'cancel' | 'keep' };
+  /** `dir` is absolute. */
+  readonly journal: { readonly dir: string };
+  /** `file` is absolute. */
+  readonly logging: { readonly level: LogLevel; readonly file?: string; readonly console: 'pretty' | 'json' | 'off' };
+  readonly status: { readonly intervalMs: number };
+  readonly paper: {
+    /** Absolute path of the replayed recording; absent: the sandbox's synthetic market. */
+    readonly recording?: string;
+    readonly speed: number;
+    readonly balances: Balances;
+    readonly latencyMs: number;
+    readonly seed: number;
+  };
+  readonly backtest: { readonly balances: Balances; readonly seed: number; readonly latencyMs: number; readonly candleSlippageBps: number };
+}
+
+/** The JSON schema file (single source of truth of the shape, also used by editors). */
+export const BOT_CONFIG_SCHEMA_FILE = fileURLToPath(new URL('../../config/bot-config.schema.json', import.meta.url));
+/** The packaged defaults every bot file overrides. */
+export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../config/default.yaml', import.meta.url));
+
+let validator: ValidateFunction | undefined;
+
+function validate(): ValidateFunction {
+  // Compiled once per process: compiling costs milliseconds, validating microseconds.
+  if (validator === undefined) {
+    const schema = JSON.parse(readFileSync(BOT_CONFIG_SCHEMA_FILE, 'utf8')) as object;
+    // strictTypes off: the schema's `string | number` amounts carry a string-only pattern on purpose.
+    const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, strictTypes: false });
+    validator = ajv.compile(schema);
+  }
+  return validator;
+}
+
+/**
+ * Validates parsed config data against config/bot-config.schema.json, fills the defaults,
+ * converts amounts to Decimal and resolves relative paths against `sourceDir` (the config
+ * file's folder). Throws a ValidationError naming the dotted field path and the rule; a key that
+ * holds a secret (`apiKey`, `secret`, `password`...) anywhere is refused. `raw` is not changed.
+ */
+export function parseBotConfig(raw: unknown, sourceDir: string, env: NodeJS.ProcessEnv = process.env): BotConfig {
+  refuseSecrets(raw);
+  const data: unknown = raw === undefined || raw === null ? {} : structuredClone(raw);
+  const check = validate();
+  if (!check(data)) {
+    const first = check.errors?.[0];
+    throw first === undefined ? new Error('bot config: schema validation failed without an error') : schemaErrorToValidationError(first, data);
+  }
+  return finish(data as RawConfig, sourceDir, env);
+}
+
+/** Options of {@link loadBotConfig}. */
+export interface LoadBotConfigOptions {
+  /** Environment for `~` (HOME); defaults to process.env. */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Defaults file layered under the bot file; defaults to config/default.yaml; null: none. */
+  readonly defaultsFile?: string | null;
+}
+
+/**
+ * Reads a bot config file (YAML), layers it over the defaults file, then {@link parseBotConfig}
+ * with the file's folder as the base of relative paths. A missing file is
+ * `ValidationError('config', 'no such file')`; a YAML syntax error names the file and the line.
+ */
+export function loadBotConfig(file: string, options: LoadBotConfigOptions = {}): BotConfig {
+  const path = resolve(file);
+  const bot = readConfigData(path, 'config');
+  const defaultsFile = options.defaultsFile === undefined ? DEFAULT_CONFIG_FILE : options.defaultsFile;
+  const base = defaultsFile === null ? {} : readConfigData(resolve(defaultsFile), 'defaults');
+  // Secrets are refused per file first, so the error's path is the bot file's own.
+  refuseSecrets(base);
+  return parseBotConfig(mergeConfig(base, bot), dirname(path), options.env);
+}
+
+function readConfigData(path: string, field: string): unknown {
+  return readYamlFile(path, field, AMOUNT_MAPS) ?? {};
+}
+
+/** Mappings of amounts, whose YAML numbers are read through their source text. */
+const AMOUNT_MAPS = [['paper', 'balances'], ['backtest', 'balances']] as const;
+
+type RawBalances = Record<string, string | number>;
+type RawConfig = Omit<BotConfig, 'paper' | 'backtest' | 'exchange'> & {
+  $schema?: string;
+  exchange?: ExchangeConfig;
+  paper: Omit<BotConfig['paper'], 'balances' | 'recording'> & { balances: RawBalances; recording: string | null };
+  backtest: Omit<BotConfig['backtest'], 'balances'> & { balances: RawBalances };
+};
+
+function balances(raw: RawBalances): Balances {
+  // The schema admitted only non-negative plain decimals and numbers; numbers go through their
+  // shortest text, as every YAML number the user wrote is read.
+  const out: Record<string, Decimal> = {};
+  for (const [currency, amount] of Object.entries(raw)) out[currency] = new Decimal(String(amount));
+  return Object.freeze(out);
+}
+
+function finish(c: RawConfig, dir: string, env: NodeJS.ProcessEnv): BotConfig {
+  const exchange = c.exchange === undefined ? undefined : {
+    ...c.exchange,
+    credentials: {
+      ...c.exchange.credentials,
+      ...(c.exchange.credentials.keyFile === undefined ? {} : { keyFile: resolveConfigPath(c.exchange.credentials.keyFile, dir, env) }),
+    },
+  };
+  const { recording, ...paper } = c.paper;
+  const { $schema: _schema, ...rest } = c;
+  return {
+    ...rest,
+    ...(exchange === undefined ? {} : { exchange }),
+    journal: { dir: resolveConfigPath(c.journal.dir, dir, env) },
+    logging: { ...c.logging, ...(c.logging.file === undefined ? {} : { file: resolveConfigPath(c.logging.file, dir, env) }) },
+    paper: { ...paper, balances: balances(c.paper.balances), ...(recording === null ? {} : { recording: resolveConfigPath(recording, dir, env) }) },
+    backtest: { ...c.backtest, balances: balances(c.backtest.balances) },
+  };
+}
