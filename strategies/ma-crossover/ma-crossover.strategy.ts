@@ -1,0 +1,116 @@
+import { ZERO, type Decimal } from '../../framework/model/decimal.js';
+import type { Intent } from '../../framework/model/intent.js';
+import type { Side } from '../../framework/model/instrument.js';
+import type { StrategyReport } from '../../framework/model/strategy-report.js';
+import type { Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
+import { CrossoverSignal, type Cross } from './crossover-signal.js';
+import { parseMaCrossoverParams, type MaCrossoverParams } from './ma-crossover-params.js';
+
+type Ctx = StrategyContext<MaCrossoverParams>;
+
+/** Per-symbol state: the averages, the last candle used, the order in flight. */
+interface SymbolState {
+  readonly signal: CrossoverSignal;
+  lastCandle: number;
+  /** intentId of the market order in flight, until it ends. */
+  pending?: string;
+  pendingOrderId?: string;
+}
+
+/**
+ * Trend following on closed candles (see README.md): a golden cross buys `orderQuantity` when
+ * flat (covering a short first), a death cross sells the position (and, with `allowShort`, goes
+ * short `orderQuantity`). Candle updates that are not closed are ignored, so nothing depends on
+ * a price the candle may still revise. Acts on every symbol whose candles it receives.
+ */
+export function createMaCrossover(): Strategy<MaCrossoverParams> {
+  const symbols = new Map<string, SymbolState>();
+
+  function stateOf(ctx: Ctx, symbol: string): SymbolState {
+    let s = symbols.get(symbol);
+    if (s === undefined) {
+      const p = ctx.params;
+      s = { signal: new CrossoverSignal(p.average, p.fastPeriod, p.slowPeriod), lastCandle: Number.NEGATIVE_INFINITY };
+      symbols.set(symbol, s);
+    }
+    return s;
+  }
+
+  function order(ctx: Ctx, symbol: string, cross: Cross): Intent | undefined {
+    const s = stateOf(ctx, symbol);
+    if (s.pending !== undefined) {
+      ctx.log('warn', 'crossing ignored: the previous order is still open', { symbol, cross });
+      return undefined;
+    }
+    const instrument = ctx.instrument(symbol);
+    if (instrument === undefined) {
+      ctx.log('warn', 'crossing ignored: unknown instrument', { symbol, cross });
+      return undefined;
+    }
+    const p = ctx.params;
+    const held = ctx.position(symbol)?.quantity ?? ZERO;
+    let side: Side;
+    let quantity: Decimal;
+    if (cross === 'golden') {
+      if (held.isPositive() && !held.isZero()) return undefined;
+      side = 'buy';
+      quantity = held.neg().plus(p.orderQuantity);
+    } else {
+      side = 'sell';
+      const long = held.isPositive() ? held : ZERO;
+      quantity = p.allowShort && !held.isNegative() ? long.plus(p.orderQuantity) : long;
+    }
+    quantity = instrument.roundQuantityDown(quantity);
+    if (quantity.isZero()) return undefined;
+    const intent = ctx.place({ symbol, side, type: 'market', quantity }, cross === 'golden' ? 'golden-cross' : 'death-cross');
+    s.pending = intent.intentId;
+    s.pendingOrderId = undefined;
+    return intent;
+  }
+
+  function onReport(ctx: Ctx, report: StrategyReport): void {
+    for (const [symbol, s] of symbols) {
+      if (s.pending === undefined) continue;
+      const intentId = report.kind === 'order' ? report.intentId : report.intent.intentId;
+      if (intentId !== s.pending) continue;
+      if (report.kind === 'denied' || report.kind === 'rejected') {
+        s.pending = undefined;
+        return;
+      }
+      s.pendingOrderId = report.kind === 'order' ? report.report.client_order_id : report.orders[0]?.client_order_id ?? s.pendingOrderId;
+      // The order is done once the runtime no longer lists it as open.
+      if (!ctx.openOrders(symbol).some((o) => o.client_order_id === s.pendingOrderId)) s.pending = undefined;
+      return;
+    }
+  }
+
+  return {
+    onCandle: (ctx, event, closed) => {
+      if (!closed) return [];
+      const s = stateOf(ctx, event.symbol);
+      const out: Intent[] = [];
+      const candles = [...event.candles].sort((a, b) => a.timestamp - b.timestamp);
+      for (const candle of candles) {
+        // A repeated candle (snapshot after a reconnect) must not count twice.
+        if (candle.timestamp <= s.lastCandle) continue;
+        s.lastCandle = candle.timestamp;
+        const cross = s.signal.add(Number(candle.close));
+        if (cross === undefined) continue;
+        const intent = order(ctx, event.symbol, cross);
+        if (intent !== undefined) out.push(intent);
+      }
+      return out;
+    },
+    onReport: (ctx, report) => onReport(ctx, report),
+  };
+}
+
+/** The moving-average crossover plugin (`strategy.name: ma-crossover`). */
+const maCrossover: StrategyPlugin<MaCrossoverParams> = {
+  name: 'ma-crossover',
+  description: 'Buys on a golden cross and sells on a death cross of two moving averages of closed candles',
+  parseParams: parseMaCrossoverParams,
+  create: () => createMaCrossover(),
+};
+
+export default maCrossover;
