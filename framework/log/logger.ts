@@ -1,0 +1,131 @@
+import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { dirname } from 'node:path';
+import winston from 'winston';
+import type { LogLevel } from '../config/bot-config.js';
+import type { RuntimeLogger } from '../runtime/runtime-ports.js';
+import { formatJsonLine, formatPrettyLine, type LogRecord } from './log-line.js';
+import { createRedactor, type Redactor } from './redact.js';
+
+/** Severity order of tradeloop's levels (winston's convention: lower is more severe). */
+export const LOG_LEVELS: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 2, debug: 3 };
+
+// winston (through triple-beam) reads the finished line from this registered symbol.
+const MESSAGE = Symbol.for('message');
+
+/** Options of {@link createLogger}. */
+export interface LoggerOptions {
+  /** Lowest level written. */
+  readonly level: LogLevel;
+  /** JSON lines file, appended to; its folder is created. */
+  readonly file?: string;
+  /** Console output: one readable line per entry, JSON lines, or nothing. */
+  readonly console: 'pretty' | 'json' | 'off';
+  /** Known secret texts (API keys) replaced wherever they appear; see {@link createRedactor}. */
+  readonly secrets?: readonly string[];
+  /** Where console lines go; defaults to process.stdout. */
+  readonly consoleStream?: NodeJS.WritableStream;
+  /** ANSI colors on the pretty console; defaults to whether `consoleStream` is a terminal. */
+  readonly colors?: boolean;
+  /** Time of each entry in UNIX ms (a backtest passes its virtual clock); defaults to the wall clock. */
+  readonly now?: () => number;
+}
+
+/** A logger and its views. */
+export interface BotLogger {
+  /** The winston logger; whatever is logged through it is redacted too. */
+  readonly logger: winston.Logger;
+  /** The runtime's port: `fields` land under `fields` in the JSON line. */
+  readonly runtime: RuntimeLogger;
+  /** Adds secrets learned after the logger was made (credentials are loaded after logging starts). */
+  addSecrets(secrets: readonly string[]): void;
+  /** Flushes and closes the outputs; resolves when the file holds every line. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates the bot's logger: redaction first (secret-named keys and known secret texts, in the
+ * message, fields, meta and errors), then a timestamp, then one line per output. The redaction
+ * runs once per entry, before any transport, so no output can see an unredacted value.
+ */
+export function createLogger(options: LoggerOptions): BotLogger {
+  let redactor: Redactor = createRedactor(options.secrets);
+  let secrets = [...(options.secrets ?? [])];
+  const now = options.now ?? ((): number => Date.now());
+
+  const prepare = winston.format((info) => {
+    // winston's entry also holds symbol keys (level, splat) it needs later: only string keys are
+    // replaced, with their redacted copies (a key may itself contain a secret).
+    const record = info as Record<string | symbol, unknown>;
+    const meta: Record<string, unknown> = {};
+    for (const key of Object.keys(record)) {
+      if (key === 'level' || key === 'message') continue;
+      meta[key] = record[key];
+      delete record[key];
+    }
+    const message = record['message'];
+    record['message'] = typeof message === 'string' ? redactor.text(message) : JSON.stringify(redactor.value(message)) ?? String(message);
+    Object.assign(record, redactor.value(meta));
+    record['timestamp'] = new Date(now()).toISOString();
+    return info;
+  });
+  const line = (render: (r: LogRecord) => string): winston.Logform.Format =>
+    winston.format((info) => {
+      (info as Record<symbol, unknown>)[MESSAGE] = render(info as unknown as LogRecord);
+      return info;
+    })();
+
+  const transports: winston.transport[] = [];
+  let fileStream: WriteStream | undefined;
+  if (options.file !== undefined) {
+    mkdirSync(dirname(options.file), { recursive: true });
+    fileStream = createWriteStream(options.file, { flags: 'a' });
+    transports.push(new winston.transports.Stream({ stream: fileStream, format: line(formatJsonLine) }));
+  }
+  if (options.console !== 'off') {
+    const stream = options.consoleStream ?? process.stdout;
+    const colors = options.colors ?? (stream as { isTTY?: boolean }).isTTY === true;
+    const render = options.console === 'json' ? formatJsonLine : (r: LogRecord): string => formatPrettyLine(r, colors);
+    transports.push(new winston.transports.Stream({ stream, format: line(render) }));
+  }
+
+  const logger = winston.createLogger({
+    levels: LOG_LEVELS,
+    level: options.level,
+    format: prepare(),
+    transports,
+    // An entry with no output (console off, no file) must not make winston warn about it.
+    silent: transports.length === 0,
+    exitOnError: false,
+  });
+
+  const runtime: RuntimeLogger = {
+    log: (level, message, fields) => {
+      logger.log(fields === undefined ? { level, message } : { level, message, fields });
+    },
+  };
+
+  return {
+    logger,
+    runtime,
+    addSecrets(more) {
+      secrets = [...secrets, ...more];
+      redactor = createRedactor(secrets);
+    },
+    close: () => closeLogger(logger, transports, fileStream),
+  };
+}
+
+async function closeLogger(logger: winston.Logger, transports: readonly winston.transport[], fileStream: WriteStream | undefined): Promise<void> {
+  // A transport finishes once every entry piped to it was written to its stream; only then is
+  // the file ended, so close() resolving means the file is complete on disk.
+  const finished = transports.map((t) => new Promise<void>((resolve) => t.once('finish', () => resolve())));
+  logger.end();
+  await Promise.all(finished);
+  if (fileStream !== undefined) {
+    const stream = fileStream;
+    await new Promise<void>((resolve, reject) => {
+      stream.once('error', reject);
+      stream.end(() => resolve());
+    });
+  }
+}
