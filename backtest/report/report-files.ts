@@ -1,0 +1,75 @@
+import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import type { BacktestResult } from './backtest-result.js';
+import { toCsv } from './csv.js';
+import type { BacktestMetrics } from './metrics.js';
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** fills.csv: one line per fill in time order; decimals exact, times as ms and ISO 8601. */
+export function fillsCsv(result: BacktestResult): string {
+  return toCsv(
+    ['time', 'time_iso', 'symbol', 'side', 'price', 'quantity', 'fee', 'fee_currency', 'liquidity',
+      'client_order_id', 'trade_id', 'intent_id', 'strategy_id'],
+    result.fills.map((f) => [
+      String(f.time), iso(f.time), f.symbol, f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed(),
+      f.feeCurrency, f.liquidity, f.clientOrderId, f.tradeId, f.intentId ?? '', f.strategyId ?? '',
+    ]),
+  );
+}
+
+/** orders.csv: the final state of every order, in the result's order; no price for market orders. */
+export function ordersCsv(result: BacktestResult): string {
+  return toCsv(
+    ['client_order_id', 'intent_id', 'symbol', 'side', 'type', 'price', 'quantity', 'filled_quantity', 'status',
+      'created_at', 'updated_at'],
+    result.orders.map((o) => [
+      o.clientOrderId, o.intentId ?? '', o.symbol, o.side, o.type, o.price?.toFixed() ?? '', o.quantity.toFixed(),
+      o.filledQuantity.toFixed(), o.status, String(o.createdAt), String(o.updatedAt),
+    ]),
+  );
+}
+
+/** equity.csv: every equity sample with one position column per symbol (sorted), 0 when absent. */
+export function equityCsv(result: BacktestResult): string {
+  const symbols = [...new Set(result.equity.flatMap((p) => Object.keys(p.positions)))].sort();
+  return toCsv(
+    ['time', 'time_iso', `equity_${result.meta.quoteCurrency}`, ...symbols.map((s) => `position_${s}`)],
+    result.equity.map((p) => [
+      String(p.time), iso(p.time), p.equity.toFixed(), ...symbols.map((s) => (p.positions[s] ?? ZERO).toFixed()),
+    ]),
+  );
+}
+
+/**
+ * A JSON-ready copy: Decimals become exact strings, `undefined` becomes `null` (so every key is
+ * present), key order is kept. Non-plain leaves (functions, bigints) become their string form.
+ */
+export function plain(value: unknown): unknown {
+  if (value instanceof Decimal) return value.toFixed();
+  if (value === undefined) return null;
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) out[key] = plain(v);
+    return out;
+  }
+  return String(value);
+}
+
+/**
+ * summary.json: the meta without `wallMs` (the one wall-clock figure, kept for run.json) and every
+ * metric, so identical results give identical bytes.
+ */
+export function summaryJson(result: BacktestResult, metrics: BacktestMetrics): string {
+  const { wallMs: _wallMs, ...meta } = result.meta;
+  return `${JSON.stringify({ meta: plain(meta), metrics: plain(metrics) }, null, 2)}\n`;
+}
+
+/** run.json: how long the run took in wall time and its replay speed; differs between runs. */
+export function runJson(result: BacktestResult): string {
+  const { wallMs, events } = result.meta;
+  const eventsPerSecond = wallMs > 0 ? Math.round((events / wallMs) * 1000) : null;
+  return `${JSON.stringify({ wallMs, events, eventsPerSecond }, null, 2)}\n`;
+}
