@@ -29,8 +29,10 @@ export function parseYamlText(text: string, file: string, amountMaps: readonly (
   const doc = parseDocument(text, { prettyErrors: false });
   const first = doc.errors[0];
   if (first !== undefined) {
-    const pos = first.linePos?.[0];
-    const where = pos === undefined ? '' : ` at line ${pos.line}, column ${pos.col}`;
+    // Line and column from the error's offset (the YAML library's pretty form would also quote
+    // the offending line, which in a key file may be a key).
+    const before = text.slice(0, first.pos[0]).split('\n');
+    const where = ` at line ${before.length}, column ${(before.at(-1)?.length ?? 0) + 1}`;
     throw new ValidationError(file, `YAML syntax error${where}: ${first.message.split('\n')[0] ?? first.code}`);
   }
   for (const path of amountMaps) keepNumberSource(doc, path);
