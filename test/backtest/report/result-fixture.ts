@@ -1,6 +1,6 @@
 import { dec } from '../../../framework/model/decimal.js';
 import type {
-  BacktestMeta, BacktestResult, EquityPoint, FillRecord, OrderRecord,
+  BacktestMeta, BacktestResult, EquityPoint, FillRecord, OrderRecord, PriceBar,
 } from '../../../backtest/report/backtest-result.js';
 
 /** A small meta block; override what a test cares about. */
@@ -62,4 +62,29 @@ export function result(overrides: Partial<BacktestResult> = {}): BacktestResult 
     prices: {},
     ...overrides,
   };
+}
+
+/** A one-minute bar whose prices are all `close` except a 1-unit range. */
+export function bar(time: number, close: string): PriceBar {
+  const c = dec(close);
+  return { time, open: c, high: c.plus(1), low: c.minus(1), close: c };
+}
+
+/** A five-minute run on BTCUSDT: bars every minute, a buy and a sell, equity at each minute. */
+export function sampleResult(overrides: Partial<BacktestResult> = {}): BacktestResult {
+  return result({
+    initialBalances: { USDT: dec('1000'), BTC: dec('0') },
+    finalBalances: { USDT: dec('1009.8'), BTC: dec('0') },
+    fills: [
+      fill(65_500, 'buy', '100', '1', '0.1', { liquidity: 'maker', intentId: 'i1' }),
+      fill(190_000, 'sell', '110', '1', '0.1', { clientOrderId: 'o,"quoted"\nline' }),
+    ],
+    orders: [order('o65500'), order('o,"quoted"\nline', { side: 'sell', price: undefined, type: 'market' })],
+    equity: [
+      point(0, '1000'), point(60_000, '1000'), point(65_500, '999.9', '1'), point(120_000, '995', '1'),
+      point(180_000, '1005', '1'), point(190_000, '1009.8'), point(240_000, '1009.8'), point(300_000, '1009.8'),
+    ],
+    prices: { BTCUSDT: [0, 60_000, 120_000, 180_000, 240_000].map((t, i) => bar(t, String(100 + i * 3))) },
+    ...overrides,
+  });
 }

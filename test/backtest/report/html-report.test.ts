@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { chartLibrarySource } from '../../../backtest/report/chart-library.js';
+import { HTML_FILL_ROWS, renderHtmlReport } from '../../../backtest/report/html-report.js';
+import { computeMetrics } from '../../../backtest/report/metrics.js';
+import type { ReportData } from '../../../backtest/report/report-data.js';
+import type { BacktestResult } from '../../../backtest/report/backtest-result.js';
+import { fill, meta, sampleResult } from './result-fixture.js';
+
+function render(result: BacktestResult): string {
+  return renderHtmlReport(result, computeMetrics(result));
+}
+
+/** The page without the inlined library, so failures print something readable. */
+function page(html: string): string {
+  return html.replace(chartLibrarySource(), '<library>');
+}
+
+function embedded(html: string): ReportData {
+  const match = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html);
+  expect(match).not.toBeNull();
+  return JSON.parse(match![1]!) as ReportData;
+}
+
+describe('renderHtmlReport', () => {
+  const html = render(sampleResult());
+  const own = page(html);
+
+  it('inlines the lightweight-charts standalone build and the page script', () => {
+    expect(html.includes(chartLibrarySource())).toBe(true);
+    expect(chartLibrarySource()).toContain('window.LightweightCharts=');
+    expect(own).toMatch(/<script><library><\/script>/);
+    expect(own).toContain('LW.createSeriesMarkers(');
+  });
+
+  it('references no network resource', () => {
+    expect(/\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i.test(html)).toBe(false);
+    expect(own).not.toMatch(/<link\b|<script\s+src|<img\b|<iframe\b|@import|https?:/i);
+    expect(own).toContain('attributionLogo: false');
+  });
+
+  it('embeds chart data that parses back, decimals as strings, with a marker per fill on its bar', () => {
+    const data = embedded(html);
+    expect(data.symbols).toEqual(['BTCUSDT']);
+    expect(data.prices['BTCUSDT']!.bars[1]).toEqual([60, '103', '104', '102', '103']);
+    expect(data.prices['BTCUSDT']!.markers).toEqual([
+      { time: 60, side: 'buy', price: '100', quantity: '1' },
+      { time: 180, side: 'sell', price: '110', quantity: '1' },
+    ]);
+    expect(data.equity[0]).toEqual([0, '1000']);
+    expect(data.drawdown.find(([t]) => t === 120)).toEqual([120, '-0.005']);
+    expect(data.positions['BTCUSDT']!.map(([, q]) => q)).toEqual(['0', '0', '1', '1', '1', '0', '0', '0']);
+  });
+
+  it('shows the metrics, the run meta with the Sharpe period, and the fills', () => {
+    expect(own).toContain('Net PnL');
+    expect(own).toContain('9.8 USDT');
+    expect(own).toContain('1m 00s (60000 ms)');
+    expect(own).toContain('rec/btc.jsonl.gz');
+    expect(own).toContain('&quot;spacing&quot;: &quot;0.5&quot;');
+    expect(own).toContain('o,&quot;quoted&quot;');
+    expect(own).toContain('No order book resyncs.');
+  });
+
+  it('escapes hostile text everywhere, so nothing closes a script early or injects markup', () => {
+    const evil = '</script><script>alert(1)</script><!--';
+    const hostile = sampleResult({
+      meta: meta({
+        strategy: '<b>bold</b>', params: { note: evil }, symbols: ['BTCUSDT', `X${evil}`],
+        bookResyncs: [{ symbol: 'BTCUSDT', time: 1000, reason: '<img src=x>' }],
+      }),
+    });
+    const out = page(render(hostile));
+    expect(out).not.toContain('<b>bold</b>');
+    expect(out).not.toContain('<img src=x>');
+    expect(out).not.toContain('alert(1)</script>');
+    expect(out.match(/<\/script>/g)).toHaveLength(3);
+    expect(out).toContain('&lt;b&gt;bold&lt;/b&gt;');
+    expect(embedded(out).symbols).toEqual(['BTCUSDT', `X${evil}`]);
+  });
+
+  it('lists the first fills only and says where the rest are', () => {
+    const fills = Array.from({ length: HTML_FILL_ROWS + 7 }, (_, i) =>
+      fill(i * 1000, i % 2 === 0 ? 'buy' : 'sell', '100', '1', '0', { tradeId: `trade-${i}` }));
+    const out = page(render(sampleResult({ fills })));
+    expect(out).toContain(`First ${HTML_FILL_ROWS} of ${HTML_FILL_ROWS + 7} fills`);
+    expect(out).toContain('fills.csv');
+    expect(out).toContain(`>trade-${HTML_FILL_ROWS - 1}<`);
+    expect(out).not.toContain(`>trade-${HTML_FILL_ROWS}<`);
+  });
+
+  it('is deterministic', () => {
+    expect(render(sampleResult())).toBe(html);
+  });
+});
