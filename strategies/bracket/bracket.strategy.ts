@@ -97,7 +97,8 @@ export function createBracket(): Strategy<BracketParams> {
   function onReport(ctx: Ctx, report: StrategyReport): Intent[] {
     const intentId = report.kind === 'order' ? report.intentId : report.intent.intentId;
     for (const [symbol, s] of brackets) {
-      if (s.intentId === undefined || s.intentId !== intentId) continue;
+      const ours = s.intentId !== undefined && (s.intentId === intentId || (report.kind === 'order' && s.orderIds.has(report.report.client_order_id)));
+      if (!ours) continue;
       if (report.kind === 'denied' || report.kind === 'rejected') return finish(ctx, symbol, s);
       if (report.kind === 'accepted') {
         s.accepted = true;
