@@ -56,6 +56,9 @@ export function createLogger(options: LoggerOptions): BotLogger {
     // winston's entry also holds symbol keys (level, splat) it needs later: only string keys are
     // replaced, with their redacted copies (a key may itself contain a secret).
     const record = info as Record<string | symbol, unknown>;
+    // winston filters by level after the logger's format: drop first, so a debug entry costs no
+    // redaction when debug is off.
+    if (!logger.isLevelEnabled(String(record['level']))) return false;
     const meta: Record<string, unknown> = {};
     for (const key of Object.keys(record)) {
       if (key === 'level' || key === 'message') continue;
@@ -100,6 +103,7 @@ export function createLogger(options: LoggerOptions): BotLogger {
 
   const runtime: RuntimeLogger = {
     log: (level, message, fields) => {
+      if (!logger.isLevelEnabled(level)) return;
       logger.log(fields === undefined ? { level, message } : { level, message, fields });
     },
   };

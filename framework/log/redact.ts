@@ -74,9 +74,7 @@ function copy(v: unknown, text: (t: string) => string, seen: WeakSet<object>, de
 
 function copyEntries(entries: readonly [string, unknown][], text: (t: string) => string, seen: WeakSet<object>, depth: number): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, item] of entries) {
-    out[text(key)] = SECRET_KEY_PATTERN.test(key) ? REDACTED : copy(item, text, seen, depth + 1);
-  }
+  for (const [key, item] of entries) setKey(out, text(key), SECRET_KEY_PATTERN.test(key) ? REDACTED : copy(item, text, seen, depth + 1));
   return out;
 }
 
@@ -85,8 +83,14 @@ function copyError(e: Error, text: (t: string) => string, seen: WeakSet<object>,
   if (e.stack !== undefined) out['stack'] = text(e.stack);
   // Own fields of typed errors (code, field, status...) and the cause chain.
   for (const [key, item] of Object.entries(e)) {
-    if (!(key in out)) out[text(key)] = SECRET_KEY_PATTERN.test(key) ? REDACTED : copy(item, text, seen, depth + 1);
+    if (!(key in out)) setKey(out, text(key), SECRET_KEY_PATTERN.test(key) ? REDACTED : copy(item, text, seen, depth + 1));
   }
   if (e.cause !== undefined && !('cause' in out)) out['cause'] = copy(e.cause, text, seen, depth + 1);
   return out;
+}
+
+// A parsed payload may carry a `__proto__` key: define it as data rather than set a prototype.
+function setKey(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
