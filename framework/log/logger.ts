@@ -9,7 +9,8 @@ import { createRedactor, type Redactor } from './redact.js';
 /** Severity order of tradeloop's levels (winston's convention: lower is more severe). */
 export const LOG_LEVELS: Readonly<Record<LogLevel, number>> = { error: 0, warn: 1, info: 2, debug: 3 };
 
-// winston (through triple-beam) reads the finished line from this registered symbol.
+// winston (through triple-beam) keys the level and the finished line by these registered symbols.
+const LEVEL = Symbol.for('level');
 const MESSAGE = Symbol.for('message');
 
 /** Options of {@link createLogger}. */
@@ -53,23 +54,24 @@ export function createLogger(options: LoggerOptions): BotLogger {
   const now = options.now ?? ((): number => Date.now());
 
   const prepare = winston.format((info) => {
-    // winston's entry also holds symbol keys (level, splat) it needs later: only string keys are
-    // replaced, with their redacted copies (a key may itself contain a secret).
-    const record = info as Record<string | symbol, unknown>;
+    const source = info as unknown as Record<string | symbol, unknown>;
     // winston filters by level after the logger's format: drop first, so a debug entry costs no
     // redaction when debug is off.
-    if (!logger.isLevelEnabled(String(record['level']))) return false;
+    if (!logger.isLevelEnabled(String(source['level']))) return false;
+    // A fresh entry: `logger.error(err)` hands over the caller's Error itself, which must not be
+    // changed; winston's splat copy of the raw arguments is left behind, unredacted as it is.
     const meta: Record<string, unknown> = {};
-    for (const key of Object.keys(record)) {
-      if (key === 'level' || key === 'message') continue;
-      meta[key] = record[key];
-      delete record[key];
-    }
-    const message = record['message'];
-    record['message'] = typeof message === 'string' ? redactor.text(message) : JSON.stringify(redactor.value(message)) ?? String(message);
-    Object.assign(record, redactor.value(meta));
-    record['timestamp'] = new Date(now()).toISOString();
-    return info;
+    for (const key of Object.keys(source)) if (key !== 'level' && key !== 'message') meta[key] = source[key];
+    if (source instanceof Error && meta['stack'] === undefined && source.stack !== undefined) meta['stack'] = source.stack;
+    const message = source['message'];
+    const entry: Record<string | symbol, unknown> = {
+      [LEVEL]: source[LEVEL],
+      level: source['level'],
+      message: typeof message === 'string' ? redactor.text(message) : JSON.stringify(redactor.value(message)) ?? String(message),
+      ...(redactor.value(meta) as Record<string, unknown>),
+      timestamp: new Date(now()).toISOString(),
+    };
+    return entry as unknown as winston.Logform.TransformableInfo;
   });
   const line = (render: (r: LogRecord) => string): winston.Logform.Format =>
     winston.format((info) => {

@@ -96,6 +96,22 @@ describe('createLogger', () => {
     expect(messages).toEqual(['key ZYXWVUTSRQ0987 loaded', 'key [redacted] used']);
   });
 
+  it('logs an Error handed to winston directly with its stack, redacted, leaving the Error as it was', async () => {
+    const file = tempFile();
+    const log = createLogger({ level: 'info', file, console: 'off', secrets: ['s3cr3t-value-123'] });
+    const error = new Error('rejected key s3cr3t-value-123');
+    log.logger.error(error);
+    log.logger.error('request failed', { status: 401, authorization: 'HS256 abc' });
+    await log.close();
+    const [first, second] = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(first?.['message']).toBe('rejected key [redacted]');
+    expect(String(first?.['stack'])).toMatch(/^Error: rejected key \[redacted\]\n\s+at /);
+    expect(second).toMatchObject({ level: 'error', message: 'request failed', status: 401, authorization: '[redacted]' });
+    expect(error.message).toBe('rejected key s3cr3t-value-123');
+    // winston itself tags the Error with `level`; nothing else is added.
+    expect(Object.keys(error)).toEqual(['level']);
+  });
+
   it('closes cleanly with every output off', async () => {
     const log = createLogger({ level: 'info', console: 'off' });
     log.runtime.log('info', 'nowhere');
