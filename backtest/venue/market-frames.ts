@@ -1,7 +1,7 @@
 import { Decimal, type DecimalString } from '../../framework/model/decimal.js';
-import { ORDER_BOOK_CHANNEL, parseOrderBookFrames } from '../../framework/exchange/book/order-book-frame.js';
+import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { Instrument } from '../../framework/model/instrument.js';
-import { parseMarketNotification } from '../../framework/model/stream/market-events.js';
+import { parseMarketNotification, type MarketEvent } from '../../framework/model/stream/market-events.js';
 import { checkTriggers, settleAll } from './order-activation.js';
 import type { VenueEngine } from './venue-engine.js';
 
@@ -15,17 +15,27 @@ export function applyMarketFrame(engine: VenueEngine, frame: unknown, receivedAt
   if (frame === null || typeof frame !== 'object') return;
   const channel = (frame as { ch?: unknown }).ch;
   if (channel === ORDER_BOOK_CHANNEL) {
-    for (const book of parseOrderBookFrames(frame, receivedAt)) {
-      const market = engine.markets.get(book.symbol);
-      if (market === undefined) continue;
-      engine.cause = { kind: 'market', frameTime: book.exchangeTime, channel: ORDER_BOOK_CHANNEL, symbol: book.symbol, sequence: book.sequence };
-      settleAll(engine, market.applyBookFrame(book));
-      engine.commit();
-    }
+    applyBookFrames(engine, parseOrderBookFrames(frame, receivedAt));
     return;
   }
   if (typeof channel !== 'string' || !channel.startsWith('trades')) return;
-  for (const event of parseMarketNotification(frame, receivedAt)) {
+  applyMarketEvents(engine, parseMarketNotification(frame, receivedAt));
+}
+
+/** {@link applyMarketFrame} for `orderbook/full` frames parsed already (a replay parses each frame once). */
+export function applyBookFrames(engine: VenueEngine, books: readonly OrderBookFrame[]): void {
+  for (const book of books) {
+    const market = engine.markets.get(book.symbol);
+    if (market === undefined) continue;
+    engine.cause = { kind: 'market', frameTime: book.exchangeTime, channel: ORDER_BOOK_CHANNEL, symbol: book.symbol, sequence: book.sequence };
+    settleAll(engine, market.applyBookFrame(book));
+    engine.commit();
+  }
+}
+
+/** {@link applyMarketFrame} for market events parsed already; only trades move the venue. */
+export function applyMarketEvents(engine: VenueEngine, events: readonly MarketEvent[]): void {
+  for (const event of events) {
     if (event.kind !== 'trades') continue;
     const market = engine.markets.get(event.symbol);
     const instrument = engine.instruments.get(event.symbol);

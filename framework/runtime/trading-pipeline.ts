@@ -1,4 +1,4 @@
-import { Subject, type Observable, type Subscription } from 'rxjs';
+import { Observable, Subject, type Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import type { ExecutionAdapter } from '../execution/execution-adapter.js';
 import type { OrderTracker } from '../execution/order-tracker.js';
@@ -62,8 +62,19 @@ export class TradingPipeline implements IntentSink, AccountSource {
   /** Filled quantity a reservation's order had before the reservation was made (replacements). */
   private readonly fillOffsets = new Map<string, Decimal>();
   private flattened = false;
+  private executing = 0;
+  /** Order updates from before the engine subscribed (reconciliation at start): handed over on subscription. */
+  private held: OrderUpdateReport[] | undefined = [];
   readonly reports$: Observable<StrategyReport> = this.answers.asObservable();
-  readonly orderReports$: Observable<OrderUpdateReport> = this.updates.asObservable();
+  /** Order updates; the first subscriber also gets those of the start-up reconciliation. */
+  readonly orderReports$: Observable<OrderUpdateReport> = new Observable<OrderUpdateReport>((subscriber) => {
+    const subscription = this.updates.subscribe(subscriber);
+    const held = this.held;
+    this.held = undefined;
+    if (held !== undefined) for (const report of held) subscriber.next(report);
+    return subscription;
+  });
+  /** Balance updates; each subscriber starts with the balances known so far. */
   readonly balances$: Observable<readonly TradingBalance[]>;
 
   constructor(private readonly options: TradingPipelineOptions) {
@@ -73,7 +84,11 @@ export class TradingPipeline implements IntentSink, AccountSource {
       this.risk.instruments.set(instrument.symbol, instrument);
       this.instrumentBySymbol.set(instrument.symbol, instrument);
     }
-    this.balances$ = options.executor.balances$;
+    this.balances$ = new Observable<readonly TradingBalance[]>((subscriber) => {
+      const known = options.executor.allBalances();
+      if (known.length > 0) subscriber.next(known);
+      return options.executor.balances$.subscribe(subscriber);
+    });
     const kill = options.gate.config.killSwitch;
     const currency = options.equityCurrency ?? options.instruments[0]?.quoteCurrency;
     if ((kill.maxDrawdown !== undefined || kill.maxDailyLoss !== undefined) && currency !== undefined) {
@@ -125,14 +140,21 @@ export class TradingPipeline implements IntentSink, AccountSource {
       return;
     }
     this.options.onVerdict?.({ kind: 'passed', intent });
-    void this.options.executor.submit(intent);
+    this.executing++;
+    void this.options.executor.submit(intent).finally(() => this.executing--);
+  }
+
+  /** Intents handed to the adapter whose execution has not finished (a replay waits for them). */
+  get inFlight(): number {
+    return this.executing;
   }
 
   private onExecutorReport(report: StrategyReport): void {
     switch (report.kind) {
       case 'order':
         this.onOrderUpdate(report);
-        this.updates.next(report);
+        if (this.held !== undefined) this.held.push(report);
+        else this.updates.next(report);
         return;
       case 'accepted':
         this.onAccepted(report);

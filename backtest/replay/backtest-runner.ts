@@ -1,0 +1,268 @@
+import { performance } from 'node:perf_hooks';
+import { setImmediate as macrotask } from 'node:timers/promises';
+import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
+import { Decimal, toWire } from '../../framework/model/decimal.js';
+import { ParseError, ValidationError } from '../../framework/model/errors.js';
+import { Instrument } from '../../framework/model/instrument.js';
+import type { CandlePeriod } from '../../framework/model/resources/candle.js';
+import type { CandlesEvent } from '../../framework/model/stream/market-events.js';
+import { BotKernel } from '../../framework/runtime/bot-kernel.js';
+import { closedCandles } from '../../framework/runtime/candle-closer.js';
+import { SILENT_LOGGER, virtualSchedulers, type RuntimeLogger } from '../../framework/runtime/runtime-ports.js';
+import type { ErrorPolicy } from '../../framework/runtime/strategy-engine.js';
+import type { StrategyPlugin } from '../../framework/runtime/strategy.js';
+import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
+import { VirtualClock } from '../../framework/time/clock.js';
+import type { RecordedFrame } from '../recording/recording-format.js';
+import type { BacktestResult } from '../report/backtest-result.js';
+import { ConstantLatency, JitterLatency, type LatencyModel } from '../venue/matching/latency-model.js';
+import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
+import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { CandleMarket } from './candle-market.js';
+import { LatentVenuePort } from './latent-venue-port.js';
+import { mergeRecordings, readHeaders } from './merge-recordings.js';
+import { ReplayMarketFeed, type ParsedFrame } from './replay-market-feed.js';
+import { ResultCollector } from './result-collector.js';
+import { scanChannels } from './scan-channels.js';
+
+/** Everything one backtest run needs. */
+export interface BacktestOptions {
+  /** Plugin reference as configured (for the report). */
+  readonly strategyRef: string;
+  readonly plugin: StrategyPlugin;
+  /** Validated by the plugin already. */
+  readonly params: unknown;
+  readonly symbols: readonly string[];
+  readonly recordings: readonly string[];
+  /** Starting balances of the simulated account. */
+  readonly balances: Readonly<Record<string, Decimal | string>>;
+  readonly risk?: unknown;
+  /** Seeds the latency jitter; the run is a pure function of (recordings, strategy, params, seed). */
+  readonly seed?: number;
+  /** One-way delay of requests (and of their answers); 0 by default. */
+  readonly latencyMs?: number;
+  /** Uniform jitter added to each delay, drawn from the seed. */
+  readonly latencyJitterMs?: number;
+  /** Candle period the strategy wants; built from trades when the recording has none. */
+  readonly candles?: CandlePeriod;
+  /** Slippage of candle-only backtests (market orders fill at the next open +/- this). */
+  readonly candleSlippageBps?: number;
+  readonly errorPolicy?: ErrorPolicy;
+  readonly botId?: string;
+  readonly logger?: RuntimeLogger;
+  /** Equity sampling period (virtual ms); 60 s by default. */
+  readonly sampleMs?: number;
+  /** Called every `progressEvery` frames with the frames replayed so far. */
+  readonly onProgress?: (frames: number) => void;
+  readonly progressEvery?: number;
+}
+
+const ACCOUNT = 'backtest';
+const LOOKAHEAD = 64;
+
+/**
+ * Replays recordings through the live code path: the same {@link BotKernel} (strategy engine,
+ * risk gate, execution adapter) trades against the in-process {@link SimulatedVenue} on a virtual
+ * clock. Frames are merged by local receive time; for each frame the clock advances to its time
+ * (timers and delayed requests due by then run first), the venue sees the market move, then the
+ * strategy sees it: a strategy never sees an event before its receive time, and its orders meet
+ * the market after it. No wall-clock time enters the run, so equal inputs give equal results.
+ *
+ * Book mode (the recording has `orderbook/full`): fills follow the venue's matching and queue
+ * models. Candle mode (candles only): see {@link CandleMarket} for the fill rules.
+ */
+export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
+  const wallStart = performance.now();
+  const logger = options.logger ?? SILENT_LOGGER;
+  if (options.recordings.length === 0) throw new ValidationError('recordings', 'name at least one recording');
+  const instruments = await loadInstruments(options.recordings, options.symbols);
+  const channels = await scanChannels(options.recordings, options.symbols);
+  const mode = channels.has('orderbook/full') ? 'book' : 'candles';
+  if (mode === 'candles' && ![...channels].some((c) => c.startsWith('candles/'))) {
+    throw new ValidationError('recordings', 'have neither orderbook/full nor candles frames for the configured symbols', options.recordings.join(', '));
+  }
+  const wantsCandles = options.candles;
+  const buildCandles = wantsCandles !== undefined && !channels.has(`candles/${wantsCandles}`) ? wantsCandles : undefined;
+
+  const frames = mergeRecordings(options.recordings, { onError: 'skip', onBadLine: (e) => logger.log('warn', 'bad recording line skipped', { error: e.message }) });
+  const lookahead: RecordedFrame[] = [];
+  const pull = async (): Promise<RecordedFrame | undefined> => {
+    const next = await frames.next();
+    return next.done === true ? undefined : next.value;
+  };
+  const first = await pull();
+  if (first === undefined) throw new ValidationError('recordings', 'contain no frames');
+  lookahead.push(first);
+
+  const clock = new VirtualClock(Math.floor(first.t));
+  const scheduler = new VirtualClockScheduler(clock);
+  const quote = instruments[0]!.quoteCurrency;
+  const port = new SimulatedVenuePort(ACCOUNT);
+  let collector: ResultCollector | undefined;
+  const balances = Object.fromEntries(Object.entries(options.balances).map(([c, v]) => [c, toWire(new Decimal(v))]));
+  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { spot: balances } }, (i) => new ReplayedSymbolMarket(i), (event) => {
+    port.onVenueEvent(event);
+    if (event.account !== ACCOUNT) return;
+    if (event.kind === 'order') collector?.onOrderReport(event.report, venue.now());
+    else if (event.kind === 'balance') collector?.onBalances(event.balances);
+  }, Math.floor(first.t));
+  port.attach(venue);
+  const latency = latencyModel(options);
+  const feed = new ReplayMarketFeed({ instruments, buildCandles });
+  const candleMarkets = new Map(instruments.map((i) => [i.symbol, new CandleMarket(i, options.candleSlippageBps ?? 5)]));
+
+  const kernel = new BotKernel({
+    botId: options.botId ?? 'bt', strategyId: options.plugin.name, plugin: options.plugin, params: options.params, instruments,
+    market: { books$: feed.books$, market$: feed.market$, candleClosed$: closedCandles(feed.market$) },
+    venue: new LatentVenuePort(port, scheduler, latency, () => venue.advanceTo(clock.now())),
+    clock, schedulers: virtualSchedulers(scheduler), risk: options.risk ?? {}, errorPolicy: options.errorPolicy ?? 'halt',
+    unknownOrders: 'cancel', logger,
+  });
+  collector = new ResultCollector(instruments, quote, kernel.adapter, 60_000, options.sampleMs ?? 60_000, (symbol) => feed.keeper.book(symbol)?.mid());
+  collector.onBalances(venue.spotBalances(ACCOUNT));
+  const initialBalances = totals(venue.spotBalances(ACCOUNT));
+
+  /** Runs everything due by `time`: scheduled actions in time order, letting the adapter's promise chains finish after each. */
+  const settle = async (time: number): Promise<void> => {
+    for (;;) {
+      const next = scheduler.actions[0];
+      if (next !== undefined && next.delay <= time) {
+        scheduler.advanceTo(next.delay);
+        if (kernel.pipeline.inFlight > 0) await macrotask();
+        continue;
+      }
+      if (kernel.pipeline.inFlight === 0) break;
+      await macrotask();
+      const after = scheduler.actions[0];
+      if (after === undefined || after.delay > time) break;
+    }
+    scheduler.advanceTo(time);
+  };
+  /** Drives virtual time until `promise` settles (a shutdown waiting for delayed answers). */
+  const drive = async <T>(promise: Promise<T>): Promise<T> => {
+    let done = false;
+    const watched = promise.finally(() => { done = true; });
+    for (let guard = 0; !done && guard < 100_000; guard++) {
+      await macrotask();
+      const next = scheduler.actions[0];
+      if (!done && next !== undefined) await settle(Math.max(next.delay, clock.now()));
+    }
+    return watched;
+  };
+
+  await drive(kernel.start());
+  const closedBy = closedCandles(feed.market$).subscribe((event) => onClosedCandle(event));
+  function onClosedCandle(event: CandlesEvent): void {
+    const candle = event.candles[0];
+    if (candle === undefined || mode === 'book') return;
+    for (const price of [candle.open, candle.high, candle.low, candle.close]) collector?.onPrice(event.symbol, price, candle.timestamp);
+  }
+
+  let count = 0;
+  let lastTime = first.t;
+  const progressEvery = options.progressEvery ?? 50_000;
+  for (;;) {
+    if (lookahead.length === 0) {
+      const next = await pull();
+      if (next === undefined) break;
+      lookahead.push(next);
+    }
+    const frame = lookahead.shift()!;
+    if (frame.src !== 'ws/public') continue;
+    count++;
+    const time = frame.t;
+    lastTime = time;
+    await settle(time);
+    let parsed: ParsedFrame;
+    try {
+      parsed = feed.parse(frame.msg, time);
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      logger.log('warn', 'malformed frame skipped', { time, error: error.message });
+      continue;
+    }
+    if (mode === 'book') venue.onParsedMarket(parsed.books, parsed.events, time);
+    else await feedCandles(parsed, time);
+    feed.publish(parsed, time);
+    for (const event of parsed.events) {
+      if (event.kind === 'trades') {
+        const last = event.trades[event.trades.length - 1];
+        if (last !== undefined) collector.onPrice(event.symbol, last.price, time);
+      }
+    }
+    await settle(time);
+    collector.tick(time);
+    if (options.onProgress !== undefined && count % progressEvery === 0) options.onProgress(count);
+  }
+
+  /** Candle mode: the venue gets the closed candles' paths, then a book at the next open (see CandleMarket). */
+  async function feedCandles(parsed: ParsedFrame, time: number): Promise<void> {
+    for (const event of parsed.events) {
+      if (event.kind !== 'candles') continue;
+      const market = candleMarkets.get(event.symbol);
+      if (market === undefined) continue;
+      for (const candle of event.candles) {
+        venue.onMarketFrame(market.pathTrades(candle, time), time);
+        const nextOpen = await peekNextOpen(event.symbol, event.period, candle.timestamp);
+        venue.onMarketFrame(market.bookAround(nextOpen ?? candle.close, time), time);
+      }
+    }
+  }
+
+  async function peekNextOpen(symbol: string, period: string, after: number): Promise<string | undefined> {
+    for (let i = 0; i < LOOKAHEAD; i++) {
+      if (i >= lookahead.length) {
+        const next = await pull();
+        if (next === undefined) return undefined;
+        lookahead.push(next);
+      }
+      const msg = lookahead[i]!.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
+      if (msg.ch !== `candles/${period}`) continue;
+      const list = (msg.update ?? msg.snapshot)?.[symbol];
+      if (!Array.isArray(list)) continue;
+      for (const c of list as { t?: unknown; o?: unknown }[]) {
+        if (typeof c.t === 'number' && c.t > after && typeof c.o === 'string') return c.o;
+      }
+    }
+    return undefined;
+  }
+
+  await settle(lastTime);
+  await drive(kernel.stop('cancel'));
+  closedBy.unsubscribe();
+  collector.sample(lastTime);
+  feed.close();
+  port.close();
+  const finalBalances = totals(venue.spotBalances(ACCOUNT));
+  return {
+    meta: {
+      strategy: options.strategyRef, params: options.params, symbols: options.symbols, recordings: options.recordings,
+      seed: options.seed ?? 1, quoteCurrency: quote, startTime: Math.floor(first.t), endTime: Math.floor(lastTime), events: count,
+      wallMs: Math.round(performance.now() - wallStart), bookResyncs: feed.resyncs, mode,
+    },
+    initialBalances, finalBalances, fills: collector.fills, orders: collector.orders(), equity: collector.equity, prices: collector.priceBars(),
+  };
+}
+
+async function loadInstruments(recordings: readonly string[], symbols: readonly string[]): Promise<Instrument[]> {
+  if (symbols.length === 0) throw new ValidationError('strategy.symbols', 'name at least one symbol');
+  const headers = await readHeaders(recordings);
+  return symbols.map((symbol, index) => {
+    const info = headers.map((h) => h.symbols[symbol]).find((i) => i !== undefined);
+    if (info === undefined) throw new ValidationError(`strategy.symbols[${index}]`, 'is not described in any recording header', symbol);
+    return new Instrument(symbol, info);
+  });
+}
+
+function latencyModel(options: BacktestOptions): LatencyModel {
+  const base = options.latencyMs ?? 0;
+  const jitter = options.latencyJitterMs ?? 0;
+  if (jitter > 0) return new JitterLatency({ seed: options.seed ?? 1, entry: { baseMs: base, jitterMs: jitter } });
+  return new ConstantLatency(base);
+}
+
+function totals(balances: readonly { currency?: string; available: Decimal; reserved: Decimal }[]): Record<string, Decimal> {
+  const out: Record<string, Decimal> = {};
+  for (const b of balances) if (b.currency !== undefined) out[b.currency] = b.available.plus(b.reserved);
+  return out;
+}

@@ -1,0 +1,67 @@
+import { ONE, Decimal } from '../../framework/model/decimal.js';
+import type { Instrument } from '../../framework/model/instrument.js';
+import type { CandleTick } from '../../framework/model/stream/market-records.js';
+
+/** Lots on each side of the synthetic book and in each synthetic trade: no volume constraint. */
+const AMPLE_LOTS = 1_000_000_000;
+
+/**
+ * Fill rules of a candle-only backtest (a recording with candles and no book), applied by feeding
+ * the simulated venue a synthetic market built from the candles; the venue's ordinary matching
+ * then does the rest:
+ *
+ * 1. When candle n closes (the strategy sees it closed at that moment), the venue first gets
+ *    synthetic trades along candle n's path, which fill limit orders resting since before the
+ *    candle and fire stops: open, then the extreme nearer in the candle's direction (low first
+ *    for a rising candle, high first for a falling one), then the other extreme, then close. A
+ *    resting limit fills when the range reaches its price (as maker, at its own price; a price
+ *    only touched fills too, as the trades carry ample size); a stop triggers when the range
+ *    reaches its stop price.
+ * 2. Then the venue's book becomes one level each side at the NEXT candle's open plus/minus the
+ *    configured slippage (ask rounded up, bid down to the tick). A market order the strategy sends
+ *    after seeing candle n closed fills there: at the next candle's open plus slippage. The venue
+ *    knows the next open; the strategy does not (no look-ahead). Without a next candle, the close
+ *    stands in for it.
+ * 3. Size is unconstrained: the synthetic book and trades carry ample quantity, so orders fill
+ *    completely (no partial fills, no market impact), and fees are the symbol's taker/maker rates.
+ */
+export class CandleMarket {
+  private sequence = 0;
+  private tradeId = 0;
+  private readonly slippage: Decimal;
+
+  constructor(
+    private readonly instrument: Instrument,
+    slippageBps: number,
+  ) {
+    this.slippage = new Decimal(slippageBps).dividedBy(10_000);
+  }
+
+  /** Synthetic `trades` frame along a closed candle's path (wire shape of the public stream). */
+  pathTrades(candle: CandleTick, time: number): unknown {
+    const open = new Decimal(candle.open);
+    const close = new Decimal(candle.close);
+    const rising = close.greaterThanOrEqualTo(open);
+    const path: [string, 'buy' | 'sell'][] = rising
+      ? [[candle.open, 'sell'], [candle.low, 'sell'], [candle.high, 'buy'], [candle.close, 'sell']]
+      : [[candle.open, 'buy'], [candle.high, 'buy'], [candle.low, 'sell'], [candle.close, 'buy']];
+    const q = this.instrument.lotsToQuantity(AMPLE_LOTS);
+    const trades = path.map(([p, s]) => ({ t: time, i: ++this.tradeId, p: this.onGrid(new Decimal(p)), q, s }));
+    return { ch: 'trades', update: { [this.instrument.symbol]: trades } };
+  }
+
+  /** Synthetic `orderbook/full` snapshot around `reference` (the next open) +/- slippage. */
+  bookAround(reference: string, time: number): unknown {
+    const price = new Decimal(reference);
+    const ask = this.instrument.roundPricePassive('sell', price.times(ONE.plus(this.slippage)));
+    let bid = this.instrument.roundPricePassive('buy', price.times(ONE.minus(this.slippage)));
+    if (!bid.lessThan(ask)) bid = ask.minus(this.instrument.info.tick_size);
+    const q = this.instrument.lotsToQuantity(AMPLE_LOTS);
+    const levels = { t: time, s: ++this.sequence, a: [[ask.toFixed(), q]], b: bid.isPositive() ? [[bid.toFixed(), q]] : [] };
+    return { ch: 'orderbook/full', snapshot: { [this.instrument.symbol]: levels } };
+  }
+
+  private onGrid(price: Decimal): string {
+    return this.instrument.quantizePriceHalfDown(price).toFixed();
+  }
+}

@@ -1,0 +1,130 @@
+import { Subject } from 'rxjs';
+import type { BookEvent, ResyncPort } from '../../framework/exchange/book/book-event.js';
+import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import { OrderBookKeeper } from '../../framework/exchange/book/order-book-keeper.js';
+import type { DecimalString } from '../../framework/model/decimal.js';
+import type { Instrument } from '../../framework/model/instrument.js';
+import type { CandlePeriod } from '../../framework/model/resources/candle.js';
+import { parseMarketNotification, type CandlesEvent, type MarketEvent, type TradesEvent } from '../../framework/model/stream/market-events.js';
+import { CandleAccumulator, candleStart } from '../sandbox/trade-aggregates.js';
+
+/** A public frame parsed once, for both the venue and the strategy. */
+export interface ParsedFrame {
+  readonly books: readonly OrderBookFrame[];
+  readonly events: readonly MarketEvent[];
+}
+
+const NOTHING: ParsedFrame = Object.freeze({ books: [], events: [] });
+
+/** A book re-sync the replay went through (a sequence gap or a bad frame in the recording). */
+export interface ReplayResync {
+  readonly symbol: string;
+  readonly time: number;
+  readonly reason: string;
+}
+
+/** Options of {@link ReplayMarketFeed}. */
+export interface ReplayMarketFeedOptions {
+  readonly instruments: readonly Instrument[];
+  /** Candle period the strategy wants built from trades (when the recording has no such candles). */
+  readonly buildCandles?: CandlePeriod;
+}
+
+/**
+ * The market side of a replay: parses each recorded public frame once, keeps the books with the
+ * same {@link OrderBookKeeper} and sequence rule as live, and publishes book and market events for
+ * the runtime. A gap makes a book stale exactly as live; the "resync" a live bot would request is
+ * the recording's next snapshot (a recorder writes one after every reconnect), and every resync is
+ * listed for the report. Frames of symbols the bot does not trade are dropped.
+ *
+ * When asked, candles of one period are built from trades (exact decimals) and published as
+ * candle updates, so a candle strategy runs on a recording that has trades but no candles.
+ */
+export class ReplayMarketFeed {
+  readonly books$ = new Subject<BookEvent>();
+  readonly market$ = new Subject<MarketEvent>();
+  readonly keeper: OrderBookKeeper;
+  readonly resyncs: ReplayResync[] = [];
+  private readonly symbols: ReadonlySet<string>;
+  private readonly building = new Map<string, CandleAccumulator>();
+  private now = 0;
+
+  constructor(private readonly options: ReplayMarketFeedOptions) {
+    this.symbols = new Set(options.instruments.map((i) => i.symbol));
+    const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
+    const resync: ResyncPort = { resync: async () => undefined };
+    this.keeper = new OrderBookKeeper({
+      resync,
+      instrument: (symbol) => bySymbol.get(symbol),
+      onEvent: (event) => {
+        if (event.kind === 'stale') this.resyncs.push({ symbol: event.symbol, time: this.now, reason: staleText(event.reason) });
+        this.books$.next(event);
+      },
+    });
+  }
+
+  /** Parses a `ws/public` frame; frames of other channels or symbols parse to nothing. */
+  parse(msg: unknown, receivedAt: number): ParsedFrame {
+    const channel = (msg as { ch?: unknown }).ch;
+    if (typeof channel !== 'string') return NOTHING;
+    if (channel === ORDER_BOOK_CHANNEL) {
+      const books = parseOrderBookFrames(msg, receivedAt);
+      return { books: books.filter((b) => this.symbols.has(b.symbol)), events: [] };
+    }
+    const events = parseMarketNotification(msg, receivedAt);
+    return { books: [], events: events.filter((e) => this.symbols.has(e.symbol)) };
+  }
+
+  /** Publishes a parsed frame to the runtime (books through the keeper, then market events). */
+  publish(frame: ParsedFrame, receivedAt: number): void {
+    this.now = receivedAt;
+    for (const book of frame.books) this.keeper.apply(book);
+    for (const event of frame.events) {
+      this.market$.next(event);
+      if (event.kind === 'trades' && this.options.buildCandles !== undefined) this.buildFrom(event, this.options.buildCandles);
+    }
+  }
+
+  /** Completes the streams. */
+  close(): void {
+    this.keeper.close();
+    this.books$.complete();
+    this.market$.complete();
+  }
+
+  private buildFrom(event: TradesEvent, period: CandlePeriod): void {
+    let candle = this.building.get(event.symbol);
+    for (const trade of event.trades) {
+      const wire = { t: trade.timestamp, i: trade.id, p: trade.price, q: trade.quantity, s: trade.side };
+      const start = candleStart(trade.timestamp, period);
+      if (candle === undefined || candle.start !== start) {
+        if (candle !== undefined && start < candle.start) continue;
+        candle = new CandleAccumulator(start, wire);
+        this.building.set(event.symbol, candle);
+      } else {
+        candle.add(wire);
+      }
+    }
+    if (candle === undefined) return;
+    const w = candle.toWire();
+    const built: CandlesEvent = {
+      kind: 'candles', channel: `candles/${period}`, symbol: event.symbol, period, snapshot: false,
+      exchangeTime: event.exchangeTime, receivedAt: event.receivedAt,
+      candles: [{
+        timestamp: w.t, open: w.o as DecimalString, close: w.c as DecimalString, high: w.h as DecimalString, low: w.l as DecimalString,
+        volume: w.v as DecimalString, volumeQuote: w.q as DecimalString,
+      }],
+    };
+    this.market$.next(built);
+  }
+}
+
+function staleText(reason: Extract<BookEvent, { kind: 'stale' }>['reason']): string {
+  switch (reason.kind) {
+    case 'gap': return `sequence gap: expected ${reason.expected}, got ${reason.got}`;
+    case 'crossed': return `crossed book at sequence ${reason.sequence}`;
+    case 'invalid': return `invalid frame: ${reason.message}`;
+    case 'resync-failed': return `resync failed: ${reason.message}`;
+  }
+}
+

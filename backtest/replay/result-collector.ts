@@ -1,0 +1,146 @@
+import type { ExecutionAdapter } from '../../framework/execution/execution-adapter.js';
+import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import type { Instrument } from '../../framework/model/instrument.js';
+import type { TradingBalance } from '../../framework/model/resources/balance.js';
+import type { OrderReport } from '../../framework/model/stream/order-report.js';
+import type { EquityPoint, FillRecord, OrderRecord, PriceBar } from '../report/backtest-result.js';
+
+interface MutableBar {
+  time: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+}
+
+/**
+ * Gathers what a backtest report needs while the replay runs: every fill of the bot (from the
+ * venue's own reports, so fills are counted where they happened, with the intent that made the
+ * order), price bars per symbol (from trade prices, else candle closes, else book mids sampled
+ * with the equity), and an equity series sampled every `sampleMs` of virtual time and after each
+ * fill. Per-event work is limited to trades and fills; books are only read at sample time.
+ */
+export class ResultCollector {
+  readonly fills: FillRecord[] = [];
+  readonly equity: EquityPoint[] = [];
+  private readonly bars = new Map<string, MutableBar[]>();
+  private readonly lastPrice = new Map<string, Decimal>();
+  private readonly balances = new Map<string, Decimal>();
+  private readonly positions = new Map<string, Decimal>();
+  private readonly tradePriced = new Set<string>();
+  private nextSample = Number.NEGATIVE_INFINITY;
+  private pendingFillSample = false;
+
+  constructor(
+    private readonly instruments: readonly Instrument[],
+    readonly quoteCurrency: string,
+    private readonly adapter: ExecutionAdapter,
+    private readonly barMs: number,
+    private readonly sampleMs: number,
+    private readonly mid: (symbol: string) => string | undefined,
+  ) {}
+
+  /** Balances as the venue reports them (total = available + reserved). */
+  onBalances(balances: readonly TradingBalance[]): void {
+    for (const b of balances) if (b.currency !== undefined) this.balances.set(b.currency, b.available.plus(b.reserved));
+  }
+
+  /** One of the bot's order reports from the venue; trades become fill records. */
+  onOrderReport(report: OrderReport, time: number): void {
+    if (report.report_type !== 'trade' || report.trade_quantity === undefined || report.trade_price === undefined) return;
+    const tracker = this.adapter.registry.get(report.client_order_id);
+    const instrument = this.instruments.find((i) => i.symbol === report.symbol);
+    this.fills.push({
+      time, symbol: report.symbol, side: report.side, price: report.trade_price, quantity: report.trade_quantity,
+      fee: report.trade_fee ?? ZERO, feeCurrency: instrument?.info.fee_currency ?? this.quoteCurrency,
+      liquidity: report.trade_taker === true ? 'taker' : 'maker', clientOrderId: report.client_order_id,
+      tradeId: report.trade_id ?? `${report.client_order_id}:${report.quantity_cumulative.toFixed()}`,
+      intentId: tracker?.intentId, strategyId: tracker?.info.strategyId,
+    });
+    const signed = report.side === 'buy' ? report.trade_quantity : report.trade_quantity.negated();
+    this.positions.set(report.symbol, (this.positions.get(report.symbol) ?? ZERO).plus(signed));
+    this.lastPrice.set(report.symbol, report.trade_price);
+    this.pendingFillSample = true;
+  }
+
+  /** A public trade or closed-candle price of a symbol at `time` (bars and valuation). */
+  onPrice(symbol: string, price: string, time: number): void {
+    const value = new Decimal(price);
+    this.tradePriced.add(symbol);
+    this.lastPrice.set(symbol, value);
+    this.addToBar(symbol, value, time);
+  }
+
+  /** Samples equity when a sample is due (or a fill happened since the last one). */
+  tick(time: number): void {
+    if (time < this.nextSample && !this.pendingFillSample) return;
+    this.sample(time);
+  }
+
+  /** Takes a sample now. */
+  sample(time: number): void {
+    this.pendingFillSample = false;
+    if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
+    let equity = ZERO;
+    for (const [currency, amount] of this.balances) {
+      if (currency === this.quoteCurrency) {
+        equity = equity.plus(amount);
+        continue;
+      }
+      const price = this.priceOf(currency, time);
+      if (price !== undefined) equity = equity.plus(amount.times(price));
+    }
+    this.equity.push({ time, equity, positions: Object.fromEntries(this.positions) });
+  }
+
+  /** Final price bars per symbol, oldest first. */
+  priceBars(): Record<string, PriceBar[]> {
+    const out: Record<string, PriceBar[]> = {};
+    for (const instrument of this.instruments) out[instrument.symbol] = (this.bars.get(instrument.symbol) ?? []).map((b) => ({ ...b }));
+    return out;
+  }
+
+  /** Every order the bot made, in creation order, with its last known state. */
+  orders(): OrderRecord[] {
+    const out: OrderRecord[] = [];
+    for (const tracker of this.adapter.registry.all()) {
+      const order = tracker.order;
+      if (order === undefined) continue;
+      out.push({
+        clientOrderId: tracker.clientOrderId, intentId: tracker.intentId, symbol: order.symbol, side: order.side, type: order.type,
+        price: order.price, quantity: order.quantity, filledQuantity: tracker.quantityCumulative, status: order.status,
+        createdAt: order.created_at, updatedAt: order.updated_at,
+      });
+    }
+    return out;
+  }
+
+  /** Value of one unit of `currency` in the quote currency: last trade price, else the book's mid. */
+  private priceOf(currency: string, time: number): Decimal | undefined {
+    for (const instrument of this.instruments) {
+      if (instrument.baseCurrency !== currency || instrument.quoteCurrency !== this.quoteCurrency) continue;
+      const mid = this.mid(instrument.symbol);
+      if (mid === undefined) return this.lastPrice.get(instrument.symbol);
+      const value = new Decimal(mid);
+      // Without public trades or candles, the sampled mids are the only price series there is.
+      if (!this.tradePriced.has(instrument.symbol)) this.addToBar(instrument.symbol, value, time);
+      return value;
+    }
+    return undefined;
+  }
+
+  private addToBar(symbol: string, price: Decimal, time: number): void {
+    let list = this.bars.get(symbol);
+    if (list === undefined) this.bars.set(symbol, (list = []));
+    const start = Math.floor(time / this.barMs) * this.barMs;
+    const last = list[list.length - 1];
+    if (last === undefined || last.time < start) {
+      list.push({ time: start, open: price, high: price, low: price, close: price });
+      return;
+    }
+    if (last.time > start) return;
+    last.close = price;
+    if (price.greaterThan(last.high)) last.high = price;
+    if (price.lessThan(last.low)) last.low = price;
+  }
+}

@@ -1,0 +1,26 @@
+import { RecordingReader } from '../recording/recording-reader.js';
+
+/** Frames read from the start of each recording to learn its channels. */
+const SCAN_FRAMES = 5_000;
+
+/**
+ * The public channels that carry any of `symbols` near the start of the recordings (the first
+ * {@link SCAN_FRAMES} frames of each): enough to tell a book recording from a candle-only one and
+ * whether candles must be built from trades, without reading a whole file twice.
+ */
+export async function scanChannels(recordings: readonly string[], symbols: readonly string[]): Promise<Set<string>> {
+  const wanted = new Set(symbols);
+  const channels = new Set<string>();
+  for (const path of recordings) {
+    let read = 0;
+    for await (const frame of new RecordingReader(path, { onError: 'skip' }).frames()) {
+      if (++read > SCAN_FRAMES) break;
+      if (frame.src !== 'ws/public') continue;
+      const msg = frame.msg as { ch?: unknown; snapshot?: object; update?: object; data?: object };
+      if (typeof msg.ch !== 'string') continue;
+      const bySymbol = msg.snapshot ?? msg.update ?? msg.data;
+      if (bySymbol !== undefined && Object.keys(bySymbol).some((s) => wanted.has(s))) channels.add(msg.ch);
+    }
+  }
+  return channels;
+}

@@ -1,0 +1,192 @@
+import { EMPTY, merge, type Observable, type Subscription } from 'rxjs';
+import type { BookEvent } from '../exchange/book/book-event.js';
+import { ClientOrderIdGenerator, type ClientOrderIdState } from '../execution/client-order-ids.js';
+import { ExecutionAdapter } from '../execution/execution-adapter.js';
+import type { TrackedOrderInfo } from '../execution/order-tracker.js';
+import type { ReconcileSummary, UnknownOrderPolicy } from '../execution/reconciler.js';
+import type { RecoveryOptions } from '../execution/unknown-outcome.js';
+import type { VenuePort } from '../execution/venue-port.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
+import type { Instrument } from '../model/instrument.js';
+import type { OrderUpdateReport } from '../model/strategy-report.js';
+import type { CandlesEvent, MarketEvent } from '../model/stream/market-events.js';
+import { OrderRateWindow } from '../risk/order-rate-window.js';
+import { ReservationLedger } from '../risk/reservation-ledger.js';
+import { RiskGate } from '../risk/risk-gate.js';
+import type { Clock } from '../time/clock.js';
+import { closedCandles } from './candle-closer.js';
+import { SILENT_LOGGER, type RuntimeLogger, type RuntimeSchedulers } from './runtime-ports.js';
+import { StrategyEngine, type ErrorPolicy } from './strategy-engine.js';
+import type { StrategyPlugin } from './strategy.js';
+import { TradingPipeline, type IntentVerdict } from './trading-pipeline.js';
+
+/** Market data as the kernel takes it; closed candles are derived from `market$` unless given. */
+export interface KernelMarket {
+  readonly books$: Observable<BookEvent>;
+  readonly market$: Observable<MarketEvent>;
+  readonly candleClosed$?: Observable<CandlesEvent>;
+}
+
+/** Observers of everything the kernel decides and learns (journal, recorders, metrics). */
+export interface KernelHooks {
+  onVerdict?(verdict: IntentVerdict): void;
+  /** An order is about to be sent (its client_order_id is known before the request leaves). */
+  onTrack?(info: TrackedOrderInfo): void;
+  onOrderUpdate?(update: OrderUpdateReport): void;
+}
+
+/** Everything a bot is made of; the composition roots (live, paper, backtest) fill it in. */
+export interface BotKernelOptions {
+  /** Prefix of the client_order_ids (1-12 letters or digits). */
+  readonly botId: string;
+  readonly strategyId: string;
+  readonly plugin: StrategyPlugin;
+  /** Validated by the plugin already. */
+  readonly params: unknown;
+  readonly instruments: readonly Instrument[];
+  readonly market: KernelMarket;
+  readonly venue: VenuePort;
+  readonly clock: Clock;
+  readonly schedulers: RuntimeSchedulers;
+  /** Raw or parsed risk config (validated here). */
+  readonly risk: unknown;
+  readonly errorPolicy: ErrorPolicy;
+  readonly unknownOrders: UnknownOrderPolicy;
+  readonly logger?: RuntimeLogger;
+  readonly hooks?: KernelHooks;
+  /** Where the client_order_id counter resumes after a restart on the same day. */
+  readonly resumeIds?: ClientOrderIdState;
+  readonly recovery?: Partial<RecoveryOptions>;
+}
+
+/** A position line of the status. */
+export interface PositionStatus {
+  readonly symbol: string;
+  readonly quantity: Decimal;
+  readonly averagePrice?: Decimal;
+  readonly realizedPnl: Decimal;
+}
+
+/** What the periodic status line shows. */
+export interface KernelStatus {
+  readonly engine: string;
+  readonly positions: readonly PositionStatus[];
+  readonly openOrders: number;
+  readonly equity?: Decimal;
+  readonly intents: number;
+  readonly errors: number;
+  readonly conflatedBooks: number;
+}
+
+/**
+ * One bot: strategy engine -> trading pipeline (risk gate) -> execution adapter -> venue port,
+ * with reports flowing back. The same object runs live, against the sandbox and in a backtest;
+ * only the venue, the market source, the clock and the schedulers differ.
+ *
+ * Start order matters: the pipeline listens first, the adapter reconciles with the venue (its
+ * open orders and balances are the truth), then the engine starts and receives what the
+ * reconciliation found before any new event.
+ */
+export class BotKernel {
+  readonly ids: ClientOrderIdGenerator;
+  readonly adapter: ExecutionAdapter;
+  readonly pipeline: TradingPipeline;
+  readonly engine: StrategyEngine;
+  readonly ledger = new ReservationLedger();
+  private readonly subscriptions: Subscription[] = [];
+  private readonly logger: RuntimeLogger;
+  private started = false;
+
+  constructor(private readonly options: BotKernelOptions) {
+    this.logger = options.logger ?? SILENT_LOGGER;
+    const hooks = options.hooks ?? {};
+    this.ids = new ClientOrderIdGenerator(options.botId, options.clock, options.resumeIds);
+    const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
+    this.adapter = new ExecutionAdapter({
+      venue: options.venue, ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
+      adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks),
+      currencies: (symbol) => {
+        const info = bySymbol.get(symbol);
+        return info === undefined ? undefined : { base: info.baseCurrency, quote: info.quoteCurrency, fee: info.info.fee_currency ?? info.quoteCurrency };
+      },
+    });
+    const rateWindow = new OrderRateWindow();
+    this.pipeline = new TradingPipeline({
+      gate: new RiskGate(options.risk, this.ledger, rateWindow), executor: this.adapter, clock: options.clock,
+      instruments: options.instruments, ledger: this.ledger, rateWindow, logger: this.logger, onVerdict: hooks.onVerdict?.bind(hooks),
+    });
+    const market = options.market;
+    this.engine = new StrategyEngine({
+      strategyId: options.strategyId, strategy: options.plugin.create(options.params), params: options.params,
+      sink: this.pipeline, account: this.pipeline, clock: options.clock, schedulers: options.schedulers,
+      errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
+      market: { books$: market.books$, market$: market.market$, candleClosed$: market.candleClosed$ ?? closedCandles(market.market$) },
+    });
+    if (hooks.onOrderUpdate !== undefined) this.subscriptions.push(this.adapter.reports$.subscribe((r) => { if (r.kind === 'order') hooks.onOrderUpdate?.(r); }));
+  }
+
+  /** Connects, reconciles with the venue, then starts the strategy. */
+  async start(): Promise<ReconcileSummary> {
+    if (this.started) throw new Error('BotKernel already started');
+    this.started = true;
+    this.pipeline.connect(this.options.market.books$);
+    const summary = await this.adapter.start();
+    this.pipeline.syncAll();
+    this.logger.log('info', 'reconciled with the venue', {
+      adopted: summary.adopted.length, open: this.adapter.registry.open().length,
+    });
+    this.engine.start();
+    return summary;
+  }
+
+  /**
+   * Stops the strategy (its `onStop` intents still go out), then by policy cancels every open
+   * order of the bot and waits for the answers, then releases everything.
+   */
+  async stop(onShutdown: 'cancel' | 'keep'): Promise<void> {
+    this.engine.stop();
+    if (onShutdown === 'cancel') {
+      await this.adapter.submit({ kind: 'cancelAll', intentId: `${this.options.strategyId}-shutdown`, strategyId: this.options.strategyId, tag: 'shutdown' });
+      await this.cancelUnattributed();
+    }
+    for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
+    this.pipeline.close();
+    this.adapter.stop();
+  }
+
+  /** Figures for the status line. */
+  status(): KernelStatus {
+    const positions: PositionStatus[] = [];
+    for (const instrument of this.options.instruments) {
+      const p = this.adapter.registry.positions.position(this.options.strategyId, instrument.symbol);
+      if (p !== undefined) positions.push({ symbol: instrument.symbol, quantity: p.quantity, averagePrice: p.averagePrice, realizedPnl: p.realizedPnl });
+    }
+    const stats = this.engine.stats;
+    return {
+      engine: this.engine.status, positions, openOrders: this.adapter.registry.open().length,
+      equity: this.pipeline.equity?.ready === true ? this.pipeline.equity.current : undefined,
+      intents: stats.intents, errors: stats.errors, conflatedBooks: stats.conflatedBooks,
+    };
+  }
+
+  /** Orders tracked without a strategy (adopted without attribution) are the bot's too at shutdown. */
+  private async cancelUnattributed(): Promise<void> {
+    const orphans = this.adapter.registry.open().filter((t) => t.info.strategyId === undefined);
+    await Promise.allSettled(orphans.map((t) => this.options.venue.cancelOrder(t.clientOrderId)));
+  }
+}
+
+/** Formats a status as one line: positions, realized PnL, open orders, equity, counters. */
+export function formatStatus(status: KernelStatus): string {
+  const positions = status.positions.length === 0
+    ? 'flat'
+    : status.positions.map((p) => `${p.symbol} ${p.quantity.isNegative() ? '' : '+'}${p.quantity.toFixed()}${p.averagePrice === undefined ? '' : ` @ ${p.averagePrice.toSignificantDigits(10).toFixed()}`}`).join(', ');
+  const realized = status.positions.reduce((sum, p) => sum.plus(p.realizedPnl), ZERO);
+  const equity = status.equity === undefined ? '' : ` | equity ${status.equity.toDecimalPlaces(2).toFixed()}`;
+  return `[${status.engine}] ${positions} | realized ${realized.toSignificantDigits(10).toFixed()} | open orders ${status.openOrders}${equity} | intents ${status.intents} errors ${status.errors}`;
+}
+
+/** Merges the book events of several keepers (one per connection) into one stream. */
+export function mergeBooks(...sources: Observable<BookEvent>[]): Observable<BookEvent> {
+  return sources.length === 0 ? EMPTY : merge(...sources);
+}
