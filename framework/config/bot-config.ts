@@ -27,6 +27,8 @@ export interface ExchangeConfig {
   readonly baseUrl: string;
   readonly wsBaseUrl: string;
   readonly auth: AuthScheme;
+  /** hs256 only: allowed distance (ms) of a request's timestamp from the exchange's clock. */
+  readonly signatureWindowMs?: number;
   readonly credentials: CredentialsConfig;
 }
 

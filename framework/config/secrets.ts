@@ -51,8 +51,10 @@ function fromKeyFile(file: string, exchange: ExchangeConfig): ApiCredentials {
 
 function build(apiKey: unknown, secretKey: unknown, exchange: ExchangeConfig, sources: Record<'apiKey' | 'secretKey', string>): ApiCredentials {
   try {
-    return ApiCredentials.from({ apiKey: apiKey as string, secretKey: secretKey as string, scheme: exchange.auth });
+    const window = exchange.signatureWindowMs;
+    return ApiCredentials.from({ apiKey: apiKey as string, secretKey: secretKey as string, scheme: exchange.auth, ...(window === undefined ? {} : { window }) });
   } catch (error) {
+    if (error instanceof ValidationError && error.field === 'window') throw new ValidationError('exchange.signatureWindowMs', error.rule, error.value);
     // ApiCredentials.from never quotes the values; restate the field as where the value came from.
     if (error instanceof ValidationError && (error.field === 'apiKey' || error.field === 'secretKey')) {
       throw new ValidationError(FIELD, `${sources[error.field]} ${error.rule}`);

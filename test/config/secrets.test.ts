@@ -85,6 +85,14 @@ describe('loadCredentials', () => {
     expect(errorOf(() => loadCredentials(exchange(), { BOT_KEY: API_KEY, BOT_SECRET: ` ${SECRET}` })).rule).toBe('environment variable BOT_SECRET must not start or end with whitespace');
   });
 
+  it('passes the hs256 signature window on, and refuses it with basic auth', () => {
+    const env = { BOT_KEY: API_KEY, BOT_SECRET: SECRET };
+    expect(loadCredentials({ ...exchange(), signatureWindowMs: 5000 }, env).window).toBe(5000);
+    expect(loadCredentials(exchange(), env).window).toBeUndefined();
+    const e = errorOf(() => loadCredentials({ ...exchange(undefined, 'basic'), signatureWindowMs: 5000 }, env));
+    expect([e.field, e.rule]).toEqual(['exchange.signatureWindowMs', 'only applies to the hs256 scheme']);
+  });
+
   it('requires the exchange section', () => {
     expect(errorOf(() => loadCredentials(undefined, { BOT_KEY: API_KEY, BOT_SECRET: SECRET })).field).toBe('exchange');
   });
