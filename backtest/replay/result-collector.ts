@@ -77,19 +77,24 @@ export class ResultCollector {
     this.sample(time);
   }
 
-  /** Takes a sample now. */
+  /**
+   * Takes a sample now. Skipped while a held currency has no price yet (before the first book or
+   * trade), so the series never starts with holdings valued at zero.
+   */
   sample(time: number): void {
-    this.pendingFillSample = false;
-    if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
     let equity = ZERO;
     for (const [currency, amount] of this.balances) {
       if (currency === this.quoteCurrency) {
         equity = equity.plus(amount);
         continue;
       }
+      if (amount.isZero()) continue;
       const price = this.priceOf(currency, time);
-      if (price !== undefined) equity = equity.plus(amount.times(price));
+      if (price === undefined) return;
+      equity = equity.plus(amount.times(price));
     }
+    this.pendingFillSample = false;
+    if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
     this.equity.push({ time, equity, positions: Object.fromEntries(this.positions) });
   }
 

@@ -1,3 +1,4 @@
+import { backtestCommand } from './backtest-command.js';
 import type { CliCommand } from './command.js';
 import { demoCommand } from './demo-command.js';
 import { importCandlesCommand } from './import-candles-command.js';
@@ -5,4 +6,4 @@ import { recordCommand } from './record-command.js';
 import { sandboxCommand } from './sandbox-command.js';
 
 /** Every `tradeloop` sub-command, in the order `help` lists them. */
-export const commands: readonly CliCommand[] = [demoCommand, sandboxCommand, recordCommand, importCandlesCommand];
+export const commands: readonly CliCommand[] = [backtestCommand, demoCommand, sandboxCommand, recordCommand, importCandlesCommand];
