@@ -3,6 +3,7 @@ import { chartLibrarySource } from './chart-library.js';
 import { escapeHtml, jsonForScript, scriptText } from './html-escape.js';
 import type { BacktestMetrics } from './metrics.js';
 import { buildReportData } from './report-data.js';
+import { plain } from './plain-json.js';
 import { REPORT_PAGE_SCRIPT } from './report-page-script.js';
 import { formatDuration, formatTime, summaryRows } from './summary-rows.js';
 
@@ -52,8 +53,8 @@ function metaSection(result: BacktestResult, metrics: BacktestMetrics): string {
     ['Quote currency', meta.quoteCurrency],
     ['Sharpe/Sortino period', `${formatDuration(metrics.periodMs)} (${metrics.periodMs} ms), annualised by sqrt(365 d / period)`],
   ];
-  const params = JSON.stringify(meta.params ?? null, null, 2) ?? 'null';
-  return `${table(['', ''], rows)}\n<h3>Parameters</h3>\n<pre>${escapeHtml(params)}</pre>`;
+  const params = JSON.stringify(plain(meta.params), null, 2);
+  return `${table(['field', 'value'], rows)}\n<h3>Parameters</h3>\n<pre>${escapeHtml(params)}</pre>`;
 }
 
 function resyncSection(result: BacktestResult): string {

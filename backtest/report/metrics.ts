@@ -80,6 +80,8 @@ export function computeMetrics(result: BacktestResult, options: MetricsOptions =
   if (!Number.isInteger(periodMs) || periodMs <= 0) throw new ValidationError('periodMs', 'must be a positive integer', periodMs);
   const quote = result.meta.quoteCurrency;
   const { equity, fills } = result;
+  checkTimeOrder(equity, 'equity');
+  checkTimeOrder(fills, 'fills');
 
   const initialEquity = equity[0]?.equity ?? ZERO;
   const finalEquity = equity[equity.length - 1]?.equity ?? ZERO;
@@ -143,6 +145,15 @@ export function computeMetrics(result: BacktestResult, options: MetricsOptions =
     averageEquity,
     turnover: averageEquity.greaterThan(ZERO) ? tradedNotional.dividedBy(averageEquity).toNumber() : undefined,
   };
+}
+
+/** Every figure assumes samples and fills in time order; a runner bug should not pass silently. */
+function checkTimeOrder(rows: readonly { readonly time: number }[], field: string): void {
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i]!.time < rows[i - 1]!.time) {
+      throw new ValidationError(`${field}[${i}].time`, 'must not be before the previous one', rows[i]!.time);
+    }
+  }
 }
 
 /**

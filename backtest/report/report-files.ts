@@ -1,7 +1,8 @@
-import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import { ZERO } from '../../framework/model/decimal.js';
 import type { BacktestResult } from './backtest-result.js';
 import { toCsv } from './csv.js';
 import type { BacktestMetrics } from './metrics.js';
+import { plain } from './plain-json.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -38,24 +39,6 @@ export function equityCsv(result: BacktestResult): string {
       String(p.time), iso(p.time), p.equity.toFixed(), ...symbols.map((s) => (p.positions[s] ?? ZERO).toFixed()),
     ]),
   );
-}
-
-/**
- * A JSON-ready copy: Decimals become exact strings, `undefined` becomes `null` (so every key is
- * present), key order is kept. Non-plain leaves (functions, bigints) become their string form.
- */
-export function plain(value: unknown): unknown {
-  if (value instanceof Decimal) return value.toFixed();
-  if (value === undefined) return null;
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
-  if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) out[key] = plain(v);
-    return out;
-  }
-  return String(value);
 }
 
 /**

@@ -123,8 +123,11 @@ describe('computeMetrics', () => {
     expect(m.turnover).toBeCloseTo(400 / 1500, 12);
   });
 
-  it('refuses a non-positive period', () => {
+  it('refuses a non-positive period and samples or fills out of time order', () => {
     expect(() => computeMetrics(result(), { periodMs: 0 })).toThrow(ValidationError);
+    expect(() => computeMetrics(result({ equity: [point(10, '1'), point(5, '1')] }))).toThrow('equity[1].time');
+    expect(() => computeMetrics(result({ fills: [fill(10, 'buy', '1', '1'), fill(9, 'sell', '1', '1')] })))
+      .toThrow('fills[1].time');
   });
 });
 
