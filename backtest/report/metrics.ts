@@ -27,7 +27,7 @@ export interface BacktestMetrics {
   readonly returnFraction: number | undefined;
   /** Sum of fill fees per currency; keys sorted. */
   readonly feesByCurrency: Readonly<Record<string, Decimal>>;
-  /** Fees valued in quote: quote-currency fees as they are, base-currency fees at the fill's price. */
+  /** Fees valued in quote: quote-currency fees as they are, fees in the base of a `<base><quote>` symbol at the fill's price. */
   readonly feesQuote: Decimal;
   /** Fee currencies that are neither the quote nor the fill's base, left out of `feesQuote`. */
   readonly feesNotValued: readonly string[];
@@ -39,7 +39,10 @@ export interface BacktestMetrics {
   readonly makerShareByNotional: number | undefined;
   /** Sum of `price * quantity` over all fills. */
   readonly tradedNotional: Decimal;
-  /** Closed FIFO lots (see `matchRoundTrips`), winners (PnL > 0) and their PnL after fees. */
+  /**
+   * Closed FIFO lots (see `matchRoundTrips`), winners (PnL > 0) and their PnL after fees, in each
+   * symbol's quote (summed as if all symbols shared one quote, the usual case).
+   */
   readonly roundTrips: number;
   readonly winningRoundTrips: number;
   /** `winningRoundTrips / roundTrips`; undefined without round trips. */
@@ -93,10 +96,9 @@ export function computeMetrics(result: BacktestResult, options: MetricsOptions =
   let tradedNotional = ZERO;
   let makerNotional = ZERO;
   let makerCount = 0;
-  const feeInQuote = (fill: FillRecord): Decimal | undefined => feeValue(fill, quote);
   for (const fill of fills) {
     feesByCurrency.set(fill.feeCurrency, (feesByCurrency.get(fill.feeCurrency) ?? ZERO).plus(fill.fee));
-    const valued = feeInQuote(fill);
+    const valued = feeInQuote(fill, quote);
     if (valued === undefined) notValued.add(fill.feeCurrency);
     else feesQuote = feesQuote.plus(valued);
     const notional = fill.price.times(fill.quantity);
@@ -107,7 +109,7 @@ export function computeMetrics(result: BacktestResult, options: MetricsOptions =
     }
   }
 
-  const trips = matchRoundTrips(fills, feeInQuote);
+  const trips = matchRoundTrips(fills, feeInSymbolQuote);
   const winning = trips.filter((t) => t.pnl.greaterThan(ZERO)).length;
   const returns = periodReturns(resampleEquity(equity, periodMs));
   const periodsPerYear = YEAR_MS / periodMs;
@@ -157,13 +159,25 @@ function checkTimeOrder(rows: readonly { readonly time: number }[], field: strin
 }
 
 /**
- * A fill's fee in quote: as is when charged in the quote currency; `fee * price` when charged in
- * the symbol's base (the symbol's name starts with the fee currency, e.g. BTC on BTCUSDT);
- * undefined otherwise, since the result carries no rate for a third currency.
+ * A fill's fee in the run's quote currency: as is when charged in it; `fee * price` when charged in
+ * the base of a `<base><quote>` symbol (BTC on BTCUSDT); undefined otherwise, since the result
+ * carries no conversion rate for other currencies.
  */
-function feeValue(fill: FillRecord, quote: string): Decimal | undefined {
+function feeInQuote(fill: FillRecord, quote: string): Decimal | undefined {
   if (fill.feeCurrency === quote) return fill.fee;
-  if (fill.symbol.startsWith(fill.feeCurrency) && fill.symbol !== fill.feeCurrency) return fill.fee.times(fill.price);
+  if (fill.symbol === fill.feeCurrency + quote) return fill.fee.times(fill.price);
+  return undefined;
+}
+
+/**
+ * A fill's fee in its symbol's quote, the currency round-trip PnL is counted in: as is when the
+ * symbol's name ends with the fee currency (BTC on ETHBTC), `fee * price` when it starts with it
+ * (ETH on ETHBTC); undefined when the name tells neither.
+ */
+function feeInSymbolQuote(fill: FillRecord): Decimal | undefined {
+  if (fill.symbol === fill.feeCurrency) return undefined;
+  if (fill.symbol.endsWith(fill.feeCurrency)) return fill.fee;
+  if (fill.symbol.startsWith(fill.feeCurrency)) return fill.fee.times(fill.price);
   return undefined;
 }
 

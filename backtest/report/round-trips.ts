@@ -19,7 +19,7 @@ export interface RoundTrip {
   readonly pnl: Decimal;
 }
 
-/** A fee in the fill's quote currency, or undefined when its currency is neither base nor quote. */
+/** A fill's fee in its symbol's quote currency, or undefined when it cannot be valued. */
 export type FeeInQuote = (fill: FillRecord) => Decimal | undefined;
 
 interface OpenLot {
@@ -37,7 +37,7 @@ interface OpenLot {
  * `sum(matched * (exit - entry))` for a long (`entry - exit` for a short), minus the lot's own
  * opening fee, minus each closing fill's fee pro rata to the quantity it closed of this lot
  * (`fee * matched / fill.quantity`, the fill's last piece taking the remainder so no fee is lost to
- * rounding). Fees whose currency `feeInQuote` cannot value count as zero.
+ * rounding). Fees `feeInQuote` cannot value count as zero.
  * Lots still open at the end are not round trips. Round trips are returned in close order.
  */
 export function matchRoundTrips(fills: readonly FillRecord[], feeInQuote: FeeInQuote): RoundTrip[] {

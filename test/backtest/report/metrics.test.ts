@@ -199,3 +199,19 @@ describe('computeMetrics properties', () => {
     }));
   });
 });
+
+describe('computeMetrics fee valuation', () => {
+  it('values fees in the symbol quote for round trips but only quote-valued fees in feesQuote', () => {
+    const eth = { symbol: 'ETHBTC' } as const;
+    const m = computeMetrics(result({
+      fills: [
+        fill(1, 'buy', '0.05', '2', '0.01', { ...eth, feeCurrency: 'ETH' }),
+        fill(2, 'sell', '0.06', '2', '0.0001', { ...eth, feeCurrency: 'BTC' }),
+      ],
+    }));
+    // gross 2 * 0.01 = 0.02 BTC, fees 0.01 ETH * 0.05 + 0.0001 BTC = 0.0006 BTC
+    expect(m.roundTripPnl.toFixed()).toBe('0.0194');
+    expect(m.feesQuote.toFixed()).toBe('0');
+    expect(m.feesNotValued).toEqual(['BTC', 'ETH']);
+  });
+});
