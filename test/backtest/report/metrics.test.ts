@@ -158,6 +158,32 @@ describe('computeMetrics properties', () => {
     }));
   });
 
+  it('finds the same max drawdown as a brute-force search over every pair of samples', () => {
+    fc.assert(fc.property(fc.array(amount, { minLength: 1, maxLength: 30 }), (values) => {
+      let fraction = ZERO;
+      let drop = ZERO;
+      values.forEach((peak, i) => values.slice(i + 1).forEach((later) => {
+        const d = peak.minus(later);
+        if (d.greaterThan(drop)) drop = d;
+        if (d.dividedBy(peak).greaterThan(fraction)) fraction = d.dividedBy(peak);
+      }));
+      const m = computeMetrics(result({ equity: values.map((v, i) => point(i * 1000, v.toFixed())) }));
+      expect(m.maxDrawdown).toBe(fraction.toNumber());
+      expect(m.maxDrawdownAmount.toFixed()).toBe(drop.toFixed());
+    }));
+  });
+
+  it('keeps exposure in [0, 1] and Sharpe and Sortino on the same side of zero', () => {
+    const sample = fc.tuple(amount, fc.boolean());
+    fc.assert(fc.property(fc.array(sample, { minLength: 1, maxLength: 30 }), (samples) => {
+      const equity = samples.map(([v, held], i) => point(i * 60_000, v.toFixed(), held ? '1' : '0'));
+      const m = computeMetrics(result({ equity }));
+      expect(m.exposure).toBeGreaterThanOrEqual(0);
+      expect(m.exposure).toBeLessThanOrEqual(1);
+      if (m.sharpe !== undefined && m.sortino !== undefined) expect(Math.sign(m.sortino)).toBe(Math.sign(m.sharpe));
+    }));
+  });
+
   it('keeps win rate in [0, 1] and round trips no more than fills', () => {
     fc.assert(fc.property(fc.array(fillArb, { maxLength: 30 }), (specs) => {
       const m = computeMetrics(result({ fills: flatFills(specs) }));
