@@ -123,8 +123,9 @@ export function loadBotConfig(file: string, options: LoadBotConfigOptions = {}):
   const bot = readConfigData(path, 'config');
   const defaultsFile = options.defaultsFile === undefined ? DEFAULT_CONFIG_FILE : options.defaultsFile;
   const base = defaultsFile === null ? {} : readConfigData(resolve(defaultsFile), 'defaults');
-  // Secrets are refused per file first, so the error's path is the bot file's own.
+  // Each file on its own: a key in the defaults must be refused even where the bot file overrides it.
   refuseSecrets(base);
+  refuseSecrets(bot);
   return parseBotConfig(mergeConfig(base, bot), dirname(path), options.env);
 }
 

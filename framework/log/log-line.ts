@@ -25,7 +25,10 @@ const RESET = '\x1b[0m';
  */
 export function formatPrettyLine(record: LogRecord, colors = false): string {
   const { timestamp, level, message, fields, ...rest } = record;
-  const pairs = [...entriesOf(fields), ...Object.entries(rest)].map(([k, v]) => (colors ? `${DIM}${k}=${RESET}${renderValue(v)}` : `${k}=${renderValue(v)}`));
+  const pairs = [...entriesOf(fields), ...Object.entries(rest)].map(([k, v]) => {
+    const key = renderValue(k);
+    return colors ? `${DIM}${key}=${RESET}${renderValue(v)}` : `${key}=${renderValue(v)}`;
+  });
   const time = timestamp.length >= 23 ? timestamp.slice(11, 23) : timestamp;
   const tag = level.toUpperCase().padEnd(5);
   const head = colors ? `${DIM}${time}${RESET} ${COLORS[level] ?? ''}${tag}${RESET}` : `${time} ${tag}`;
@@ -38,13 +41,17 @@ function entriesOf(fields: unknown): [string, unknown][] {
   return Object.entries(fields);
 }
 
+// Control characters (newlines, terminal escapes from a payload) are shown escaped, never sent raw.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 function oneLine(text: string): string {
-  return /[\r\n]/.test(text) ? JSON.stringify(text) : text;
+  return CONTROL.test(text) ? JSON.stringify(text) : text;
 }
 
 /** key=value rendering of one field value. */
 export function renderValue(v: unknown): string {
-  if (typeof v === 'string') return v !== '' && /^[^\s"'=\\]+$/.test(v) ? v : JSON.stringify(v);
+  if (typeof v === 'string') return v !== '' && /^[^\s"'=\\]+$/.test(v) && !CONTROL.test(v) ? v : JSON.stringify(v);
   if (v === undefined || v === null || typeof v === 'number' || typeof v === 'boolean') return String(v);
   if (isErrorRecord(v)) return JSON.stringify(`${v.name}: ${v.message}`);
   return JSON.stringify(v) ?? String(v);
