@@ -1,0 +1,55 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runBacktest } from '../../backtest/replay/backtest-runner.js';
+import type { BacktestResult } from '../../backtest/report/backtest-result.js';
+import { loadBotConfig } from '../../framework/config/bot-config.js';
+import { ZERO, dec, type Decimal } from '../../framework/model/decimal.js';
+import { loadStrategyPlugin } from '../../framework/runtime/plugin-loader.js';
+
+const CONFIG_DIR = fileURLToPath(new URL('../../config/', import.meta.url));
+const SAMPLE = fileURLToPath(new URL('../../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
+
+/** Runs config/<name>.yaml over the sample recording; returns the result and the error log lines. */
+async function backtest(name: string): Promise<{ result: BacktestResult; errors: string[] }> {
+  const config = loadBotConfig(`${CONFIG_DIR}${name}.yaml`);
+  const { plugin } = await loadStrategyPlugin(config.strategy.name);
+  const errors: string[] = [];
+  const result = await runBacktest({
+    strategyRef: name, plugin, params: plugin.parseParams(config.strategy.params), symbols: config.strategy.symbols, recordings: [SAMPLE],
+    balances: config.backtest.balances, risk: config.risk, seed: config.backtest.seed, candles: config.strategy.candles,
+    errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
+    logger: { log: (level, message) => void (level === 'error' ? errors.push(message) : undefined) },
+  });
+  return { result, errors };
+}
+
+/** Position after each fill (buys add, sells subtract). */
+function positions(result: BacktestResult): Decimal[] {
+  let q = ZERO;
+  return result.fills.map((f) => (q = f.side === 'buy' ? q.plus(f.quantity) : q.minus(f.quantity)));
+}
+
+describe('example configs on the sample recording', () => {
+  it('market-maker: maker fills on both sides, position within maxInventory (0.2 ETH)', async () => {
+    const { result, errors } = await backtest('market-maker');
+    expect(errors).toEqual([]);
+    expect(result.fills.some((f) => f.side === 'buy') && result.fills.some((f) => f.side === 'sell')).toBe(true);
+    expect(result.fills.every((f) => f.liquidity === 'maker')).toBe(true);
+    expect(positions(result).every((q) => q.abs().lessThanOrEqualTo(dec('0.2')))).toBe(true);
+  }, 60_000);
+
+  it('ma-crossover: buys 0.01 BTC on the golden cross, sells it on the death cross', async () => {
+    const { result, errors } = await backtest('ma-crossover');
+    expect(errors).toEqual([]);
+    expect(result.orders.map((o) => `${o.side} ${o.type} ${o.filledQuantity.toFixed()} ${o.status}`)).toEqual(['buy market 0.01 filled', 'sell market 0.01 filled']);
+  }, 60_000);
+
+  it('bracket: completes brackets, each entry followed by its exit', async () => {
+    const { result, errors } = await backtest('bracket');
+    expect(errors).toEqual([]);
+    const filledExits = result.orders.filter((o) => o.side === 'sell' && o.status === 'filled');
+    expect(filledExits.length).toBeGreaterThan(0);
+    // Flat after every completed bracket: the position never exceeds one entry.
+    expect(positions(result).every((q) => !q.isNegative() && q.lessThanOrEqualTo(dec('0.1')))).toBe(true);
+  }, 60_000);
+});
