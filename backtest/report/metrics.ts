@@ -10,6 +10,9 @@ import { matchRoundTrips } from './round-trips.js';
 /** Default resampling period of the equity returns behind Sharpe and Sortino: one minute. */
 export const DEFAULT_PERIOD_MS = 60_000;
 
+/** Upper bound on resampled periods, so a tiny period on a long run fails fast instead of hanging. */
+const MAX_PERIODS = 10_000_000;
+
 /**
  * Figures of one backtest. Money is exact (Decimal, in `quoteCurrency` unless keyed by currency);
  * ratios are floats. A ratio that cannot be computed (no data, division by zero) is undefined.
@@ -85,6 +88,10 @@ export function computeMetrics(result: BacktestResult, options: MetricsOptions =
   const { equity, fills } = result;
   checkTimeOrder(equity, 'equity');
   checkTimeOrder(fills, 'fills');
+  const span = equity.length > 0 ? equity[equity.length - 1]!.time - equity[0]!.time : 0;
+  if (span / periodMs > MAX_PERIODS) {
+    throw new ValidationError('periodMs', `must split the run into at most ${MAX_PERIODS} periods`, periodMs);
+  }
 
   const initialEquity = equity[0]?.equity ?? ZERO;
   const finalEquity = equity[equity.length - 1]?.equity ?? ZERO;

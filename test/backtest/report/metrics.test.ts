@@ -125,6 +125,8 @@ describe('computeMetrics', () => {
 
   it('refuses a non-positive period and samples or fills out of time order', () => {
     expect(() => computeMetrics(result(), { periodMs: 0 })).toThrow(ValidationError);
+    expect(() => computeMetrics(result({ equity: [point(0, '1'), point(86_400_000, '1')] }), { periodMs: 1 }))
+      .toThrow('periodMs');
     expect(() => computeMetrics(result({ equity: [point(10, '1'), point(5, '1')] }))).toThrow('equity[1].time');
     expect(() => computeMetrics(result({ fills: [fill(10, 'buy', '1', '1'), fill(9, 'sell', '1', '1')] })))
       .toThrow('fills[1].time');
