@@ -33,7 +33,7 @@ export const REPORT_PAGE_SCRIPT = String.raw`(function () {
       var buy = m.side === 'buy';
       return {
         time: m.time, position: buy ? 'belowBar' : 'aboveBar', color: buy ? '#1565c0' : '#e65100',
-        shape: buy ? 'arrowUp' : 'arrowDown', text: p.markers.length <= 60 ? (buy ? 'B ' : 'S ') + m.quantity + ' @ ' + m.price : '',
+        shape: buy ? 'arrowUp' : 'arrowDown', text: p.markers.length <= 24 ? (buy ? 'B ' : 'S ') + m.quantity + ' @ ' + m.price : '',
       };
     }));
     c.timeScale().fitContent();
