@@ -117,6 +117,16 @@ describe('bracket', () => {
     expect(h.take().map((i) => i.kind)).toEqual(['orderList']);
   });
 
+  it('an entry fill reported before the list\'s answer still counts: no entry timeout afterwards', () => {
+    const h = harness();
+    const list = start(h);
+    const entry = orderOf(list.orders[0]!, 'e1', 'filled', h.now(), { order_list_id: 'e1', quantity_cumulative: list.orders[0]!.quantity });
+    h.update(entry, 'trade', list.intentId, { quantity: '0.1', price: '2998.54' });
+    accept(h, list); // the answer was built before the fill: entry still `new`
+    h.advance(20_000);
+    expect(cancelAllIn(h.take())).toEqual([]);
+  });
+
   it('sells at market what a partially filled entry left when its list is cancelled', () => {
     const h = harness();
     const list = start(h);

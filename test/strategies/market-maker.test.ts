@@ -127,6 +127,18 @@ describe('market maker quoting', () => {
     expect(summary(h.take())).toEqual(['place buy 0.1 @ 2997.04', 'place sell 0.1 @ 3003.06']);
   });
 
+  it('learns a quote from its own update when it overtakes the answer', () => {
+    const h = harness();
+    h.book('ETHUSDT', '3000.00', '3000.10');
+    const [bid, ask] = h.take() as PlaceIntent[];
+    h.update(orderOf(bid!, 'b1', 'new', h.now()), 'new', bid!.intentId);
+    h.accept(bid!, [orderOf(bid!, 'b1', 'new', h.now())]);
+    h.accept(ask!, [orderOf(ask!, 'a1', 'new', h.now())]);
+    h.advance(300);
+    h.book('ETHUSDT', '3010.00', '3010.10');
+    expect(summary(h.take())).toEqual(['replace b1 0.1 @ 3007.03', 'replace a1 0.1 @ 3013.07']);
+  });
+
   it('frees a side whose quote was cancelled by the exchange and re-places it', () => {
     const h = harness();
     const { ask } = quoted(h);
