@@ -26,6 +26,7 @@ export const BTCUSDT = new Instrument('BTCUSDT', parseSymbolInfo({
 }));
 
 const INSTRUMENTS = new Map([ETHUSDT, BTCUSDT].map((i) => [i.symbol, i]));
+/** Start of virtual time in the strategy tests (UNIX ms). */
 export const T0 = 1_700_000_000_000;
 
 /** An order as the exchange would answer for `spec` (or a replace of `base`). */
