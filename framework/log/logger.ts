@@ -1,7 +1,8 @@
-import { createWriteStream, mkdirSync, type WriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
 import { dirname } from 'node:path';
 import winston from 'winston';
 import type { LogLevel } from '../config/bot-config.js';
+import { ValidationError } from '../model/errors.js';
 import type { RuntimeLogger } from '../runtime/runtime-ports.js';
 import { formatJsonLine, formatPrettyLine, type LogRecord } from './log-line.js';
 import { createRedactor, type Redactor } from './redact.js';
@@ -82,8 +83,7 @@ export function createLogger(options: LoggerOptions): BotLogger {
   const transports: winston.transport[] = [];
   let fileStream: WriteStream | undefined;
   if (options.file !== undefined) {
-    mkdirSync(dirname(options.file), { recursive: true });
-    fileStream = createWriteStream(options.file, { flags: 'a' });
+    fileStream = openLogFile(options.file);
     transports.push(new winston.transports.Stream({ stream: fileStream, format: line(formatJsonLine) }));
   }
   if (options.console !== 'off') {
@@ -119,6 +119,19 @@ export function createLogger(options: LoggerOptions): BotLogger {
     },
     close: () => closeLogger(logger, transports, fileStream),
   };
+}
+
+/**
+ * Opens the log file for appending now, so that a folder that cannot be created or a file that
+ * cannot be written fails the start with a named error instead of a stream error later.
+ */
+function openLogFile(file: string): WriteStream {
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    return createWriteStream('', { fd: openSync(file, 'a') });
+  } catch (error) {
+    throw new ValidationError('logging.file', `cannot be opened for writing (${(error as NodeJS.ErrnoException).code ?? 'error'})`, file);
+  }
 }
 
 async function closeLogger(logger: winston.Logger, transports: readonly winston.transport[], fileStream: WriteStream | undefined): Promise<void> {

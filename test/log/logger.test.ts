@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../framework/log/logger.js';
+import { ValidationError } from '../../framework/model/errors.js';
 import { secretArb, withSecretArb } from './redact-arbitraries.js';
 
 function tempFile(): string {
@@ -110,6 +111,14 @@ describe('createLogger', () => {
     expect(error.message).toBe('rejected key s3cr3t-value-123');
     // winston itself tags the Error with `level`; nothing else is added.
     expect(Object.keys(error)).toEqual(['level']);
+  });
+
+  it('names the log file it cannot open, at creation', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tradeloop-log-'));
+    writeFileSync(join(dir, 'blocker'), 'a file where the log folder should be');
+    const file = join(dir, 'blocker', 'bot.jsonl');
+    expect(() => createLogger({ level: 'info', file, console: 'off' })).toThrow(ValidationError);
+    expect(() => createLogger({ level: 'info', file, console: 'off' })).toThrow(/^logging\.file: cannot be opened for writing \(E[A-Z]+\)/);
   });
 
   it('closes cleanly with every output off', async () => {
