@@ -4,6 +4,7 @@ import { demoCommand } from './demo-command.js';
 import { importCandlesCommand } from './import-candles-command.js';
 import { recordCommand } from './record-command.js';
 import { sandboxCommand } from './sandbox-command.js';
+import { sweepCommand } from './sweep-command.js';
 
 /** Every `tradeloop` sub-command, in the order `help` lists them. */
-export const commands: readonly CliCommand[] = [backtestCommand, demoCommand, sandboxCommand, recordCommand, importCandlesCommand];
+export const commands: readonly CliCommand[] = [backtestCommand, sweepCommand, demoCommand, sandboxCommand, recordCommand, importCandlesCommand];
