@@ -38,7 +38,7 @@ export const sweepCommand: CliCommand = {
     const progress = createProgress({ enabled: !values.quiet, total });
     const started = performance.now();
     try {
-      if (!values.quiet) console.log(`sweep ${total} combinations of ${Object.keys(spec.grid).join(', ')} over ${spec.recordings.map((r) => path.basename(r)).join(', ')}`);
+      if (!values.quiet) console.log(`sweep ${total} combination${total === 1 ? '' : 's'} of ${Object.keys(spec.grid).join(', ')} over ${spec.recordings.map((r) => path.basename(r)).join(', ')}`);
       const report = await runSweep({
         spec, ...(workers === undefined ? {} : { workers }),
         onProgress: (done) => progress.update(done, { rate: done / ((performance.now() - started) / 1000) }),
@@ -48,7 +48,7 @@ export const sweepCommand: CliCommand = {
       if (!values.quiet) {
         console.log(formatSweepTable(report, 20));
         const seconds = ((performance.now() - started) / 1000).toFixed(1);
-        console.log(`\n${report.rows.length} backtests on ${report.workers} worker threads in ${seconds} s; results: ${csv}`);
+        console.log(`\n${report.rows.length} backtests on ${report.workers} worker thread${report.workers === 1 ? '' : 's'} in ${seconds} s; results: ${csv}`);
       }
       return 0;
     } finally {
