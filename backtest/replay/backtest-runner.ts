@@ -98,13 +98,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const scheduler = new VirtualClockScheduler(clock);
   const quote = instruments[0]!.quoteCurrency;
   const port = new SimulatedVenuePort(ACCOUNT);
-  let collector: ResultCollector | undefined;
+  // The venue reports from its first call on; the collector needs the kernel, built after the venue.
+  const late: { collector?: ResultCollector } = {};
   const balances = Object.fromEntries(Object.entries(options.balances).map(([c, v]) => [c, toWire(new Decimal(v))]));
   const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { spot: balances } }, (i) => new ReplayedSymbolMarket(i), (event) => {
     port.onVenueEvent(event);
     if (event.account !== ACCOUNT) return;
-    if (event.kind === 'order') collector?.onOrderReport(event.report, venue.now());
-    else if (event.kind === 'balance') collector?.onBalances(event.balances);
+    if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now());
+    else if (event.kind === 'balance') late.collector?.onBalances(event.balances);
   }, Math.floor(first.t));
   port.attach(venue);
   const latency = latencyModel(options);
@@ -118,7 +119,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     clock, schedulers: virtualSchedulers(scheduler), risk: options.risk ?? {}, errorPolicy: options.errorPolicy ?? 'halt',
     unknownOrders: 'cancel', logger,
   });
-  collector = new ResultCollector(instruments, quote, kernel.adapter, 60_000, options.sampleMs ?? 60_000, (symbol) => feed.keeper.book(symbol)?.mid());
+  const collector = new ResultCollector(instruments, quote, kernel.adapter, 60_000, options.sampleMs ?? 60_000, (symbol) => feed.keeper.book(symbol)?.mid());
+  late.collector = collector;
   collector.onBalances(venue.spotBalances(ACCOUNT));
   const initialBalances = totals(venue.spotBalances(ACCOUNT));
 
@@ -155,7 +157,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   function onClosedCandle(event: CandlesEvent): void {
     const candle = event.candles[0];
     if (candle === undefined || mode === 'book') return;
-    for (const price of [candle.open, candle.high, candle.low, candle.close]) collector?.onPrice(event.symbol, price, candle.timestamp);
+    for (const price of [candle.open, candle.high, candle.low, candle.close]) collector.onPrice(event.symbol, price, candle.timestamp);
   }
 
   let count = 0;

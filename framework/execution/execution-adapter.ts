@@ -11,7 +11,7 @@ import type { OrderReport } from '../model/stream/order-report.js';
 import type { Clock } from '../time/clock.js';
 import type { ClientOrderIdGenerator } from './client-order-ids.js';
 import { OrderRegistry } from './order-registry.js';
-import type { OrderTracker } from './order-tracker.js';
+import type { OrderTracker, TrackedOrderInfo } from './order-tracker.js';
 import type { CurrencyLookup } from './position-book.js';
 import { reconcile, type ReconcileSummary, type UnknownOrderPolicy } from './reconciler.js';
 import {
@@ -42,6 +42,8 @@ export interface ExecutionAdapterOptions {
   /** Currencies of a symbol, for the strategies' currency flows. */
   readonly currencies?: CurrencyLookup;
   readonly recovery?: Partial<RecoveryOptions>;
+  /** Told of every order before its request is sent (the journal writes it down first). */
+  readonly onTrack?: (info: TrackedOrderInfo) => void;
 }
 
 /** Local refusals (no exchange code): the intent named an order the strategy does not have, and the like. */
@@ -171,9 +173,9 @@ export class ExecutionAdapter implements IntentExecutor {
   private async replace(intent: ReplaceIntent): Promise<void> {
     const old = this.ownActive(intent.strategyId, intent.clientOrderId);
     const newId = this.options.ids.next();
-    const tracker = this.registry.track({
+    const tracker = this.track({
       clientOrderId: newId, intentId: intent.intentId, strategyId: intent.strategyId, symbol: old.info.symbol, side: old.info.side,
-      quantity: intent.quantity, orderListId: old.info.orderListId,
+      quantity: intent.quantity, orderListId: old.info.orderListId, replaces: old.clientOrderId,
     });
     tracker.inherit(old);
     const venue = this.options.venue;
@@ -276,10 +278,15 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 
   private trackNew(intent: Intent, request: VenueOrderRequest, orderListId?: string, leg?: number): OrderTracker {
-    return this.registry.track({
+    return this.track({
       clientOrderId: request.client_order_id, intentId: intent.intentId, strategyId: intent.strategyId, symbol: request.symbol,
       side: request.side, quantity: request.quantity, orderListId, leg,
     });
+  }
+
+  private track(info: TrackedOrderInfo): OrderTracker {
+    this.options.onTrack?.(info);
+    return this.registry.track(info);
   }
 
   private ownActive(strategyId: string, clientOrderId: string): OrderTracker {

@@ -44,6 +44,18 @@ export class OrderRegistry {
     return this.applyOrder(order);
   }
 
+  /**
+   * Restores an order known from before a restart (the journal): tracked as pending, so the next
+   * reconciliation finds it among the open orders or looks it up. Its journaled executions are
+   * booked now (positions and flows), and a lookup's copy of them later is not booked again.
+   */
+  restore(info: TrackedOrderInfo, fills: readonly OrderFill[], finished: boolean): void {
+    const tracker = this.trackers.get(info.clientOrderId) ?? new OrderTracker(info);
+    for (const fill of fills) tracker.restoreFill(fill);
+    this.book(tracker, fills);
+    if (!finished) this.trackers.set(info.clientOrderId, tracker);
+  }
+
   /** Stops tracking a pending order whose request was refused. */
   forget(clientOrderId: string): void {
     const tracker = this.trackers.get(clientOrderId);

@@ -61,6 +61,8 @@ export interface TrackedOrderInfo {
   readonly orderListId?: string;
   /** Position of the order in its intent's order list (0 = first); undefined for single orders. */
   readonly leg?: number;
+  /** For a replacement: the client_order_id of the order it replaces. */
+  readonly replaces?: string;
 }
 
 /**
@@ -155,6 +157,11 @@ export class OrderTracker {
     const { trades: _trades, ...fields } = order;
     const moved = this.advance(fields);
     return { changed: moved || fills.length > 0, fills, stale: !moved && !this.isSameState(fields) };
+  }
+
+  /** Counts an execution known from before a restart (journal), so a lookup's copy of it is not booked twice. */
+  restoreFill(fill: OrderFill): boolean {
+    return this.addFill(fill) !== undefined;
   }
 
   /** Ends a pending order that the exchange refused or never saw. */

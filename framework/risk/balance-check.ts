@@ -1,7 +1,7 @@
-import { ZERO, type Decimal } from '../model/decimal.js';
+import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { ordersOf } from './intent-orders.js';
+import { fundedOrders, ordersOf } from './intent-orders.js';
 import { isDenial, isMarketType, netFundsFor } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
@@ -12,10 +12,11 @@ import type { RiskView } from './risk-state.js';
  * rate) of the quote currency ("a buy order requires balance including fees", document 001), a
  * sell its base quantity, a futures order its margin. Exactly the free amount passes. Spot market
  * buys are left to the market-buy reserve check (a different, strict rule). The legs of an order
- * list are summed per currency.
+ * list count as {@link fundedOrders} says: summed per currency, the largest for oneCancelOther,
+ * the primary alone for oneTriggerOneCancelOther.
  */
 export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
-  const orders = ordersOf(intent, view);
+  const { orders, combine } = fundedOrders(intent, ordersOf(intent, view));
   let needs: Map<string, Decimal> | undefined;
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
@@ -25,7 +26,8 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig)
     if (isDenial(need)) return need;
     if (orders.length === 1) return compare(order.symbol, need.currency, need.amount, view);
     needs ??= new Map();
-    needs.set(need.currency, (needs.get(need.currency) ?? ZERO).plus(need.amount));
+    const before = needs.get(need.currency) ?? ZERO;
+    needs.set(need.currency, combine === 'max' ? Decimal.max(before, need.amount) : before.plus(need.amount));
   }
   if (needs === undefined) return undefined;
   for (const [currency, amount] of needs) {

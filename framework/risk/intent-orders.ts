@@ -58,3 +58,19 @@ export function ordersOf(intent: Intent, view: RiskView): readonly CheckedOrder[
       return NONE;
   }
 }
+
+/**
+ * The orders of an intent that hold funds from the moment it is sent, and how their needs add up.
+ * - a oneTriggerOneCancelOther list funds its primary (leg 0) only: the secondaries are inactive
+ *   until the primary executes, and the exchange reserves for them only then (they sell what the
+ *   primary bought, or buy back what it sold);
+ * - a oneCancelOther list can execute one leg only, so its legs' needs in one currency count once,
+ *   at the largest (`combine: 'max'`);
+ * - everything else (single orders, allOrNone) adds up (`combine: 'sum'`).
+ */
+export function fundedOrders(intent: Intent, orders: readonly CheckedOrder[]): { readonly orders: readonly CheckedOrder[]; readonly combine: 'sum' | 'max' } {
+  if (intent.kind !== 'orderList') return { orders, combine: 'sum' };
+  if (intent.contingencyType === 'oneTriggerOneCancelOther') return { orders: orders.slice(0, 1), combine: 'sum' };
+  if (intent.contingencyType === 'oneCancelOther') return { orders, combine: 'max' };
+  return { orders, combine: 'sum' };
+}

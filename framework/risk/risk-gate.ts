@@ -5,7 +5,7 @@ import type { Denial, RiskCheck } from './denial.js';
 import { futuresRiskLimitCheck } from './futures-risk-limit-check.js';
 import { gridCheck } from './grid-check.js';
 import { instrumentStatusCheck } from './instrument-status-check.js';
-import { ordersOf } from './intent-orders.js';
+import { fundedOrders, ordersOf, type CheckedOrder } from './intent-orders.js';
 import { killSwitchCheck } from './kill-switch.js';
 import { marketBuyReserveCheck } from './market-buy-reserve-check.js';
 import { maxNotionalCheck } from './max-notional-check.js';
@@ -82,12 +82,19 @@ export class RiskGate {
   }
 
   private reserve(intent: Intent, view: RiskView, keys: string[]): Denial | undefined {
-    for (const order of ordersOf(intent, view)) {
+    const { orders, combine } = fundedOrders(intent, ordersOf(intent, view));
+    const held = combine === 'max' ? new Set<string>() : undefined;
+    for (const order of combine === 'max' ? largestFirst(orders, view, this.config) : orders) {
       const instrument = view.instrument(order.symbol);
       if (instrument === undefined) continue;
       const need = netFundsFor(order, instrument, view, this.config);
       if (isDenial(need)) return need;
       if (need.amount.isZero()) continue;
+      // One-cancels-other: only one leg can execute, so one reservation (the largest) per currency.
+      if (held !== undefined) {
+        if (held.has(need.currency)) continue;
+        held.add(need.currency);
+      }
       if (!this.ledger.reserve(order.key, need.currency, need.amount, need.quantity)) {
         return { check: 'balance', reason: `${order.symbol}: cannot reserve ${need.amount.toFixed()} ${need.currency}, free ${this.ledger.free(need.currency).toFixed()} ${need.currency}` };
       }
@@ -95,6 +102,16 @@ export class RiskGate {
     }
     return undefined;
   }
+}
+
+/** The legs ordered by their need, largest first (legs that cannot be priced keep their place at the end). */
+function largestFirst(orders: readonly CheckedOrder[], view: RiskView, config: RiskConfig): CheckedOrder[] {
+  const sized = orders.map((order) => {
+    const instrument = view.instrument(order.symbol);
+    const need = instrument === undefined ? undefined : netFundsFor(order, instrument, view, config);
+    return { order, amount: need === undefined || isDenial(need) ? undefined : need.amount };
+  });
+  return sized.sort((a, b) => (a.amount === undefined ? 1 : b.amount === undefined ? -1 : b.amount.comparedTo(a.amount))).map((s) => s.order);
 }
 
 function denied(intent: Intent, denial: Denial, time: number): DeniedReport {

@@ -1,8 +1,8 @@
-import { EMPTY, merge, type Observable, type Subscription } from 'rxjs';
+import type { Observable, Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import { ClientOrderIdGenerator, type ClientOrderIdState } from '../execution/client-order-ids.js';
 import { ExecutionAdapter } from '../execution/execution-adapter.js';
-import type { TrackedOrderInfo } from '../execution/order-tracker.js';
+import type { OrderFill, TrackedOrderInfo } from '../execution/order-tracker.js';
 import type { ReconcileSummary, UnknownOrderPolicy } from '../execution/reconciler.js';
 import type { RecoveryOptions } from '../execution/unknown-outcome.js';
 import type { VenuePort } from '../execution/venue-port.js';
@@ -120,9 +120,19 @@ export class BotKernel {
       strategyId: options.strategyId, strategy: options.plugin.create(options.params), params: options.params,
       sink: this.pipeline, account: this.pipeline, clock: options.clock, schedulers: options.schedulers,
       errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
+      positions: (symbol) => this.adapter.registry.positions.position(options.strategyId, symbol),
       market: { books$: market.books$, market$: market.market$, candleClosed$: market.candleClosed$ ?? closedCandles(market.market$) },
     });
     if (hooks.onOrderUpdate !== undefined) this.subscriptions.push(this.adapter.reports$.subscribe((r) => { if (r.kind === 'order') hooks.onOrderUpdate?.(r); }));
+  }
+
+  /**
+   * Restores orders and executions from before a restart (the journal); call before {@link start},
+   * whose reconciliation then settles each restored order against the venue.
+   */
+  restore(orders: readonly { readonly info: TrackedOrderInfo; readonly fills: readonly OrderFill[]; readonly finished: boolean }[]): void {
+    if (this.started) throw new Error('BotKernel.restore must come before start');
+    for (const order of orders) this.adapter.registry.restore(order.info, order.fills, order.finished);
   }
 
   /** Connects, reconciles with the venue, then starts the strategy. */
@@ -184,9 +194,4 @@ export function formatStatus(status: KernelStatus): string {
   const realized = status.positions.reduce((sum, p) => sum.plus(p.realizedPnl), ZERO);
   const equity = status.equity === undefined ? '' : ` | equity ${status.equity.toDecimalPlaces(2).toFixed()}`;
   return `[${status.engine}] ${positions} | realized ${realized.toSignificantDigits(10).toFixed()} | open orders ${status.openOrders}${equity} | intents ${status.intents} errors ${status.errors}`;
-}
-
-/** Merges the book events of several keepers (one per connection) into one stream. */
-export function mergeBooks(...sources: Observable<BookEvent>[]): Observable<BookEvent> {
-  return sources.length === 0 ? EMPTY : merge(...sources);
 }

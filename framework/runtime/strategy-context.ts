@@ -14,6 +14,11 @@ export interface ContextHost {
   submit(intents: readonly Intent[]): void;
   setTimer(timerId: string, delayMs: number, repeat: boolean): void;
   clearTimer(timerId: string): void;
+  /**
+   * The strategy's position from the execution side's books, when the engine has one: it
+   * survives a restart (journal) where the engine's own fill ledger starts empty.
+   */
+  position?(symbol: string): PositionView | undefined;
 }
 
 /**
@@ -65,7 +70,7 @@ export class RuntimeStrategyContext<Params> implements StrategyContext<Params> {
   }
 
   position(symbol: string): PositionView | undefined {
-    return this.state.positions.get(symbol);
+    return this.host.position !== undefined ? this.host.position(symbol) : this.state.positions.get(symbol);
   }
 
   submit(...intents: Intent[]): void {

@@ -9,7 +9,7 @@ import { SILENT_LOGGER, type AccountSource, type IntentSink, type MarketSource, 
 import { RuntimeState } from './runtime-state.js';
 import { RuntimeStrategyContext } from './strategy-context.js';
 import { StrategyTimers } from './strategy-timers.js';
-import type { Intents, Strategy } from './strategy.js';
+import type { Intents, PositionView, Strategy } from './strategy.js';
 
 /**
  * What happens when a handler throws. `halt`: the strategy gets no more events, its timers are
@@ -36,6 +36,8 @@ export interface StrategyEngineOptions<Params> {
   readonly errorPolicy: ErrorPolicy;
   readonly logger?: RuntimeLogger;
   readonly instruments?: (symbol: string) => Instrument | undefined;
+  /** The strategy's positions as execution books them (default: from the fills the engine saw). */
+  readonly positions?: (symbol: string) => PositionView | undefined;
   /** Told once when the strategy is halted, after the cancelAll went out. */
   readonly onHalt?: (error: unknown) => void;
 }
@@ -94,6 +96,7 @@ export class StrategyEngine<Params = unknown> {
         if (this.currentStatus === 'running') this.timers.set(timerId, delayMs, repeat);
       },
       clearTimer: (timerId) => this.timers.clear(timerId),
+      position: options.positions,
     }, this.logger);
   }
 

@@ -10,8 +10,8 @@ import type { AcceptedReport, DeniedReport, OrderUpdateReport, RejectedReport, S
 import { EquityTracker } from '../risk/equity-tracker.js';
 import { flattenIntents, shouldFlatten } from '../risk/kill-switch.js';
 import { fundsFor, isDenial } from '../risk/order-reservation.js';
-import { OrderRateWindow } from '../risk/order-rate-window.js';
-import { ReservationLedger } from '../risk/reservation-ledger.js';
+import type { OrderRateWindow } from '../risk/order-rate-window.js';
+import type { ReservationLedger } from '../risk/reservation-ledger.js';
 import type { RiskGate } from '../risk/risk-gate.js';
 import { RiskState } from '../risk/risk-state.js';
 import type { Clock } from '../time/clock.js';
@@ -62,6 +62,8 @@ export class TradingPipeline implements IntentSink, AccountSource {
   /** Filled quantity a reservation's order had before the reservation was made (replacements). */
   private readonly fillOffsets = new Map<string, Decimal>();
   private flattened = false;
+  /** Reservation keys made after the fact (adopted orders, activated list secondaries): once each. */
+  private readonly reservedLate = new Set<string>();
   private executing = 0;
   /** Order updates from before the engine subscribed (reconciliation at start): handed over on subscription. */
   private held: OrderUpdateReport[] | undefined = [];
@@ -135,6 +137,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
     this.refreshEquity();
     const verdict = this.options.gate.evaluate(intent, this.risk);
     if (verdict.kind === 'denied') {
+      this.logger.log('warn', 'intent denied', { intentId: intent.intentId, kind: intent.kind, check: verdict.check, reason: verdict.reason });
       this.options.onVerdict?.(verdict);
       this.answers.next(verdict);
       return;
@@ -161,6 +164,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
         this.answers.next(report);
         return;
       case 'rejected':
+        this.logger.log('warn', 'intent rejected', { intentId: report.intent.intentId, kind: report.intent.kind, code: report.code, message: report.message });
         this.onRejected(report);
         this.answers.next(report);
         return;
@@ -262,10 +266,20 @@ export class TradingPipeline implements IntentSink, AccountSource {
       quantityCumulative: tracker.quantityCumulative, price: order.price, stopPrice: order.stop_price, reduceOnly: order.reduce_only,
       reservationKey: key,
     });
-    if (tracker.intentId === undefined && this.options.ledger.get(key) === undefined) this.reserveAdopted(tracker, key);
+    if (this.options.ledger.get(key) === undefined && holdsFundsUnreserved(tracker, order)) {
+      // The secondaries of one list can execute one only: one reservation per list.
+      const once = tracker.intentId === undefined ? key : `${tracker.intentId}#secondaries`;
+      if (this.reservedLate.has(once)) return;
+      this.reservedLate.add(once);
+      this.reserveAdopted(tracker, key);
+    }
   }
 
-  /** An order this run did not place (adopted at reconciliation) still holds the funds it may spend. */
+  /**
+   * Orders that hold funds on the exchange without a reservation of ours get one when they show up
+   * active: orders adopted at reconciliation, and the secondaries of a oneTriggerOneCancelOther
+   * list once the primary's execution activated them.
+   */
   private reserveAdopted(tracker: OrderTracker, key: string): void {
     const order = tracker.order;
     const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
@@ -332,6 +346,11 @@ export class TradingPipeline implements IntentSink, AccountSource {
       for (const intent of flattenIntents(this.risk, strategyId)) this.submit(intent);
     }
   }
+}
+
+function holdsFundsUnreserved(tracker: OrderTracker, order: NonNullable<OrderTracker['order']>): boolean {
+  if (tracker.intentId === undefined) return true;
+  return order.contingency_type === 'oneTriggerOneCancelOther' && (tracker.info.leg ?? 0) > 0 && order.inactive !== true;
 }
 
 /** The ledger key of an order's reservation (see {@link TradingPipeline}). */

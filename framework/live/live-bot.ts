@@ -1,0 +1,99 @@
+import { inject, injectable } from 'inversify';
+import type { BotConfig } from '../config/bot-config.js';
+import { ClientOrderIdGenerator } from '../execution/client-order-ids.js';
+import type { ClientVenuePort } from '../execution/client-venue-port.js';
+import type { RestClient } from '../exchange/rest/rest-client.js';
+import type { PublicSession } from '../exchange/ws/public-session.js';
+import type { BotLogger } from '../log/logger.js';
+import { ValidationError } from '../model/errors.js';
+import { Instrument } from '../model/instrument.js';
+import { BotKernel, formatStatus } from '../runtime/bot-kernel.js';
+import type { LoadedStrategy } from '../runtime/plugin-loader.js';
+import { liveSchedulers } from '../runtime/runtime-ports.js';
+import type { Clock } from '../time/clock.js';
+import type { Journal } from './journal.js';
+import { LiveMarketFeed } from './live-market-feed.js';
+import { TOKENS } from './tokens.js';
+
+/** Seconds the bot waits for the trading stream and the first reconciliation. */
+const START_TIMEOUT_MS = 15_000;
+
+/**
+ * A long-lived bot: fetches its instruments, recovers its journal, connects the trading stream and
+ * the market feed, reconciles with the exchange (its open orders and balances are the truth;
+ * journaled orders are settled by lookup, unknown ones adopted or canceled by config), starts the
+ * strategy, prints a status line periodically, and on stop shuts down in order: strategy first,
+ * then open orders by policy, then the journal is flushed and every connection closed.
+ */
+@injectable()
+export class LiveBot {
+  private kernel: BotKernel | undefined;
+
+  constructor(
+    @inject(TOKENS.Config) private readonly config: BotConfig,
+    @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Logger) private readonly log: BotLogger,
+    @inject(TOKENS.RestClient) private readonly rest: RestClient,
+    @inject(TOKENS.PublicSession) private readonly publicSession: PublicSession,
+    @inject(TOKENS.VenuePort) private readonly venue: ClientVenuePort,
+    @inject(TOKENS.Journal) private readonly journal: Journal,
+    @inject(TOKENS.Strategy) private readonly strategy: LoadedStrategy,
+  ) {}
+
+  /** The running kernel (status, tests); undefined before {@link run} started it. */
+  get current(): BotKernel | undefined {
+    return this.kernel;
+  }
+
+  /** Runs until `stop` resolves (SIGINT/SIGTERM in the CLI), then shuts down; resolves to the exit code. */
+  async run(stop: Promise<unknown>): Promise<number> {
+    const logger = this.log.runtime;
+    const { config } = this;
+    const instruments = await this.instruments();
+    const recovered = this.journal.recover(new ClientOrderIdGenerator(config.bot.id, this.clock));
+    if (recovered.skippedLines > 0) logger.log('warn', 'journal lines skipped (cut off by a crash)', { lines: recovered.skippedLines });
+    this.journal.open();
+    const feed = new LiveMarketFeed({ session: this.publicSession, instruments, candles: config.strategy.candles, logger });
+    const kernel = new BotKernel({
+      botId: config.bot.id, strategyId: this.strategy.plugin.name, plugin: this.strategy.plugin, params: this.strategy.params, instruments,
+      market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: liveSchedulers(),
+      risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
+      hooks: this.journal, resumeIds: recovered.ids,
+    });
+    this.kernel = kernel;
+    kernel.restore(recovered.orders);
+    let statusTimer: NodeJS.Timeout | undefined;
+    try {
+      await this.venue.start(START_TIMEOUT_MS);
+      const summary = await kernel.start();
+      const open = kernel.adapter.registry.open().map((t) => t.clientOrderId);
+      this.journal.note('reconciled', { open, adopted: summary.adopted, canceled: summary.canceled, missing: summary.missing });
+      logger.log('info', 'bot started', { bot: config.bot.id, strategy: this.strategy.plugin.name, symbols: config.strategy.symbols, openOrders: open.length, restored: recovered.orders.length });
+      await feed.start();
+      if (config.status.intervalMs > 0) {
+        statusTimer = setInterval(() => logger.log('info', formatStatus(kernel.status())), config.status.intervalMs);
+      }
+      await stop;
+      logger.log('info', 'stopping', { onShutdown: config.execution.onShutdown });
+      return 0;
+    } finally {
+      if (statusTimer !== undefined) clearInterval(statusTimer);
+      await kernel.stop(config.execution.onShutdown).catch((error: unknown) => logger.log('error', 'shutdown failed', { error: String(error) }));
+      this.journal.note('stopped', { open: kernel.adapter.registry.open().map((t) => t.clientOrderId) });
+      logger.log('info', formatStatus(kernel.status()));
+      this.journal.close();
+      await feed.close();
+      this.venue.close();
+    }
+  }
+
+  private async instruments(): Promise<Instrument[]> {
+    const symbols = this.config.strategy.symbols;
+    const infos = await this.rest.marketData.getSymbols({ symbols: [...symbols] });
+    return symbols.map((symbol, index) => {
+      const info = infos[symbol];
+      if (info === undefined) throw new ValidationError(`strategy.symbols[${index}]`, 'is not a symbol of the exchange', symbol);
+      return new Instrument(symbol, info);
+    });
+  }
+}
