@@ -28,6 +28,8 @@ export class ResultCollector {
   private readonly balances = new Map<string, Decimal>();
   private readonly positions = new Map<string, Decimal>();
   private readonly tradePriced = new Set<string>();
+  /** The text of each symbol's last public price, with its Decimal (prices repeat trade after trade). */
+  private readonly lastText = new Map<string, { text: string; value: Decimal }>();
   private nextSample = Number.NEGATIVE_INFINITY;
   private pendingFillSample = false;
 
@@ -65,7 +67,13 @@ export class ResultCollector {
 
   /** A public trade or closed-candle price of a symbol at `time` (bars and valuation). */
   onPrice(symbol: string, price: string, time: number): void {
-    const value = new Decimal(price);
+    const last = this.lastText.get(symbol);
+    let value: Decimal;
+    if (last !== undefined && last.text === price) value = last.value;
+    else {
+      value = new Decimal(price);
+      this.lastText.set(symbol, { text: price, value });
+    }
     this.tradePriced.add(symbol);
     this.lastPrice.set(symbol, value);
     this.addToBar(symbol, value, time);

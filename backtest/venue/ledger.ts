@@ -23,6 +23,8 @@ export interface LedgerChanges {
   readonly wallet: ReadonlyMap<AccountId, readonly string[]>;
 }
 
+const NO_CHANGES: LedgerChanges = Object.freeze({ spot: new Map<AccountId, readonly string[]>(), wallet: new Map<AccountId, readonly string[]>() });
+
 /** Thrown when an internal move would overdraw a pocket: a venue bug, never a client error. */
 export class LedgerInvariantError extends Error {
   constructor(message: string) {
@@ -160,6 +162,8 @@ export class Ledger {
 
   /** Returns and forgets the currencies changed since the previous call. */
   takeChanges(): LedgerChanges {
+    // Most frames move no balance: one shared empty result spares two Maps and two sorts each.
+    if (this.changed.spot.size === 0 && this.changed.wallet.size === 0) return NO_CHANGES;
     const freeze = (m: Map<AccountId, Set<string>>): Map<AccountId, string[]> => new Map([...m].map(([a, s]) => [a, [...s].sort()]));
     const out = { spot: freeze(this.changed.spot), wallet: freeze(this.changed.wallet) };
     this.changed.spot.clear();

@@ -3,10 +3,20 @@ import type { Intent } from '../../framework/model/intent.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { BookView, Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
-import { movedBy, quotePrices } from './quote-prices.js';
+import { movedBy, quotePrices, type QuotePrices } from './quote-prices.js';
 import { QuoteTracker, type QuoteSide } from './quote-tracker.js';
 
 type Ctx = StrategyContext<MarketMakerParams>;
+
+/** The last quote prices of a symbol and what they were computed from. */
+interface PricedQuote {
+  readonly instrument: Instrument;
+  readonly params: MarketMakerParams;
+  readonly midText: string;
+  readonly inventory: Decimal;
+  readonly quantity: Decimal;
+  readonly prices: QuotePrices;
+}
 
 /**
  * Two-sided quoting with inventory skew (see README.md). Quotes are limit, post-only, GTC orders,
@@ -15,16 +25,28 @@ type Ctx = StrategyContext<MarketMakerParams>;
  */
 export function createMarketMaker(): Strategy<MarketMakerParams> {
   const quotes = new QuoteTracker();
+  // Most book updates leave the mid and the position as they were: the prices are then reused
+  // instead of recomputed (pure function of these inputs, so the result is the same).
+  const priced = new Map<string, PricedQuote>();
+
+  function pricesFor(instrument: Instrument, p: MarketMakerParams, midText: string, inventory: Decimal): PricedQuote {
+    const last = priced.get(instrument.symbol);
+    if (last !== undefined && last.midText === midText && last.instrument === instrument && last.params === p && last.inventory.equals(inventory)) return last;
+    const prices = quotePrices(instrument, { mid: new Decimal(midText), inventory, maxInventory: p.maxInventory, halfSpreadBps: p.halfSpreadBps, skewBps: p.skewBps });
+    const quantity = last !== undefined && last.instrument === instrument && last.params === p ? last.quantity : instrument.roundQuantityDown(p.orderQuantity);
+    const next: PricedQuote = { instrument, params: p, midText, inventory, quantity, prices };
+    priced.set(instrument.symbol, next);
+    return next;
+  }
 
   function requote(ctx: Ctx, symbol: string, book: BookView): Intent[] {
     const instrument = ctx.instrument(symbol);
     const midText = book.valid ? book.mid() : undefined;
     if (instrument === undefined || midText === undefined) return [];
     const p = ctx.params;
-    const quantity = instrument.roundQuantityDown(p.orderQuantity);
-    if (quantity.isZero()) return [];
     const inventory = ctx.position(symbol)?.quantity ?? ZERO;
-    const prices = quotePrices(instrument, { mid: new Decimal(midText), inventory, maxInventory: p.maxInventory, halfSpreadBps: p.halfSpreadBps, skewBps: p.skewBps });
+    const { quantity, prices } = pricesFor(instrument, p, midText, inventory);
+    if (quantity.isZero()) return [];
     // The side that would take |inventory| beyond the limit once filled is not quoted.
     const bid = inventory.plus(quantity).greaterThan(p.maxInventory) || !prices.bid.greaterThan(0) ? undefined : prices.bid;
     const ask = inventory.minus(quantity).lessThan(p.maxInventory.neg()) ? undefined : prices.ask;

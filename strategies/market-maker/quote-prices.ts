@@ -47,7 +47,7 @@ export function quotePrices(instrument: Instrument, inputs: QuoteInputs): QuoteP
 
 /** True when `next` differs from `current` by at least `bps` basis points of `current`. */
 export function movedBy(current: Decimal, next: Decimal, bps: Decimal): boolean {
-  if (current.equals(next)) return false;
+  if (current === next || current.equals(next)) return false;
   return next.minus(current).abs().times(BPS).greaterThanOrEqualTo(current.times(bps));
 }
 
