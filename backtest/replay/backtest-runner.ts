@@ -13,17 +13,18 @@ import type { ErrorPolicy } from '../../framework/runtime/strategy-engine.js';
 import type { StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
 import { VirtualClock } from '../../framework/time/clock.js';
-import type { RecordedFrame } from '../recording/recording-format.js';
 import type { BacktestResult } from '../report/backtest-result.js';
 import { ConstantLatency, JitterLatency, type LatencyModel } from '../venue/matching/latency-model.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { CandleMarket } from './candle-market.js';
 import { LatentVenuePort } from './latent-venue-port.js';
-import { mergeRecordings, readHeaders } from './merge-recordings.js';
+import { mergeFrameBatches } from './frame-batches.js';
+import { FrameQueue } from './frame-queue.js';
+import { readHeaders } from './merge-recordings.js';
 import { ReplayMarketFeed, type ParsedFrame } from './replay-market-feed.js';
 import { ResultCollector } from './result-collector.js';
-import { scanChannels } from './scan-channels.js';
+import { CHANNEL_SCAN_FRAMES, channelsIn, scanChannels } from './scan-channels.js';
 
 /** Everything one backtest run needs. */
 export interface BacktestOptions {
@@ -76,7 +77,15 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const logger = options.logger ?? SILENT_LOGGER;
   if (options.recordings.length === 0) throw new ValidationError('recordings', 'name at least one recording');
   const instruments = await loadInstruments(options.recordings, options.symbols);
-  const channels = await scanChannels(options.recordings, options.symbols);
+  const frames = new FrameQueue(mergeFrameBatches(options.recordings, { onError: 'skip', onBadLine: (e) => logger.log('warn', 'bad recording line skipped', { error: e.message }) })[Symbol.asyncIterator]());
+  // One recording: its first frames are read once, for the channels and then for the replay.
+  let channels: Set<string>;
+  if (options.recordings.length === 1) {
+    await frames.fill(CHANNEL_SCAN_FRAMES);
+    channels = channelsIn(frames.buffered(), options.symbols);
+  } else {
+    channels = await scanChannels(options.recordings, options.symbols);
+  }
   const mode = channels.has('orderbook/full') ? 'book' : 'candles';
   if (mode === 'candles' && ![...channels].some((c) => c.startsWith('candles/'))) {
     throw new ValidationError('recordings', 'have neither orderbook/full nor candles frames for the configured symbols', options.recordings.join(', '));
@@ -84,15 +93,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const wantsCandles = options.candles;
   const buildCandles = wantsCandles !== undefined && !channels.has(`candles/${wantsCandles}`) ? wantsCandles : undefined;
 
-  const frames = mergeRecordings(options.recordings, { onError: 'skip', onBadLine: (e) => logger.log('warn', 'bad recording line skipped', { error: e.message }) });
-  const lookahead: RecordedFrame[] = [];
-  const pull = async (): Promise<RecordedFrame | undefined> => {
-    const next = await frames.next();
-    return next.done === true ? undefined : next.value;
-  };
-  const first = await pull();
+  await frames.fill(1);
+  const first = frames.peek(0);
   if (first === undefined) throw new ValidationError('recordings', 'contain no frames');
-  lookahead.push(first);
 
   const clock = new VirtualClock(Math.floor(first.t));
   const scheduler = new VirtualClockScheduler(clock);
@@ -126,6 +129,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
 
   /** Runs everything due by `time`: scheduled actions in time order, letting the adapter's promise chains finish after each. */
   const settle = async (time: number): Promise<void> => {
+    if (idle(time)) {
+      scheduler.advanceTo(time);
+      return;
+    }
     for (;;) {
       const next = scheduler.actions[0];
       if (next !== undefined && next.delay <= time) {
@@ -139,6 +146,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       if (after === undefined || after.delay > time) break;
     }
     scheduler.advanceTo(time);
+  };
+  /** True when nothing is due by `time` and no request is in flight: the clock just moves. */
+  const idle = (time: number): boolean => {
+    const next = scheduler.actions[0];
+    return (next === undefined || next.delay > time) && kernel.pipeline.inFlight === 0;
   };
   /** Drives virtual time until `promise` settles (a shutdown waiting for delayed answers). */
   const drive = async <T>(promise: Promise<T>): Promise<T> => {
@@ -164,17 +176,18 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   let lastTime = first.t;
   const progressEvery = options.progressEvery ?? 50_000;
   for (;;) {
-    if (lookahead.length === 0) {
-      const next = await pull();
-      if (next === undefined) break;
-      lookahead.push(next);
+    let frame = frames.shift();
+    if (frame === undefined) {
+      if (!(await frames.fill(1))) break;
+      frame = frames.shift()!;
     }
-    const frame = lookahead.shift()!;
     if (frame.src !== 'ws/public') continue;
     count++;
     const time = frame.t;
     lastTime = time;
-    await settle(time);
+    // Most frames have nothing due before them: the clock moves without a trip through the event loop.
+    if (idle(time)) scheduler.advanceTo(time);
+    else await settle(time);
     let parsed: ParsedFrame;
     try {
       parsed = feed.parse(frame.msg, time);
@@ -192,7 +205,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
         if (last !== undefined) collector.onPrice(event.symbol, last.price, time);
       }
     }
-    await settle(time);
+    if (idle(time)) scheduler.advanceTo(time);
+    else await settle(time);
     collector.tick(time);
     if (options.onProgress !== undefined && count % progressEvery === 0) options.onProgress(count);
   }
@@ -212,13 +226,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   }
 
   async function peekNextOpen(symbol: string, period: string, after: number): Promise<string | undefined> {
+    await frames.fill(LOOKAHEAD);
     for (let i = 0; i < LOOKAHEAD; i++) {
-      if (i >= lookahead.length) {
-        const next = await pull();
-        if (next === undefined) return undefined;
-        lookahead.push(next);
-      }
-      const msg = lookahead[i]!.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
+      const ahead = frames.peek(i);
+      if (ahead === undefined) return undefined;
+      const msg = ahead.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
       if (msg.ch !== `candles/${period}`) continue;
       const list = (msg.update ?? msg.snapshot)?.[symbol];
       if (!Array.isArray(list)) continue;

@@ -1,3 +1,4 @@
+import type { RecordedFrame } from '../recording/recording-format.js';
 import { RecordingReader } from '../recording/recording-reader.js';
 
 /** Frames read from the start of each recording to learn its channels. */
@@ -15,12 +16,34 @@ export async function scanChannels(recordings: readonly string[], symbols: reado
     let read = 0;
     for await (const frame of new RecordingReader(path, { onError: 'skip' }).frames()) {
       if (++read > SCAN_FRAMES) break;
-      if (frame.src !== 'ws/public') continue;
-      const msg = frame.msg as { ch?: unknown; snapshot?: object; update?: object; data?: object };
-      if (typeof msg.ch !== 'string') continue;
-      const bySymbol = msg.snapshot ?? msg.update ?? msg.data;
-      if (bySymbol !== undefined && Object.keys(bySymbol).some((s) => wanted.has(s))) channels.add(msg.ch);
+      addChannel(frame, wanted, channels);
     }
   }
   return channels;
+}
+
+/**
+ * {@link scanChannels} over frames already read: the replay of one recording takes its channels
+ * from the first {@link SCAN_FRAMES} frames it buffers anyway, instead of reading them twice.
+ */
+export function channelsIn(frames: Iterable<RecordedFrame>, symbols: readonly string[]): Set<string> {
+  const wanted = new Set(symbols);
+  const channels = new Set<string>();
+  let read = 0;
+  for (const frame of frames) {
+    if (++read > SCAN_FRAMES) break;
+    addChannel(frame, wanted, channels);
+  }
+  return channels;
+}
+
+/** How many frames {@link channelsIn} looks at. */
+export const CHANNEL_SCAN_FRAMES = SCAN_FRAMES;
+
+function addChannel(frame: RecordedFrame, wanted: ReadonlySet<string>, channels: Set<string>): void {
+  if (frame.src !== 'ws/public') return;
+  const msg = frame.msg as { ch?: unknown; snapshot?: object; update?: object; data?: object };
+  if (typeof msg.ch !== 'string') return;
+  const bySymbol = msg.snapshot ?? msg.update ?? msg.data;
+  if (bySymbol !== undefined && Object.keys(bySymbol).some((s) => wanted.has(s))) channels.add(msg.ch);
 }

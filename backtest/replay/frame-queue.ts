@@ -1,0 +1,50 @@
+import type { RecordedFrame } from '../recording/recording-format.js';
+
+/**
+ * A read-ahead window over a stream of frame batches: the replay takes frames one by one without
+ * an await while the current batch lasts, and can look a few frames ahead (a candle's next open)
+ * across batch boundaries. Holds at most the frames asked for plus one batch.
+ */
+export class FrameQueue {
+  private frames: RecordedFrame[] = [];
+  private pos = 0;
+  private ended = false;
+
+  constructor(private readonly batches: AsyncIterator<RecordedFrame[]>) {}
+
+  /** Frames buffered and not yet taken. */
+  get available(): number {
+    return this.frames.length - this.pos;
+  }
+
+  /** Reads batches until at least `count` frames are buffered or the stream ends; true when `count` are. */
+  async fill(count: number): Promise<boolean> {
+    while (this.available < count && !this.ended) {
+      const next = await this.batches.next();
+      if (next.done === true) {
+        this.ended = true;
+        break;
+      }
+      // Taken frames are dropped here, so the buffer never grows beyond what is still ahead.
+      this.frames = this.pos === this.frames.length ? next.value : this.frames.slice(this.pos).concat(next.value);
+      this.pos = 0;
+    }
+    return this.available >= count;
+  }
+
+  /** The `index`-th buffered frame ahead (0 = the next one), if buffered. */
+  peek(index: number): RecordedFrame | undefined {
+    return this.frames[this.pos + index];
+  }
+
+  /** Copy of the buffered frames not yet taken. */
+  buffered(): RecordedFrame[] {
+    return this.frames.slice(this.pos);
+  }
+
+  /** Takes the next buffered frame (undefined when none is buffered: call {@link fill} first). */
+  shift(): RecordedFrame | undefined {
+    if (this.pos >= this.frames.length) return undefined;
+    return this.frames[this.pos++];
+  }
+}
