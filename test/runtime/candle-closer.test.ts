@@ -1,6 +1,7 @@
 import { map } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
+import { isDecimalString, type DecimalString } from '../../framework/model/decimal.js';
 import type { CandlePeriod } from '../../framework/model/resources/candle.js';
 import type { CandlesEvent, MarketEvent } from '../../framework/model/stream/market-events.js';
 import { CandleCloser, closedCandles } from '../../framework/runtime/candle-closer.js';
@@ -9,13 +10,20 @@ import { trades } from './runtime-fixtures.js';
 const T0 = Date.UTC(2024, 0, 1, 12, 0);
 const MIN = 60_000;
 
+function text(value: string): DecimalString {
+  if (!isDecimalString(value)) throw new Error(`not a decimal: ${value}`);
+  return value;
+}
+
 /** A candles event of `symbol`/`period` received at `receivedAt`, one tick per [start, close]. */
 function candles(receivedAt: number, ticks: readonly (readonly [number, string])[], opts: { symbol?: string; period?: CandlePeriod; snapshot?: boolean } = {}): CandlesEvent {
   const period = opts.period ?? 'M1';
   return {
     kind: 'candles', channel: `candles/${period}`, symbol: opts.symbol ?? 'BTCUSDT', period, snapshot: opts.snapshot ?? false,
     exchangeTime: receivedAt, receivedAt,
-    candles: ticks.map(([timestamp, close]) => ({ timestamp, open: '1', close, high: close, low: '1', volume: '1', volumeQuote: '1' })),
+    candles: ticks.map(([timestamp, close]) => ({
+      timestamp, open: text('1'), close: text(close), high: text(close), low: text('1'), volume: text('1'), volumeQuote: text('1'),
+    })),
   };
 }
 
@@ -43,9 +51,9 @@ describe('CandleCloser', () => {
 
   it('closes a snapshot\'s history oldest first and keeps the current candle open', () => {
     const closer = new CandleCloser();
-    const history = candles(T0 + 3 * MIN + 5_000, [[T0 + 2 * MIN, 'c'], [T0, 'a'], [T0 + 3 * MIN, 'd'], [T0 + MIN, 'b']], { snapshot: true });
-    expect(closed(closer.apply(history))).toEqual(['BTCUSDT M1 0 a', 'BTCUSDT M1 1 b', 'BTCUSDT M1 2 c']);
-    expect(closed(closer.apply(candles(T0 + 4 * MIN, [[T0 + 4 * MIN, 'e']])))).toEqual(['BTCUSDT M1 3 d']);
+    const history = candles(T0 + 3 * MIN + 5_000, [[T0 + 2 * MIN, '22'], [T0, '20'], [T0 + 3 * MIN, '23'], [T0 + MIN, '21']], { snapshot: true });
+    expect(closed(closer.apply(history))).toEqual(['BTCUSDT M1 0 20', 'BTCUSDT M1 1 21', 'BTCUSDT M1 2 22']);
+    expect(closed(closer.apply(candles(T0 + 4 * MIN, [[T0 + 4 * MIN, '24']])))).toEqual(['BTCUSDT M1 3 23']);
   });
 
   it('ignores late updates of closed candles and of candles older than the open one', () => {
@@ -60,12 +68,12 @@ describe('CandleCloser', () => {
 
   it('keeps symbols and periods apart', () => {
     const closer = new CandleCloser();
-    closer.apply(candles(T0 + 1, [[T0, 'b1']]));
-    closer.apply(candles(T0 + 1, [[T0, 'e1']], { symbol: 'ETHUSDT' }));
-    closer.apply(candles(T0 + 1, [[T0, 'b5']], { period: 'M5' }));
-    expect(closed(closer.apply(candles(T0 + MIN, [[T0 + MIN, 'x']], { symbol: 'ETHUSDT' })))).toEqual(['ETHUSDT M1 0 e1']);
-    expect(closed(closer.apply(candles(T0 + MIN, [[T0 + MIN, 'x']])))).toEqual(['BTCUSDT M1 0 b1']);
-    expect(closed(closer.apply(candles(T0 + 5 * MIN, [[T0 + 5 * MIN, 'y']], { period: 'M5' })))).toEqual(['BTCUSDT M5 0 b5']);
+    closer.apply(candles(T0 + 1, [[T0, '40']]));
+    closer.apply(candles(T0 + 1, [[T0, '41']], { symbol: 'ETHUSDT' }));
+    closer.apply(candles(T0 + 1, [[T0, '42']], { period: 'M5' }));
+    expect(closed(closer.apply(candles(T0 + MIN, [[T0 + MIN, '30']], { symbol: 'ETHUSDT' })))).toEqual(['ETHUSDT M1 0 41']);
+    expect(closed(closer.apply(candles(T0 + MIN, [[T0 + MIN, '30']])))).toEqual(['BTCUSDT M1 0 40']);
+    expect(closed(closer.apply(candles(T0 + 5 * MIN, [[T0 + 5 * MIN, '31']], { period: 'M5' })))).toEqual(['BTCUSDT M5 0 42']);
   });
 });
 
@@ -76,23 +84,23 @@ describe('closedCandles (marbles)', () => {
   it('emits closed candles in arrival order, history oldest first, and skips other events', () => {
     scheduler().run(({ hot, expectObservable }) => {
       const market$ = hot<MarketEvent>('-a-t-b-c-d-|', {
-        a: candles(T0 + 2 * MIN + 1, [[T0 + MIN, 'h1'], [T0, 'h0'], [T0 + 2 * MIN, 'o2']], { snapshot: true }),
+        a: candles(T0 + 2 * MIN + 1, [[T0 + MIN, '11'], [T0, '10'], [T0 + 2 * MIN, '12']], { snapshot: true }),
         t: trades('BTCUSDT', T0 + 2 * MIN + 2),
-        b: candles(T0 + 2 * MIN + 3, [[T0 + 2 * MIN, 'o2b']]),
-        c: candles(T0 + 3 * MIN, [[T0 + 3 * MIN, 'o3']]),
-        d: candles(T0 + 3 * MIN + 1, [[T0 + 2 * MIN, 'late']]),
+        b: candles(T0 + 2 * MIN + 3, [[T0 + 2 * MIN, '12.5']]),
+        c: candles(T0 + 3 * MIN, [[T0 + 3 * MIN, '13']]),
+        d: candles(T0 + 3 * MIN + 1, [[T0 + 2 * MIN, '99']]),
       });
       expectObservable(closedCandles(market$).pipe(label)).toBe('-(xy)--z---|', {
-        x: 'BTCUSDT M1 0 h0', y: 'BTCUSDT M1 1 h1', z: 'BTCUSDT M1 2 o2b',
+        x: 'BTCUSDT M1 0 10', y: 'BTCUSDT M1 1 11', z: 'BTCUSDT M1 2 12.5',
       });
     });
   });
 
   it('each subscriber has its own closer, and errors pass through', () => {
     scheduler().run(({ cold, hot, expectObservable }) => {
-      const src = { a: candles(T0 + 1, [[T0, 'a']]), b: candles(T0 + MIN, [[T0 + MIN, 'b']]) };
+      const src = { a: candles(T0 + 1, [[T0, '20']]), b: candles(T0 + MIN, [[T0 + MIN, '21']]) };
       const market$ = cold<MarketEvent>('a-b-#', src, new Error('feed down'));
-      expectObservable(closedCandles(market$).pipe(label)).toBe('--x-#', { x: 'BTCUSDT M1 0 a' }, new Error('feed down'));
+      expectObservable(closedCandles(market$).pipe(label)).toBe('--x-#', { x: 'BTCUSDT M1 0 20' }, new Error('feed down'));
       // A late subscriber to a hot feed never saw candle 0 open: nothing to close.
       const live$ = hot<MarketEvent>('a-^-b-', src);
       expectObservable(closedCandles(live$).pipe(label)).toBe('-----');
