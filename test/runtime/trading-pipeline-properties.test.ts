@@ -1,0 +1,128 @@
+import { setImmediate as macrotask } from 'node:timers/promises';
+import fc from 'fast-check';
+import { Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { SimulatedVenue } from '../../backtest/venue/simulated-venue.js';
+import { ReplayedSymbolMarket } from '../../backtest/venue/matching/replayed-symbol-market.js';
+import type { BookEvent } from '../../framework/exchange/book/book-event.js';
+import { ClientOrderIdGenerator } from '../../framework/execution/client-order-ids.js';
+import { ExecutionAdapter } from '../../framework/execution/execution-adapter.js';
+import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
+import { ZERO, dec } from '../../framework/model/decimal.js';
+import { Instrument, type Side } from '../../framework/model/instrument.js';
+import { OrderRateWindow } from '../../framework/risk/order-rate-window.js';
+import { ReservationLedger } from '../../framework/risk/reservation-ledger.js';
+import { RiskGate } from '../../framework/risk/risk-gate.js';
+import { TradingPipeline, reservationKey } from '../../framework/runtime/trading-pipeline.js';
+import { VirtualClock } from '../../framework/time/clock.js';
+import { book } from '../risk/risk-fixtures.js';
+import { SYMBOLS, bookSnapshot } from '../backtest/sandbox/support/sandbox-fixture.js';
+
+const BTC = new Instrument('BTCUSDT', SYMBOLS.BTCUSDT!);
+const START = 1_700_000_000_000;
+const CURRENCIES = ['USDT', 'BTC'];
+
+/** Venue, adapter and pipeline in one process (see trading-pipeline.test.ts); the pipeline's book is the venue's. */
+async function setup() {
+  const clock = new VirtualClock(START);
+  const port = new SimulatedVenuePort('main');
+  const venue = new SimulatedVenue([BTC], { main: { spot: { USDT: '1000', BTC: '5' } } }, (i) => new ReplayedSymbolMarket(i), (e) => port.onVenueEvent(e), clock.now());
+  port.attach(venue);
+  venue.onMarketFrame(bookSnapshot(), clock.now());
+  const adapter = new ExecutionAdapter({ venue: port, ids: new ClientOrderIdGenerator('p', clock), clock, currencies: () => ({ base: 'BTC', quote: 'USDT', fee: 'USDT' }) });
+  const ledger = new ReservationLedger();
+  const rateWindow = new OrderRateWindow();
+  const pipeline = new TradingPipeline({ gate: new RiskGate({}, ledger, rateWindow), executor: adapter, clock, instruments: [BTC], ledger, rateWindow });
+  const books = new Subject<BookEvent>();
+  pipeline.connect(books);
+  await adapter.start();
+  pipeline.syncAll();
+  books.next({ kind: 'snapshot', symbol: 'BTCUSDT', sequence: 1, book: book(BTC, [['101.00', '1.5'], ['102.00', '2']], [['99.00', '1'], ['98.00', '3']]) });
+  return { clock, venue, adapter, ledger, pipeline };
+}
+
+type Op =
+  | { readonly op: 'place'; readonly side: Side; readonly quantity: number; readonly price: number }
+  | { readonly op: 'trade'; readonly side: Side; readonly quantity: number; readonly price: number }
+  | { readonly op: 'cancel'; readonly pick: number }
+  | { readonly op: 'replace'; readonly pick: number; readonly quantity: number; readonly price: number };
+
+// Quantities in tenths (0.1 to 3), prices in cents inside the 5 % band around 100 (some cross the book).
+const side = fc.constantFrom<Side>('buy', 'sell');
+const quantity = fc.integer({ min: 1, max: 30 });
+const price = fc.integer({ min: 9_700, max: 10_300 });
+const op: fc.Arbitrary<Op> = fc.oneof(
+  fc.record({ op: fc.constant('place' as const), side, quantity, price }),
+  fc.record({ op: fc.constant('trade' as const), side, quantity, price }),
+  fc.record({ op: fc.constant('cancel' as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant('replace' as const), pick: fc.nat(), quantity, price }),
+);
+const qty = (tenths: number): string => (tenths / 10).toFixed(1);
+const px = (cents: number): string => (cents / 100).toFixed(2);
+
+describe('TradingPipeline reservations against the simulated venue (property)', () => {
+  const counts: Record<string, number> = {};
+  it('the ledger totals are the live reservations, never negative, zero when all is canceled; the bot has no order the venue lacks', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
+      const t = await setup();
+      let n = 0;
+      const count = (key: string): void => void (counts[key] = (counts[key] ?? 0) + 1);
+      t.pipeline.reports$.subscribe((r) => count(`${r.kind}:${r.intent.kind}`));
+      t.pipeline.orderReports$.subscribe((r) => count(`order:${r.report.report_type}:${r.report.status}`));
+      const settle = async (): Promise<void> => {
+        do await macrotask(); while (t.pipeline.inFlight > 0);
+      };
+      const check = (): void => {
+        for (const currency of CURRENCIES) {
+          let sum = ZERO;
+          for (const r of t.ledger.entries()) {
+            expect(r.remaining.isNegative()).toBe(false);
+            if (r.currency === currency) sum = sum.plus(r.remaining);
+          }
+          expect(t.ledger.reserved(currency).toFixed()).toBe(sum.toFixed());
+          expect(t.ledger.reserved(currency).isNegative()).toBe(false);
+        }
+        const atVenue = new Set(t.venue.openOrders('main').map((o) => o.client_order_id));
+        for (const tracker of t.adapter.registry.open()) expect(atVenue).toContain(tracker.clientOrderId);
+        // Nothing is in flight here, so every reservation belongs to an order still open.
+        const live = new Set(t.adapter.registry.open().map((tracker) => reservationKey(tracker)));
+        for (const r of t.ledger.entries()) expect(live).toContain(r.key);
+        for (const tracker of t.adapter.registry.open()) {
+          // Every open order holds at least what it may still spend (limit buy: price x left x (1 + 0.001 max fee)).
+          const held = t.ledger.get(reservationKey(tracker));
+          expect(held, tracker.clientOrderId).toBeDefined();
+          const order = tracker.order!;
+          const left = order.quantity.minus(tracker.quantityCumulative);
+          const need = order.side === 'sell' ? left : left.times(order.price!).times('1.001');
+          expect(held!.remaining.greaterThanOrEqualTo(need), `${tracker.clientOrderId} holds ${held!.remaining.toFixed()}, needs ${need.toFixed()}`).toBe(true);
+        }
+      };
+      for (const step of ops) {
+        n++;
+        t.clock.advanceTo(START + n * 100);
+        const open = t.adapter.registry.open('s');
+        if (step.op === 'place') {
+          t.pipeline.submit({ kind: 'place', intentId: `i${n}`, strategyId: 's', symbol: 'BTCUSDT', side: step.side, type: 'limit', quantity: dec(qty(step.quantity)), price: dec(px(step.price)) });
+        } else if (step.op === 'trade') {
+          t.venue.onMarketFrame({ ch: 'trades', update: { BTCUSDT: [{ t: t.clock.now(), i: n, p: px(step.price), q: qty(step.quantity), s: step.side }] } }, t.clock.now());
+        } else if (open.length > 0) {
+          const target = open[step.pick % open.length]!.clientOrderId;
+          t.pipeline.submit(step.op === 'cancel'
+            ? { kind: 'cancel', intentId: `i${n}`, strategyId: 's', clientOrderId: target }
+            : { kind: 'replace', intentId: `i${n}`, strategyId: 's', clientOrderId: target, quantity: dec(qty(step.quantity)), price: dec(px(step.price)) });
+        }
+        await settle();
+        check();
+      }
+      t.pipeline.submit({ kind: 'cancelAll', intentId: 'end', strategyId: 's' });
+      await settle();
+      check();
+      expect(t.venue.openOrders('main')).toEqual([]);
+      expect(t.adapter.registry.open()).toEqual([]);
+      for (const currency of CURRENCIES) expect(t.ledger.reserved(currency).toFixed()).toBe('0');
+      expect([...t.ledger.entries()]).toEqual([]);
+    }), { numRuns: 150 });
+    // The runs did exercise the paths: partial fills, replaces, cancels and denials.
+    for (const seen of ['order:trade:partiallyFilled', 'order:trade:filled', 'accepted:replace', 'accepted:cancel', 'denied:place']) expect(counts[seen]).toBeGreaterThan(0);
+  });
+});
