@@ -67,7 +67,7 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
       const t = await setup();
       let n = 0;
       const count = (key: string): void => void (counts[key] = (counts[key] ?? 0) + 1);
-      t.pipeline.reports$.subscribe((r) => count(`${r.kind}:${r.intent.kind}`));
+      t.pipeline.reports$.subscribe((r) => count(r.kind === 'order' ? 'order' : `${r.kind}:${r.intent.kind}`));
       t.pipeline.orderReports$.subscribe((r) => count(`order:${r.report.report_type}:${r.report.status}`));
       const settle = async (): Promise<void> => {
         do await macrotask(); while (t.pipeline.inFlight > 0);
