@@ -63,10 +63,10 @@ export class OutsideBook {
     const taken = side === 'bid' ? this.bidTaken : this.askTaken;
     const stopKey = stopKeyOf(side, limitTicks);
     let total = 0;
-    for (let i = ladder.count - 1; i >= 0 && total < maxLots; i--) {
-      const key = ladder.keys[i] as number;
+    for (let i = ladder.start + ladder.count - 1; i >= ladder.start && total < maxLots; i--) {
+      const key = ladder.keyBuffer[i] as number;
       if (key < stopKey) break;
-      total += (ladder.lots[i] as number) - (taken.size === 0 ? 0 : (taken.get(key) ?? 0));
+      total += (ladder.lotBuffer[i] as number) - (taken.size === 0 ? 0 : (taken.get(key) ?? 0));
     }
     return total < maxLots ? total : maxLots;
   }
@@ -81,9 +81,9 @@ export class OutsideBook {
     const sign = side === 'bid' ? 1 : -1;
     let left = lots;
     let cost = 0;
-    for (let i = ladder.count - 1; i >= 0 && left > 0; i--) {
-      const key = ladder.keys[i] as number;
-      const here = (ladder.lots[i] as number) - (taken.get(key) ?? 0);
+    for (let i = ladder.start + ladder.count - 1; i >= ladder.start && left > 0; i--) {
+      const key = ladder.keyBuffer[i] as number;
+      const here = (ladder.lotBuffer[i] as number) - (taken.get(key) ?? 0);
       const take = here < left ? here : left;
       cost += take * key * sign;
       left -= take;
@@ -102,11 +102,11 @@ export class OutsideBook {
     const sign = side === 'bid' ? 1 : -1;
     const stopKey = stopKeyOf(side, limitTicks);
     let left = maxLots;
-    for (let i = ladder.count - 1; i >= 0 && left > 0; i--) {
-      const key = ladder.keys[i] as number;
+    for (let i = ladder.start + ladder.count - 1; i >= ladder.start && left > 0; i--) {
+      const key = ladder.keyBuffer[i] as number;
       if (key < stopKey) break;
       const before = taken.get(key) ?? 0;
-      const here = (ladder.lots[i] as number) - before;
+      const here = (ladder.lotBuffer[i] as number) - before;
       if (here <= 0) continue;
       const lots = here < left ? here : left;
       taken.set(key, before + lots);

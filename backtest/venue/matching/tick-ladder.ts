@@ -5,38 +5,55 @@
  *
  * Why not the framework's BookLadder: the matching model walks levels from the best on every
  * take and crossing check and needs plain integer reads by index; this is the small structure
- * that does exactly that. Depth diffs mostly touch levels near the top, so inserting or removing
- * there moves only the few elements behind (a memmove, no allocation), and lookups start with a
+ * that does exactly that.
+ *
+ * The levels occupy `keyBuffer[start .. start + count)` with free room at both ends (a double-ended
+ * gap), so inserting or removing a level moves the shorter part of the array, the levels below it
+ * or the ones above: depth diffs touch levels near the top and near the far end of a deep book
+ * (thousands of levels), and both are a short memmove, without allocation. Lookups start with a
  * short scan back from the best level before bisecting.
  */
 export class TickLadder {
-  /** Keys ascending in `keys[0 .. count)`; best level last. */
-  keys = new Float64Array(64);
-  /** Lots, parallel to {@link keys}; never 0. */
-  lots = new Float64Array(64);
+  /** Keys ascending in `keyBuffer[start .. start + count)`; best level last. */
+  keyBuffer = new Float64Array(64);
+  /** Lots, parallel to {@link keyBuffer}; never 0 inside the level range. */
+  lotBuffer = new Float64Array(64);
+  /** Index in the buffers of the lowest (worst) level. */
+  start = 32;
   /** Number of levels. */
   count = 0;
 
+  /** The keys, lowest first (a view, for readers off the hot path). */
+  get keys(): Float64Array {
+    return this.keyBuffer.subarray(this.start, this.start + this.count);
+  }
+
+  /** The lots, parallel to {@link keys} (a view). */
+  get lots(): Float64Array {
+    return this.lotBuffer.subarray(this.start, this.start + this.count);
+  }
+
   /** Highest key; NaN when empty. */
   bestKey(): number {
-    return this.count === 0 ? Number.NaN : (this.keys[this.count - 1] as number);
+    return this.count === 0 ? Number.NaN : (this.keyBuffer[this.start + this.count - 1] as number);
   }
 
   /** Removes every level. */
   clear(): void {
     this.count = 0;
+    this.start = this.keyBuffer.length >>> 1;
   }
 
   /** Sets the lots at `key`; 0 removes the level (a no-op when absent). */
   set(key: number, lots: number): void {
     const n = this.count;
-    if (n === 0 || key > (this.keys[n - 1] as number)) {
+    if (n === 0 || key > (this.keyBuffer[this.start + n - 1] as number)) {
       if (lots !== 0) this.insertAt(n, key, lots);
       return;
     }
     const i = this.lowerBound(key);
-    if (this.keys[i] === key) {
-      if (lots !== 0) this.lots[i] = lots;
+    if (this.keyBuffer[this.start + i] === key) {
+      if (lots !== 0) this.lotBuffer[this.start + i] = lots;
       else this.removeAt(i);
     } else if (lots !== 0) {
       this.insertAt(i, key, lots);
@@ -46,22 +63,23 @@ export class TickLadder {
   /** Lots at `key`, 0 when there is no level. */
   lotsAt(key: number): number {
     const i = this.lowerBound(key);
-    return i < this.count && this.keys[i] === key ? (this.lots[i] as number) : 0;
+    return i < this.count && this.keyBuffer[this.start + i] === key ? (this.lotBuffer[this.start + i] as number) : 0;
   }
 
-  /** Index of the first key >= `key` (count when none). */
+  /** Index (from the lowest level, 0-based) of the first key >= `key` (count when none). */
   lowerBound(key: number): number {
-    const keys = this.keys;
+    const keys = this.keyBuffer;
+    const base = this.start;
     const n = this.count;
     const stop = n > 8 ? n - 8 : 0;
     let i = n;
-    while (i > stop && (keys[i - 1] as number) >= key) i--;
+    while (i > stop && (keys[base + i - 1] as number) >= key) i--;
     if (i > stop || i === 0) return i;
     let lo = 0;
     let hi = i;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if ((keys[mid] as number) < key) lo = mid + 1;
+      if ((keys[base + mid] as number) < key) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -69,31 +87,58 @@ export class TickLadder {
 
   private insertAt(i: number, key: number, lots: number): void {
     const n = this.count;
-    if (n === this.keys.length) this.grow();
-    if (i < n) {
-      this.keys.copyWithin(i + 1, i, n);
-      this.lots.copyWithin(i + 1, i, n);
+    let base = this.start;
+    const end = base + n;
+    if (i < n - i ? base === 0 : end === this.keyBuffer.length) {
+      if (base === 0 && end === this.keyBuffer.length) this.grow();
+      else this.recenter();
+      base = this.start;
     }
-    this.keys[i] = key;
-    this.lots[i] = lots;
+    if (i < n - i && base > 0) {
+      // Fewer levels below the new one: move those down into the free room at the start.
+      this.keyBuffer.copyWithin(base - 1, base, base + i);
+      this.lotBuffer.copyWithin(base - 1, base, base + i);
+      this.start = base = base - 1;
+    } else {
+      this.keyBuffer.copyWithin(base + i + 1, base + i, base + n);
+      this.lotBuffer.copyWithin(base + i + 1, base + i, base + n);
+    }
+    this.keyBuffer[base + i] = key;
+    this.lotBuffer[base + i] = lots;
     this.count = n + 1;
   }
 
   private removeAt(i: number): void {
     const n = this.count - 1;
-    if (i < n) {
-      this.keys.copyWithin(i, i + 1, n + 1);
-      this.lots.copyWithin(i, i + 1, n + 1);
+    const base = this.start;
+    if (i < n - i) {
+      this.keyBuffer.copyWithin(base + 1, base, base + i);
+      this.lotBuffer.copyWithin(base + 1, base, base + i);
+      this.start = base + 1;
+    } else if (i < n) {
+      this.keyBuffer.copyWithin(base + i, base + i + 1, base + n + 1);
+      this.lotBuffer.copyWithin(base + i, base + i + 1, base + n + 1);
     }
     this.count = n;
   }
 
+  /** Moves the levels to the middle of the buffers, leaving equal room at both ends. */
+  private recenter(): void {
+    const target = (this.keyBuffer.length - this.count) >>> 1;
+    this.keyBuffer.copyWithin(target, this.start, this.start + this.count);
+    this.lotBuffer.copyWithin(target, this.start, this.start + this.count);
+    this.start = target;
+  }
+
   private grow(): void {
-    const keys = new Float64Array(this.keys.length * 2);
-    const lots = new Float64Array(this.keys.length * 2);
-    keys.set(this.keys);
-    lots.set(this.lots);
-    this.keys = keys;
-    this.lots = lots;
+    const size = this.keyBuffer.length * 2;
+    const target = (size - this.count) >>> 1;
+    const keys = new Float64Array(size);
+    const lots = new Float64Array(size);
+    keys.set(this.keys, target);
+    lots.set(this.lots, target);
+    this.keyBuffer = keys;
+    this.lotBuffer = lots;
+    this.start = target;
   }
 }
