@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { dec } from '../../../framework/model/decimal.js';
+import type { Strategy } from '../../../framework/runtime/strategy.js';
+import { backtest, book, SYMBOL, T0, trades, writeRecording, type TestFrame } from './support/replay-fixture.js';
+
+/** A book that moves up a cent per frame, with trades in between (sell aggressors at the bid). */
+function movingMarket(frames: number): TestFrame[] {
+  const out: TestFrame[] = [book(T0, 1, [['100.00', '5']], [['100.10', '5']], true)];
+  for (let k = 1; k <= frames; k++) {
+    const t = T0 + k * 100;
+    const bid = (100 + k / 100).toFixed(2);
+    const ask = (100.1 + k / 100).toFixed(2);
+    const previousBid = (100 + (k - 1) / 100).toFixed(2);
+    const previousAsk = (100.1 + (k - 1) / 100).toFixed(2);
+    out.push(book(t, k + 1, [[bid, '5'], [previousBid, '0']], [[ask, '5'], [previousAsk, '0']]));
+    out.push(trades(t + 50, k * 10, [[previousBid, '0.5', 'sell'], [bid, '0.5', 'sell']]));
+  }
+  return out;
+}
+
+/** Quotes a bid at the touch on every book change and buys at market on every 7th trades event. */
+function busyStrategy(): Strategy {
+  let tradesSeen = 0;
+  return {
+    onBook: (ctx, symbol, view) => {
+      const bid = view.bestBid();
+      if (bid === undefined || ctx.openOrders(symbol).length > 2) return [];
+      return ctx.place({ symbol, side: 'buy', type: 'limit', quantity: dec('0.1'), price: dec(bid.price), timeInForce: 'GTC' });
+    },
+    onTrades: (ctx, event) => (++tradesSeen % 7 === 0 ? ctx.place({ symbol: event.symbol, side: 'buy', type: 'market', quantity: dec('0.2') }) : []),
+  };
+}
+
+describe('runBacktest', () => {
+  it('gives identical results (fills, orders, equity) for identical inputs', async () => {
+    const recording = writeRecording(movingMarket(60));
+    const runs = [await backtest(recording, busyStrategy, { latencyMs: 3, latencyJitterMs: 5, seed: 9 }), await backtest(recording, busyStrategy, { latencyMs: 3, latencyJitterMs: 5, seed: 9 })];
+    const [a, b] = runs.map(({ meta: { wallMs: _wall, ...meta }, ...rest }) => JSON.stringify({ meta, ...rest }));
+    expect(runs[0]!.fills.length).toBeGreaterThan(5);
+    expect(runs[0]!.orders.length).toBeGreaterThan(10);
+    expect(runs[0]!.equity.length).toBeGreaterThan(1);
+    expect(a).toBe(b);
+  });
+
+  it('never shows a strategy an event before its receive time, nor a book from a later frame', async () => {
+    const frames = movingMarket(20);
+    const recording = writeRecording(frames);
+    const bookTimes = frames.filter((f) => (f.msg as { ch: string }).ch === 'orderbook/full').map((f) => f.t);
+    const bidAt = (now: number): string => (100 + (bookTimes.filter((t) => t <= now).length - 1) / 100).toFixed(2);
+    const seen: { now: number; receivedAt?: number; bid?: string }[] = [];
+    await backtest(recording, () => ({
+      onBook: (ctx, symbol, view) => void seen.push({ now: ctx.now(), bid: view.bestBid()?.price }),
+      onTrades: (ctx, event) => void seen.push({ now: ctx.now(), receivedAt: event.receivedAt, bid: ctx.book(event.symbol)?.bestBid()?.price }),
+    }));
+    expect(seen.filter((s) => s.receivedAt !== undefined)).toHaveLength(20);
+    for (const s of seen) {
+      if (s.receivedAt !== undefined) expect(s.now).toBeGreaterThanOrEqual(s.receivedAt);
+      expect(s.bid).toBe(bidAt(s.now));
+    }
+  });
+
+  it('fills an order placed on event k on a frame after k, never on the frame that prompted it', async () => {
+    // Frame k is a trade at 99.50; the strategy then bids 99.50 (below the ask: it rests). Only the
+    // trade at 99.50 of frame k+1 may fill it.
+    const recording = writeRecording([
+      book(T0, 1, [['99.00', '5']], [['100.00', '5']], true),
+      trades(T0 + 100, 1, [['99.50', '1', 'sell']]),
+      trades(T0 + 200, 2, [['99.50', '1', 'sell']]),
+    ]);
+    const result = await backtest(recording, () => {
+      let placed = false;
+      return {
+        onTrades: (ctx, event) => {
+          if (placed) return [];
+          placed = true;
+          return ctx.place({ symbol: event.symbol, side: 'buy', type: 'limit', quantity: dec('0.5'), price: dec('99.50'), timeInForce: 'GTC' });
+        },
+      };
+    });
+    expect(result.fills.map((f) => `${f.time} ${f.side} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.liquidity}`)).toEqual([`${T0 + 200} buy 99.5 0.5 maker`]);
+  });
+
+  it('delays requests by the latency: a market order meets the book of its arrival time', async () => {
+    // A market buy is sent at T0+100; the ask moves from 100.00 to 101.00 at T0+130.
+    const recording = writeRecording([
+      book(T0, 1, [['99.00', '5']], [['100.00', '5']], true),
+      trades(T0 + 100, 1, [['99.00', '1', 'sell']]),
+      book(T0 + 130, 2, [], [['100.00', '0'], ['101.00', '5']]),
+      trades(T0 + 500, 2, [['99.00', '1', 'sell']]),
+    ]);
+    const buyOnce = (): Strategy => {
+      let sent = false;
+      return { onTrades: (ctx, e) => (sent ? [] : ((sent = true), ctx.place({ symbol: e.symbol, side: 'buy', type: 'market', quantity: dec('1') }))) };
+    };
+    const fill = async (latencyMs: number): Promise<string[]> => (await backtest(recording, buyOnce, { latencyMs })).fills.map((f) => `${f.time} ${f.price.toFixed()}`);
+    expect(await fill(0)).toEqual([`${T0 + 100} 100`]);
+    expect(await fill(50)).toEqual([`${T0 + 150} 101`]);
+    expect(await fill(50)).toEqual(await fill(50));
+    expect(await fill(20)).toEqual([`${T0 + 120} 100`]);
+  });
+
+  it(`trades ${SYMBOL} only: frames of other symbols are ignored`, async () => {
+    const recording = writeRecording([
+      book(T0, 1, [['99.00', '5']], [['100.00', '5']], true),
+      { t: T0 + 10, msg: { ch: 'trades', update: { OTHERUSDT: [{ t: T0 + 10, i: 1, p: '5', q: '1', s: 'buy' }] } } },
+      trades(T0 + 20, 1, [['99.00', '1', 'sell']]),
+    ]);
+    const seen: string[] = [];
+    const result = await backtest(recording, () => ({ onTrades: (_ctx, e) => void seen.push(e.symbol) }));
+    expect(seen).toEqual([SYMBOL]);
+    expect(result.meta.events).toBe(3);
+  });
+});
