@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { BacktestResult } from '../../../backtest/report/backtest-result.js';
+import { dec } from '../../../framework/model/decimal.js';
+import type { Intent } from '../../../framework/model/intent.js';
+import type { StrategyContext } from '../../../framework/runtime/strategy.js';
+import { backtest, book, candle, SYMBOL, T0, trades, writeRecording } from './support/replay-fixture.js';
+
+const M = 60_000;
+
+/**
+ * Without a book the strategy side has no price for a market buy's reserve (nor a band for a
+ * limit), so the gate's book-priced checks would refuse the orders: these tests run the others.
+ */
+const CANDLE_RISK = { checks: ['kill-switch', 'order-rate', 'instrument-status', 'grid'] };
+
+/** Sends `orders(ctx)` once, on the first closed candle; records the closed candles' times. */
+async function onFirstClose(recording: string, orders: (ctx: StrategyContext) => Intent[]): Promise<{ result: BacktestResult; closes: number[] }> {
+  const closes: number[] = [];
+  const result = await backtest(recording, () => ({
+    onCandle: (ctx, event, closed) => {
+      if (!closed) return [];
+      closes.push(event.candles[0]!.timestamp);
+      return closes.length === 1 ? orders(ctx) : [];
+    },
+  }), { candleSlippageBps: 5, risk: CANDLE_RISK });
+  return { result, closes };
+}
+
+const fills = (r: BacktestResult): string[] => r.fills.map((f) => `${(f.time - T0) / M} ${f.side} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.liquidity}`);
+
+describe('candle-only backtests (CandleMarket rules)', () => {
+  const recording = writeRecording([
+    candle(T0, '100', '101', '99', '100.5'),
+    candle(T0 + M, '102', '104', '101.5', '103'),
+    candle(T0 + 2 * M, '103', '103.5', '98', '99'),
+    candle(T0 + 3 * M, '99.2', '100', '98.8', '99.5'),
+  ]);
+
+  it('fills a market buy sent on a closed candle at the next open x (1 + slippage), rounded up to the tick', async () => {
+    const { result, closes } = await onFirstClose(recording, (ctx) => [ctx.place({ symbol: SYMBOL, side: 'buy', type: 'market', quantity: dec('1') })]);
+    expect(closes).toEqual([T0, T0 + M, T0 + 2 * M, T0 + 3 * M]);
+    expect(result.meta.mode).toBe('candles');
+    // 102 x 1.0005 = 102.051 -> 102.06, at the time the first candle closed (its end).
+    expect(fills(result)).toEqual(['1 buy 102.06 1 taker']);
+  });
+
+  it('fills a resting limit when a later candle range reaches it, at its own price, as maker', async () => {
+    const { result } = await onFirstClose(recording, (ctx) => [
+      ctx.place({ symbol: SYMBOL, side: 'buy', type: 'limit', quantity: dec('1'), price: dec('98.50'), timeInForce: 'GTC' }),
+      ctx.place({ symbol: SYMBOL, side: 'sell', type: 'limit', quantity: dec('1'), price: dec('105'), timeInForce: 'GTC' }),
+    ]);
+    // The second candle (low 101.5) does not reach 98.50; the third (low 98) does. Nothing reaches 105.
+    expect(fills(result)).toEqual(['3 buy 98.5 1 maker']);
+  });
+
+  it('triggers a stop when a candle range reaches its stop price', async () => {
+    const { result } = await onFirstClose(recording, (ctx) => [
+      ctx.place({ symbol: SYMBOL, side: 'sell', type: 'stopMarket', quantity: dec('1'), stopPrice: dec('99.00') }),
+    ]);
+    expect(result.fills.map((f) => `${(f.time - T0) / M} ${f.side} ${f.quantity.toFixed()}`)).toEqual(['3 sell 1']);
+  });
+
+  it('builds M1 candles from trades when the recording has none', async () => {
+    const tradeOnly = writeRecording([
+      book(T0, 1, [['99', '5']], [['101', '5']], true),
+      trades(T0 + 1_000, 1, [['100', '1', 'buy']]),
+      trades(T0 + 30_000, 2, [['103', '1', 'buy'], ['98', '1', 'sell']]),
+      trades(T0 + 59_000, 4, [['101', '1', 'sell']]),
+      trades(T0 + M + 5_000, 5, [['105', '2', 'buy']]),
+      trades(T0 + 2 * M + 1_000, 6, [['104', '1', 'buy']]),
+    ]);
+    const closed: string[] = [];
+    const result = await backtest(tradeOnly, () => ({
+      onCandle: (ctx, event, isClosed) => {
+        if (!isClosed) return;
+        const c = event.candles[0]!;
+        closed.push(`${(c.timestamp - T0) / M} ${c.open} ${c.high} ${c.low} ${c.close} ${c.volume} at ${ctx.now() - T0}`);
+      },
+    }), { candles: 'M1' });
+    expect(result.meta.mode).toBe('book');
+    expect(closed).toEqual(['0 100 103 98 101 4 at 65000', '1 105 105 105 105 2 at 121000']);
+  });
+});
