@@ -42,17 +42,18 @@ async function setup() {
 }
 
 type Op =
-  | { readonly op: 'place'; readonly side: Side; readonly quantity: number; readonly price: number }
+  | { readonly op: 'place'; readonly side: Side; readonly quantity: number; readonly price: number; readonly type: 'limit' | 'market' | 'stopLimit' | 'postOnly' }
   | { readonly op: 'trade'; readonly side: Side; readonly quantity: number; readonly price: number }
   | { readonly op: 'cancel'; readonly pick: number }
   | { readonly op: 'replace'; readonly pick: number; readonly quantity: number; readonly price: number };
 
-// Quantities in tenths (0.1 to 3), prices in cents inside the 5 % band around 100 (some cross the book).
+// Quantities in tenths (0.1 to 3), prices in cents inside the 5 % band around 100 (some cross the book);
+// limit, market, post-only limit and stop-limit orders (stops away from the 99 / 101 touch).
 const side = fc.constantFrom<Side>('buy', 'sell');
 const quantity = fc.integer({ min: 1, max: 30 });
 const price = fc.integer({ min: 9_700, max: 10_300 });
 const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant('place' as const), side, quantity, price }),
+  fc.record({ op: fc.constant('place' as const), side, quantity, price, type: fc.constantFrom('limit' as const, 'market' as const, 'stopLimit' as const, 'postOnly' as const) }),
   fc.record({ op: fc.constant('trade' as const), side, quantity, price }),
   fc.record({ op: fc.constant('cancel' as const), pick: fc.nat() }),
   fc.record({ op: fc.constant('replace' as const), pick: fc.nat(), quantity, price }),
@@ -102,7 +103,9 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
         t.clock.advanceTo(START + n * 100);
         const open = t.adapter.registry.open('s');
         if (step.op === 'place') {
-          t.pipeline.submit({ kind: 'place', intentId: `i${n}`, strategyId: 's', symbol: 'BTCUSDT', side: step.side, type: 'limit', quantity: dec(qty(step.quantity)), price: dec(px(step.price)) });
+          const type = step.type === 'postOnly' ? 'limit' : step.type;
+          const stopPrice = type === 'stopLimit' ? dec(px(step.side === 'buy' ? Math.max(step.price, 10_150) : Math.min(step.price, 9_850))) : undefined;
+          t.pipeline.submit({ kind: 'place', intentId: `i${n}`, strategyId: 's', symbol: 'BTCUSDT', side: step.side, type, quantity: dec(qty(step.quantity)), price: type === 'market' ? undefined : dec(px(step.price)), stopPrice, postOnly: step.type === 'postOnly' ? true : undefined });
         } else if (step.op === 'trade') {
           t.venue.onMarketFrame({ ch: 'trades', update: { BTCUSDT: [{ t: t.clock.now(), i: n, p: px(step.price), q: qty(step.quantity), s: step.side }] } }, t.clock.now());
         } else if (open.length > 0) {
@@ -121,8 +124,8 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
       expect(t.adapter.registry.open()).toEqual([]);
       for (const currency of CURRENCIES) expect(t.ledger.reserved(currency).toFixed()).toBe('0');
       expect([...t.ledger.entries()]).toEqual([]);
-    }), { numRuns: 150 });
-    // The runs did exercise the paths: partial fills, replaces, cancels and denials.
-    for (const seen of ['order:trade:partiallyFilled', 'order:trade:filled', 'accepted:replace', 'accepted:cancel', 'denied:place']) expect(counts[seen]).toBeGreaterThan(0);
+    }), { numRuns: 200 });
+    // The runs did exercise the paths: partial fills, replaces, cancels, denials, stops waiting, expiries.
+    for (const seen of ['order:trade:partiallyFilled', 'order:trade:filled', 'accepted:replace', 'accepted:cancel', 'denied:place', 'order:suspended:suspended', 'order:expired:expired']) expect(counts[seen]).toBeGreaterThan(0);
   });
 });
