@@ -4,19 +4,24 @@ import { ParseError } from '../../framework/model/errors.js';
 import { parseRecordedFrame, parseRecordingHeader, type RecordedFrame } from '../recording/recording-format.js';
 import type { RecordingReaderOptions } from '../recording/recording-reader.js';
 
+/** Bytes per read and per gunzip output chunk. */
+const CHUNK = 1 << 16;
+
 /** Frames gathered before a multi-recording merge hands a batch over. */
-const MERGE_BATCH = 4_096;
+const MERGE_BATCH = 512;
 
 /**
  * The frames of a recording in file order, in batches: every complete line of each chunk the
  * (gunzipped) file stream delivers, parsed and validated as {@link RecordingReader.frames} does
  * (same header check, same bad-line handling). One await per chunk instead of several per line:
- * a replay spends its time on the frames, not on async-iterator hops. Memory stays bounded by one
- * chunk (1 MiB of text) and its frames.
+ * a replay spends its time on the frames, not on async-iterator hops. Chunks are 64 KiB: a batch's
+ * parsed frames then die young (a larger batch keeps thousands of parsed frames alive across
+ * scavenges, and the collector promotes and later sweeps them). Memory stays bounded by one chunk
+ * and its frames.
  */
 export async function* readFrameBatches(path: string, options: RecordingReaderOptions = {}): AsyncGenerator<RecordedFrame[]> {
-  const file = createReadStream(path, { highWaterMark: 1 << 20 });
-  const source = path.endsWith('.gz') ? file.pipe(createGunzip({ chunkSize: 1 << 20 })) : file;
+  const file = createReadStream(path, { highWaterMark: CHUNK });
+  const source = path.endsWith('.gz') ? file.pipe(createGunzip({ chunkSize: CHUNK })) : file;
   source.setEncoding('utf8');
   let lineNo = 0;
   const take = (line: string, out: RecordedFrame[]): void => {
