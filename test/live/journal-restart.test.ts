@@ -163,4 +163,28 @@ describe('restart from the journal', () => {
     expect(second.kernel.pipeline.risk.position('BTCUSDT')?.toFixed()).toBe('0.4');
     second.journal.close();
   });
+
+  it('a partially filled order replaced before the crash: its fill counts once after the restart', async () => {
+    const w = world();
+    const first = w.boot(true);
+    await first.kernel.start();
+    await w.settle(first.kernel);
+    w.trade('99.5', '0.4', 'sell', 1);
+    first.kernel.pipeline.submit({ kind: 'replace', intentId: 'r', strategyId: 's', clientOrderId: 'b_20231114_1', quantity: dec('1'), price: dec('99.6') });
+    await w.settle(first.kernel);
+    const before = picture(first.kernel);
+    expect(before.open.map((o) => o[0])).toEqual(['b_20231114_2', 'b_20231114_3', 'b_20231114_4']);
+    expect(before.position).toBe('0.4');
+    first.journal.close();
+    const second = w.boot(false);
+    const summary = await second.kernel.start();
+    await w.settle(second.kernel);
+    expect(summary.adopted).toEqual([]);
+    expect(picture(second.kernel)).toEqual(before);
+    w.trade('99.6', '0.6', 'sell', 2);
+    await w.settle(second.kernel);
+    expect(second.kernel.adapter.registry.get('b_20231114_4')?.status).toBe('filled');
+    expect(second.kernel.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
+    second.journal.close();
+  });
 });
