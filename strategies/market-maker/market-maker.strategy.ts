@@ -3,19 +3,30 @@ import type { Intent } from '../../framework/model/intent.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { BookView, Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
-import { movedBy, quotePrices, type QuotePrices } from './quote-prices.js';
+import { movedBy, quoteFactors, quotePricesAt, type QuoteFactors } from './quote-prices.js';
 import { QuoteTracker, type QuoteSide } from './quote-tracker.js';
 
 type Ctx = StrategyContext<MarketMakerParams>;
 
-/** The last quote prices of a symbol and what they were computed from. */
-interface PricedQuote {
+/** What a symbol's quotes depend on besides the mid: the position, the parameters, the grid. */
+interface Sizing {
   readonly instrument: Instrument;
   readonly params: MarketMakerParams;
-  readonly midText: string;
   readonly inventory: Decimal;
   readonly quantity: Decimal;
-  readonly prices: QuotePrices;
+  readonly factors: QuoteFactors;
+  /** A filled bid would keep |inventory| within the limit. */
+  readonly bidAllowed: boolean;
+  /** A filled ask would keep |inventory| within the limit. */
+  readonly askAllowed: boolean;
+}
+
+/** The last quote targets of a symbol and what they were computed from. */
+interface PricedQuote {
+  readonly sizing: Sizing;
+  readonly midText: string;
+  readonly bid: Decimal | undefined;
+  readonly ask: Decimal | undefined;
 }
 
 /**
@@ -29,12 +40,31 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
   // instead of recomputed (pure function of these inputs, so the result is the same).
   const priced = new Map<string, PricedQuote>();
 
+  function sizingFor(last: Sizing | undefined, instrument: Instrument, p: MarketMakerParams, inventory: Decimal): Sizing {
+    const same = last !== undefined && last.instrument === instrument && last.params === p;
+    if (same && last.inventory.equals(inventory)) return last;
+    const quantity = same ? last.quantity : instrument.roundQuantityDown(p.orderQuantity);
+    return {
+      instrument, params: p, inventory, quantity,
+      factors: quoteFactors({ inventory, maxInventory: p.maxInventory, halfSpreadBps: p.halfSpreadBps, skewBps: p.skewBps }),
+      // The side that would take |inventory| beyond the limit once filled is not quoted.
+      bidAllowed: !inventory.plus(quantity).greaterThan(p.maxInventory),
+      askAllowed: !inventory.minus(quantity).lessThan(p.maxInventory.neg()),
+    };
+  }
+
   function pricesFor(instrument: Instrument, p: MarketMakerParams, midText: string, inventory: Decimal): PricedQuote {
     const last = priced.get(instrument.symbol);
-    if (last !== undefined && last.midText === midText && last.instrument === instrument && last.params === p && last.inventory.equals(inventory)) return last;
-    const prices = quotePrices(instrument, { mid: new Decimal(midText), inventory, maxInventory: p.maxInventory, halfSpreadBps: p.halfSpreadBps, skewBps: p.skewBps });
-    const quantity = last !== undefined && last.instrument === instrument && last.params === p ? last.quantity : instrument.roundQuantityDown(p.orderQuantity);
-    const next: PricedQuote = { instrument, params: p, midText, inventory, quantity, prices };
+    const sizing = sizingFor(last?.sizing, instrument, p, inventory);
+    if (last !== undefined && last.sizing === sizing && last.midText === midText) return last;
+    // Nothing is quoted with a zero size (requote stops there): no prices to compute.
+    if (sizing.quantity.isZero()) return { sizing, midText, bid: undefined, ask: undefined };
+    const prices = quotePricesAt(instrument, new Decimal(midText), sizing.factors);
+    const next: PricedQuote = {
+      sizing, midText,
+      bid: !sizing.bidAllowed || !prices.bid.greaterThan(0) ? undefined : prices.bid,
+      ask: sizing.askAllowed ? prices.ask : undefined,
+    };
     priced.set(instrument.symbol, next);
     return next;
   }
@@ -45,11 +75,9 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     if (instrument === undefined || midText === undefined) return [];
     const p = ctx.params;
     const inventory = ctx.position(symbol)?.quantity ?? ZERO;
-    const { quantity, prices } = pricesFor(instrument, p, midText, inventory);
+    const { sizing, bid, ask } = pricesFor(instrument, p, midText, inventory);
+    const quantity = sizing.quantity;
     if (quantity.isZero()) return [];
-    // The side that would take |inventory| beyond the limit once filled is not quoted.
-    const bid = inventory.plus(quantity).greaterThan(p.maxInventory) || !prices.bid.greaterThan(0) ? undefined : prices.bid;
-    const ask = inventory.minus(quantity).lessThan(p.maxInventory.neg()) ? undefined : prices.ask;
     const out: Intent[] = [];
     quoteSide(ctx, instrument, 'bid', bid, quantity, out);
     quoteSide(ctx, instrument, 'ask', ask, quantity, out);

@@ -36,11 +36,31 @@ export interface QuotePrices {
  * holds; when both land on the same tick the ask moves one tick up, so `bid < ask`.
  */
 export function quotePrices(instrument: Instrument, inputs: QuoteInputs): QuotePrices {
+  return quotePricesAt(instrument, inputs.mid, quoteFactors(inputs));
+}
+
+/** The parts of {@link quotePrices} that do not depend on the mid (so a caller can keep them). */
+export interface QuoteFactors {
+  /** 1 - skewBps x clamp(inventory / maxInventory, -1, 1) / 10000. */
+  readonly skew: Decimal;
+  /** 1 - halfSpreadBps / 10000. */
+  readonly below: Decimal;
+  /** 1 + halfSpreadBps / 10000. */
+  readonly above: Decimal;
+}
+
+/** The mid-independent factors of {@link quotePrices} (the same operations, in the same order). */
+export function quoteFactors(inputs: Omit<QuoteInputs, 'mid'>): QuoteFactors {
   const ratio = clamp(inputs.inventory.div(inputs.maxInventory), ONE.neg(), ONE);
-  const center = inputs.mid.times(ONE.minus(inputs.skewBps.times(ratio).div(BPS)));
   const half = inputs.halfSpreadBps.div(BPS);
-  const bid = instrument.roundPricePassive('buy', center.times(ONE.minus(half)));
-  let ask = instrument.roundPricePassive('sell', center.times(ONE.plus(half)));
+  return { skew: ONE.minus(inputs.skewBps.times(ratio).div(BPS)), below: ONE.minus(half), above: ONE.plus(half) };
+}
+
+/** {@link quotePrices} from a mid and factors computed before. */
+export function quotePricesAt(instrument: Instrument, mid: Decimal, factors: QuoteFactors): QuotePrices {
+  const center = mid.times(factors.skew);
+  const bid = instrument.roundPricePassive('buy', center.times(factors.below));
+  let ask = instrument.roundPricePassive('sell', center.times(factors.above));
   if (!ask.greaterThan(bid)) ask = bid.plus(instrument.tickSize);
   return { center, bid, ask };
 }
