@@ -19,6 +19,9 @@ import type { Intents, PositionView, Strategy } from './strategy.js';
  */
 export type ErrorPolicy = 'halt' | 'continue';
 
+/** Rounds of queued events one drain may run before the strategy is considered runaway. */
+export const MAX_ROUNDS_PER_TURN = 10_000;
+
 /** Where the engine stands. */
 export type EngineStatus = 'idle' | 'running' | 'halted' | 'stopped';
 
@@ -156,8 +159,14 @@ export class StrategyEngine<Params = unknown> {
   private drain(): void {
     this.drainTask = undefined;
     this.draining = true;
+    let rounds = 0;
     try {
       for (let batch = this.queue.take(); batch.length > 0; batch = this.queue.take()) {
+        if (++rounds > MAX_ROUNDS_PER_TURN) {
+          this.runaway(rounds);
+          if (this.currentStatus !== 'running') break;
+          rounds = 0;
+        }
         for (let i = 0; i < batch.length; i++) {
           const entry = batch[i]!;
           this.queue.settle(entry);
@@ -209,6 +218,15 @@ export class StrategyEngine<Params = unknown> {
         }
         return;
     }
+  }
+
+  /**
+   * A strategy that answers each report with a new intent that is refused at once (a denial is
+   * synchronous) would never let the turn end: after {@link MAX_ROUNDS_PER_TURN} rounds of events
+   * within one turn, that is treated as a handler failure under the error policy.
+   */
+  private runaway(rounds: number): void {
+    this.fail(new Error(`runaway strategy: ${rounds} rounds of events within one turn without time passing (a denial or rejection answered by the same intent?)`), 'drain');
   }
 
   /** Calls one handler, collecting its intents; applies the error policy when it throws. */
