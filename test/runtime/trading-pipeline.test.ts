@@ -27,9 +27,9 @@ const ASKS: BookLevelText[] = [['101.00', '1.5'], ['102.00', '2']];
 const BIDS: BookLevelText[] = [['99.00', '1'], ['98.00', '3']];
 
 /** The venue, the adapter and the pipeline in one process; the venue and the pipeline see the same book. */
-async function setup(options: { risk?: Record<string, unknown>; spot?: Record<string, string>; beforeStart?: (venue: SimulatedVenue) => void } = {}) {
+async function setup(options: { risk?: Record<string, unknown>; spot?: Record<string, string>; beforeStart?: (venue: SimulatedVenue) => void; slowCancels?: boolean } = {}) {
   const clock = new VirtualClock(START);
-  const port = new SimulatedVenuePort('main');
+  const port = options.slowCancels === true ? new SlowCancelPort('main') : new SimulatedVenuePort('main');
   const venue = new SimulatedVenue(
     [BTC], { main: { spot: options.spot ?? { USDT: '1000', BTC: '1' } } },
     (inst) => new ReplayedSymbolMarket(inst), (e) => port.onVenueEvent(e), clock.now(),
@@ -65,6 +65,14 @@ async function setup(options: { risk?: Record<string, unknown>; spot?: Record<st
     do await macrotask(); while (pipeline.inFlight > 0);
   };
   return { clock, venue, adapter, ledger, pipeline, verdicts, setBook, trade, settle };
+}
+
+/** A venue whose cancels take a turn of the event loop, as a real exchange's answer does. */
+class SlowCancelPort extends SimulatedVenuePort {
+  override async cancelOrder(clientOrderId: string): ReturnType<SimulatedVenuePort['cancelOrder']> {
+    await macrotask();
+    return super.cancelOrder(clientOrderId);
+  }
 }
 
 let nextIntent = 0;
@@ -300,5 +308,23 @@ describe('TradingPipeline over the simulated venue', () => {
     await t.settle();
     expect(t.verdicts.filter((v) => v.intent.tag === 'kill-switch')).toEqual([]);
     expect(t.pipeline.risk.position('BTCUSDT')?.toFixed()).toBe('5');
+  });
+
+  // Bug: flattenIntents sends the market sell right behind the cancelAll, whose cancels are still
+  // in flight; the gate's balance check still counts the base the strategy's resting sell holds,
+  // denies the sell, and the pipeline never flattens again: the position stays open.
+  it.fails('kill switch with flatten sells the position even when a resting sell holds the base', async () => {
+    const t = await setup({ risk: { killSwitch: { maxDrawdown: '0.2', flatten: true } }, spot: { USDT: '100', BTC: '10' }, slowCancels: true });
+    t.pipeline.submit(place('buy', '0.5', '100'));
+    await t.settle();
+    t.trade('100', '0.5', 'sell');
+    t.pipeline.submit(place('sell', '10.5', '104'));
+    await t.settle();
+    t.setBook([['71', '1']], [['69', '1']]);
+    t.trade('104', '0.05', 'buy');
+    await t.settle();
+    const flatten = t.verdicts.filter((v) => v.intent.tag === 'kill-switch');
+    expect(flatten.map((v) => [v.kind, v.intent.kind, v.kind === 'denied' ? v.check : ''])).toEqual([['passed', 'cancelAll', ''], ['passed', 'place', '']]);
+    expect(t.pipeline.risk.position('BTCUSDT')?.toFixed()).toBe('0');
   });
 });
