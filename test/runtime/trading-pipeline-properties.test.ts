@@ -81,69 +81,69 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
   const counts: Record<string, number> = {};
   /** Runs op sequences; with `latent`, each op goes out while earlier requests may still be on their way, checked when `settle` says. */
   const property = (latent: boolean) => fc.asyncProperty(fc.array(fc.tuple(op, fc.boolean()), { minLength: 1, maxLength: 25 }), async (steps) => {
-      const t = await setup(latent);
-      let n = 0;
-      const count = (key: string): void => void (counts[key] = (counts[key] ?? 0) + 1);
-      t.pipeline.reports$.subscribe((r) => count(r.kind === 'order' ? 'order' : `${r.kind}:${r.intent.kind}`));
-      t.pipeline.orderReports$.subscribe((r) => count(`order:${r.report.report_type}:${r.report.status}`));
-      const settle = async (): Promise<void> => {
-        do await macrotask(); while (t.pipeline.inFlight > 0);
-      };
-      const check = (): void => {
-        for (const currency of CURRENCIES) {
-          let sum = ZERO;
-          for (const r of t.ledger.entries()) {
-            expect(r.remaining.isNegative()).toBe(false);
-            if (r.currency === currency) sum = sum.plus(r.remaining);
-          }
-          expect(t.ledger.reserved(currency).toFixed()).toBe(sum.toFixed());
-          expect(t.ledger.reserved(currency).isNegative()).toBe(false);
+    const t = await setup(latent);
+    let n = 0;
+    const count = (key: string): void => void (counts[key] = (counts[key] ?? 0) + 1);
+    t.pipeline.reports$.subscribe((r) => count(r.kind === 'order' ? 'order' : `${r.kind}:${r.intent.kind}`));
+    t.pipeline.orderReports$.subscribe((r) => count(`order:${r.report.report_type}:${r.report.status}`));
+    const settle = async (): Promise<void> => {
+      do await macrotask(); while (t.pipeline.inFlight > 0);
+    };
+    const check = (): void => {
+      for (const currency of CURRENCIES) {
+        let sum = ZERO;
+        for (const r of t.ledger.entries()) {
+          expect(r.remaining.isNegative()).toBe(false);
+          if (r.currency === currency) sum = sum.plus(r.remaining);
         }
-        const atVenue = new Set(t.venue.openOrders('main').map((o) => o.client_order_id));
-        for (const tracker of t.adapter.registry.open()) expect(atVenue).toContain(tracker.clientOrderId);
-        // Nothing is in flight here, so every reservation belongs to an order still open.
-        const live = new Set(t.adapter.registry.open().map((tracker) => reservationKey(tracker)));
-        for (const r of t.ledger.entries()) expect(live).toContain(r.key);
-        for (const tracker of t.adapter.registry.open()) {
-          // Every open order holds at least what it may still spend (limit buy: price x left x (1 + 0.001 max fee)).
-          const held = t.ledger.get(reservationKey(tracker));
-          expect(held, tracker.clientOrderId).toBeDefined();
-          const order = tracker.order!;
-          const left = order.quantity.minus(tracker.quantityCumulative);
-          const need = order.side === 'sell' ? left : left.times(order.price!).times('1.001');
-          expect(held!.remaining.greaterThanOrEqualTo(need), `${tracker.clientOrderId} holds ${held!.remaining.toFixed()}, needs ${need.toFixed()}`).toBe(true);
-        }
-      };
-      for (const [step, settleNow] of steps) {
-        n++;
-        t.clock.advanceTo(START + n * 100);
-        const open = t.adapter.registry.open('s');
-        if (step.op === 'place') {
-          const type = step.type === 'postOnly' ? 'limit' : step.type;
-          const stopPrice = type === 'stopLimit' ? dec(px(step.side === 'buy' ? Math.max(step.price, 10_150) : Math.min(step.price, 9_850))) : undefined;
-          t.pipeline.submit({ kind: 'place', intentId: `i${n}`, strategyId: 's', symbol: 'BTCUSDT', side: step.side, type, quantity: dec(qty(step.quantity)), price: type === 'market' ? undefined : dec(px(step.price)), stopPrice, postOnly: step.type === 'postOnly' ? true : undefined });
-        } else if (step.op === 'trade') {
-          t.venue.onMarketFrame({ ch: 'trades', update: { BTCUSDT: [{ t: t.clock.now(), i: n, p: px(step.price), q: qty(step.quantity), s: step.side }] } }, t.clock.now());
-        } else if (open.length > 0) {
-          const target = open[step.pick % open.length]!.clientOrderId;
-          t.pipeline.submit(step.op === 'cancel'
-            ? { kind: 'cancel', intentId: `i${n}`, strategyId: 's', clientOrderId: target }
-            : { kind: 'replace', intentId: `i${n}`, strategyId: 's', clientOrderId: target, quantity: dec(qty(step.quantity)), price: dec(px(step.price)) });
-        }
-        if (!latent || settleNow) {
-          await settle();
-          check();
-        }
+        expect(t.ledger.reserved(currency).toFixed()).toBe(sum.toFixed());
+        expect(t.ledger.reserved(currency).isNegative()).toBe(false);
       }
-      await settle();
-      t.pipeline.submit({ kind: 'cancelAll', intentId: 'end', strategyId: 's' });
-      await settle();
-      check();
-      expect(t.venue.openOrders('main')).toEqual([]);
-      expect(t.adapter.registry.open()).toEqual([]);
-      for (const currency of CURRENCIES) expect(t.ledger.reserved(currency).toFixed()).toBe('0');
-      expect([...t.ledger.entries()]).toEqual([]);
-    });
+      const atVenue = new Set(t.venue.openOrders('main').map((o) => o.client_order_id));
+      for (const tracker of t.adapter.registry.open()) expect(atVenue).toContain(tracker.clientOrderId);
+      // Nothing is in flight here, so every reservation belongs to an order still open.
+      const live = new Set(t.adapter.registry.open().map((tracker) => reservationKey(tracker)));
+      for (const r of t.ledger.entries()) expect(live).toContain(r.key);
+      for (const tracker of t.adapter.registry.open()) {
+        // Every open order holds at least what it may still spend (limit buy: price x left x (1 + 0.001 max fee)).
+        const held = t.ledger.get(reservationKey(tracker));
+        expect(held, tracker.clientOrderId).toBeDefined();
+        const order = tracker.order!;
+        const left = order.quantity.minus(tracker.quantityCumulative);
+        const need = order.side === 'sell' ? left : left.times(order.price!).times('1.001');
+        expect(held!.remaining.greaterThanOrEqualTo(need), `${tracker.clientOrderId} holds ${held!.remaining.toFixed()}, needs ${need.toFixed()}`).toBe(true);
+      }
+    };
+    for (const [step, settleNow] of steps) {
+      n++;
+      t.clock.advanceTo(START + n * 100);
+      const open = t.adapter.registry.open('s');
+      if (step.op === 'place') {
+        const type = step.type === 'postOnly' ? 'limit' : step.type;
+        const stopPrice = type === 'stopLimit' ? dec(px(step.side === 'buy' ? Math.max(step.price, 10_150) : Math.min(step.price, 9_850))) : undefined;
+        t.pipeline.submit({ kind: 'place', intentId: `i${n}`, strategyId: 's', symbol: 'BTCUSDT', side: step.side, type, quantity: dec(qty(step.quantity)), price: type === 'market' ? undefined : dec(px(step.price)), stopPrice, postOnly: step.type === 'postOnly' ? true : undefined });
+      } else if (step.op === 'trade') {
+        t.venue.onMarketFrame({ ch: 'trades', update: { BTCUSDT: [{ t: t.clock.now(), i: n, p: px(step.price), q: qty(step.quantity), s: step.side }] } }, t.clock.now());
+      } else if (open.length > 0) {
+        const target = open[step.pick % open.length]!.clientOrderId;
+        t.pipeline.submit(step.op === 'cancel'
+          ? { kind: 'cancel', intentId: `i${n}`, strategyId: 's', clientOrderId: target }
+          : { kind: 'replace', intentId: `i${n}`, strategyId: 's', clientOrderId: target, quantity: dec(qty(step.quantity)), price: dec(px(step.price)) });
+      }
+      if (!latent || settleNow) {
+        await settle();
+        check();
+      }
+    }
+    await settle();
+    t.pipeline.submit({ kind: 'cancelAll', intentId: 'end', strategyId: 's' });
+    await settle();
+    check();
+    expect(t.venue.openOrders('main')).toEqual([]);
+    expect(t.adapter.registry.open()).toEqual([]);
+    for (const currency of CURRENCIES) expect(t.ledger.reserved(currency).toFixed()).toBe('0');
+    expect([...t.ledger.entries()]).toEqual([]);
+  });
 
   it('the ledger totals are the live reservations, never negative, zero when all is canceled; the bot has no order the venue lacks', async () => {
     await fc.assert(property(false), { numRuns: 200 });
