@@ -4,14 +4,7 @@ import type { Instrument } from '../../framework/model/instrument.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
 import type { EquityPoint, FillRecord, OrderRecord, PriceBar } from '../report/backtest-result.js';
-
-interface MutableBar {
-  time: number;
-  open: Decimal;
-  high: Decimal;
-  low: Decimal;
-  close: Decimal;
-}
+import { PriceBars } from './price-bars.js';
 
 /**
  * Gathers what a backtest report needs while the replay runs: every fill of the bot (from the
@@ -23,13 +16,12 @@ interface MutableBar {
 export class ResultCollector {
   readonly fills: FillRecord[] = [];
   readonly equity: EquityPoint[] = [];
-  private readonly bars = new Map<string, MutableBar[]>();
-  private readonly lastPrice = new Map<string, Decimal>();
+  private readonly bars: PriceBars;
+  /** Last price per symbol: a fill's Decimal, or a public price's text (parsed when needed). */
+  private readonly lastPrice = new Map<string, Decimal | string>();
   private readonly balances = new Map<string, Decimal>();
   private readonly positions = new Map<string, Decimal>();
   private readonly tradePriced = new Set<string>();
-  /** The text of each symbol's last public price, with its Decimal (prices repeat trade after trade). */
-  private readonly lastText = new Map<string, { text: string; value: Decimal }>();
   private nextSample = Number.NEGATIVE_INFINITY;
   private pendingFillSample = false;
 
@@ -40,7 +32,9 @@ export class ResultCollector {
     private readonly barMs: number,
     private readonly sampleMs: number,
     private readonly mid: (symbol: string) => string | undefined,
-  ) {}
+  ) {
+    this.bars = new PriceBars(barMs);
+  }
 
   /** Balances as the venue reports them (total = available + reserved). */
   onBalances(balances: readonly TradingBalance[]): void {
@@ -67,16 +61,9 @@ export class ResultCollector {
 
   /** A public trade or closed-candle price of a symbol at `time` (bars and valuation). */
   onPrice(symbol: string, price: string, time: number): void {
-    const last = this.lastText.get(symbol);
-    let value: Decimal;
-    if (last !== undefined && last.text === price) value = last.value;
-    else {
-      value = new Decimal(price);
-      this.lastText.set(symbol, { text: price, value });
-    }
     this.tradePriced.add(symbol);
-    this.lastPrice.set(symbol, value);
-    this.addToBar(symbol, value, time);
+    this.lastPrice.set(symbol, price);
+    this.bars.add(symbol, price, time);
   }
 
   /** Samples equity when a sample is due (or a fill happened since the last one). */
@@ -109,7 +96,7 @@ export class ResultCollector {
   /** Final price bars per symbol, oldest first. */
   priceBars(): Record<string, PriceBar[]> {
     const out: Record<string, PriceBar[]> = {};
-    for (const instrument of this.instruments) out[instrument.symbol] = (this.bars.get(instrument.symbol) ?? []).map((b) => ({ ...b }));
+    for (const instrument of this.instruments) out[instrument.symbol] = this.bars.list(instrument.symbol);
     return out;
   }
 
@@ -133,27 +120,20 @@ export class ResultCollector {
     for (const instrument of this.instruments) {
       if (instrument.baseCurrency !== currency || instrument.quoteCurrency !== this.quoteCurrency) continue;
       const mid = this.mid(instrument.symbol);
-      if (mid === undefined) return this.lastPrice.get(instrument.symbol);
-      const value = new Decimal(mid);
+      if (mid === undefined) return this.lastDecimal(instrument.symbol);
       // Without public trades or candles, the sampled mids are the only price series there is.
-      if (!this.tradePriced.has(instrument.symbol)) this.addToBar(instrument.symbol, value, time);
-      return value;
+      if (!this.tradePriced.has(instrument.symbol)) this.bars.add(instrument.symbol, mid, time);
+      return new Decimal(mid);
     }
     return undefined;
   }
 
-  private addToBar(symbol: string, price: Decimal, time: number): void {
-    let list = this.bars.get(symbol);
-    if (list === undefined) this.bars.set(symbol, (list = []));
-    const start = Math.floor(time / this.barMs) * this.barMs;
-    const last = list[list.length - 1];
-    if (last === undefined || last.time < start) {
-      list.push({ time: start, open: price, high: price, low: price, close: price });
-      return;
-    }
-    if (last.time > start) return;
-    last.close = price;
-    if (price.greaterThan(last.high)) last.high = price;
-    if (price.lessThan(last.low)) last.low = price;
+  /** The last price of `symbol` as a Decimal (a text is parsed once, then kept parsed). */
+  private lastDecimal(symbol: string): Decimal | undefined {
+    const last = this.lastPrice.get(symbol);
+    if (typeof last !== 'string') return last;
+    const value = new Decimal(last);
+    this.lastPrice.set(symbol, value);
+    return value;
   }
 }

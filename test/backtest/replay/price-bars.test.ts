@@ -1,0 +1,40 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { PriceBars } from '../../../backtest/replay/price-bars.js';
+import { Decimal } from '../../../framework/model/decimal.js';
+
+describe('PriceBars', () => {
+  it('builds the same OHLC bars as exact Decimal comparisons, even where doubles cannot tell prices apart', () => {
+    // Prices 0.1 + k x 1e-20 differ beyond a double's precision: all parse to the same double.
+    const price = fc.oneof(fc.integer({ min: 0, max: 5 }).map((k) => `0.1${'0'.repeat(18)}${k}`), fc.constantFrom('0.1', '0.10', '0.2', '0.05'));
+    fc.assert(fc.property(fc.array(fc.tuple(price, fc.integer({ min: 0, max: 250 })), { maxLength: 60 }), (ticks) => {
+      const bars = new PriceBars(100);
+      const naive: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal }[] = [];
+      let time = 0;
+      for (const [p, step] of ticks) {
+        time += step;
+        bars.add('X', p, time);
+        const value = new Decimal(p);
+        const start = Math.floor(time / 100) * 100;
+        const last = naive[naive.length - 1];
+        if (last === undefined || last.time < start) naive.push({ time: start, open: value, high: value, low: value, close: value });
+        else {
+          last.close = value;
+          if (value.greaterThan(last.high)) last.high = value;
+          if (value.lessThan(last.low)) last.low = value;
+        }
+      }
+      const text = (list: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal }[]): string[] =>
+        list.map((b) => `${b.time} ${b.open.toFixed()} ${b.high.toFixed()} ${b.low.toFixed()} ${b.close.toFixed()}`);
+      expect(text(bars.list('X'))).toEqual(text(naive));
+    }));
+  });
+
+  it('ignores a price stamped before the last bar', () => {
+    const bars = new PriceBars(60_000);
+    bars.add('X', '10', 120_000);
+    bars.add('X', '99', 60_000);
+    expect(bars.list('X').map((b) => b.high.toFixed())).toEqual(['10']);
+    expect(bars.list('Y')).toEqual([]);
+  });
+});
