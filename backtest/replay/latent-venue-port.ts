@@ -2,6 +2,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from '../../framework/execution/venue-port.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { Order } from '../../framework/model/resources/order.js';
+import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import type { LatencyKind, LatencyModel } from '../venue/matching/latency-model.js';
 
 /**
@@ -65,6 +66,10 @@ export class LatentVenuePort implements VenuePort {
 
   openOrders(symbol?: string): Promise<Order[]> {
     return this.delayed('query', () => this.inner.openOrders(symbol));
+  }
+
+  orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
+    return this.delayed('query', () => this.inner.orderTrades(order));
   }
 
   balances(): Promise<TradingBalance[]> {

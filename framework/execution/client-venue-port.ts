@@ -5,6 +5,7 @@ import { isNotFound } from '../exchange/rest/endpoints/trading-requests.js';
 import type { RestClient } from '../exchange/rest/rest-client.js';
 import type { TradingSession } from '../exchange/ws/trading-session.js';
 import type { TradingBalance } from '../model/resources/balance.js';
+import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { Order } from '../model/resources/order.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
@@ -57,6 +58,10 @@ export class ClientVenuePort implements VenuePort {
   /** Stops watching the session (the caller owns and closes the session and the REST transport). */
   close(): void {
     for (const subscription of this.owned.splice(0)) subscription.unsubscribe();
+  }
+
+  async orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
+    return this.rest.spot.getTradeHistory({ order_id: order.id, limit: 1000 });
   }
 
   placeOrder(order: VenueOrderRequest): Promise<Order> {

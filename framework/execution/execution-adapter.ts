@@ -11,7 +11,7 @@ import type { OrderReport } from '../model/stream/order-report.js';
 import type { Clock } from '../time/clock.js';
 import type { ClientOrderIdGenerator } from './client-order-ids.js';
 import { OrderRegistry } from './order-registry.js';
-import type { OrderTracker, TrackedOrderInfo } from './order-tracker.js';
+import type { OrderFill, OrderTracker, TrackedOrderInfo } from './order-tracker.js';
 import type { CurrencyLookup } from './position-book.js';
 import { reconcile, type ReconcileSummary, type UnknownOrderPolicy } from './reconciler.js';
 import {
@@ -44,6 +44,8 @@ export interface ExecutionAdapterOptions {
   readonly recovery?: Partial<RecoveryOptions>;
   /** Told of every order before its request is sent (the journal writes it down first). */
   readonly onTrack?: (info: TrackedOrderInfo) => void;
+  /** Told of every execution once, when first booked (stream, answer or lookup). */
+  readonly onFill?: (info: TrackedOrderInfo, fill: OrderFill) => void;
 }
 
 /** Local refusals (no exchange code): the intent named an order the strategy does not have, and the like. */
@@ -76,7 +78,7 @@ export class ExecutionAdapter implements IntentExecutor {
   readonly balances$: Observable<readonly TradingBalance[]> = this.balanceSubject.asObservable();
 
   constructor(private readonly options: ExecutionAdapterOptions) {
-    this.registry = new OrderRegistry(options.currencies);
+    this.registry = new OrderRegistry(options.currencies, options.onFill);
     this.recovery = { ...DEFAULT_RECOVERY, ...options.recovery };
   }
 

@@ -1,4 +1,5 @@
 import type { Order } from '../model/resources/order.js';
+import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import { OrderTracker, type OrderFill, type TrackedOrderInfo, type TrackerUpdate } from './order-tracker.js';
 import { PositionBook, type CurrencyLookup } from './position-book.js';
@@ -21,7 +22,11 @@ export class OrderRegistry {
   private readonly bookedTrades = new Set<string>();
   readonly positions: PositionBook;
 
-  constructor(currencies?: CurrencyLookup) {
+  /**
+   * `onBooked` hears every execution the first time it is booked, whatever brought it (a stream
+   * report, a request's answer, a lookup at reconciliation); the journal writes it down there.
+   */
+  constructor(currencies?: CurrencyLookup, private readonly onBooked?: (info: TrackedOrderInfo, fill: OrderFill) => void) {
     this.positions = new PositionBook(currencies);
   }
 
@@ -52,8 +57,20 @@ export class OrderRegistry {
   restore(info: TrackedOrderInfo, fills: readonly OrderFill[], finished: boolean): void {
     const tracker = this.trackers.get(info.clientOrderId) ?? new OrderTracker(info);
     for (const fill of fills) tracker.restoreFill(fill);
-    this.book(tracker, fills);
+    this.book(tracker, fills, false);
     if (!finished) this.trackers.set(info.clientOrderId, tracker);
+  }
+
+  /** Books executions found in the trade history of a tracked order (those already counted change nothing). */
+  applyTrades(clientOrderId: string, trades: readonly TradeHistoryRecord[]): OrderFill[] {
+    const tracker = this.trackers.get(clientOrderId);
+    if (tracker === undefined) return [];
+    const fresh: OrderFill[] = [];
+    for (const t of trades) {
+      const fill = { tradeId: t.id, quantity: t.quantity, price: t.price, fee: t.fee, taker: t.taker, time: t.timestamp };
+      if (tracker.restoreFill(fill)) fresh.push(fill);
+    }
+    return this.book(tracker, fresh);
   }
 
   /** Stops tracking a pending order whose request was refused. */
@@ -102,7 +119,7 @@ export class OrderRegistry {
     return { ...update, fills: this.book(tracker, update.fills), tracker };
   }
 
-  private book(tracker: OrderTracker, fills: readonly OrderFill[]): OrderFill[] {
+  private book(tracker: OrderTracker, fills: readonly OrderFill[], announce = true): OrderFill[] {
     const booked: OrderFill[] = [];
     const { strategyId, symbol, side } = tracker.info;
     for (const fill of fills) {
@@ -112,6 +129,7 @@ export class OrderRegistry {
       this.bookedTrades.add(key);
       booked.push(fill);
       if (strategyId !== undefined) this.positions.applyFill(strategyId, symbol, side, fill);
+      if (announce) this.onBooked?.(tracker.info, fill);
     }
     return booked;
   }

@@ -111,5 +111,23 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
     }
     if (pending) context.resolved?.(tracker.clientOrderId, found);
   }
+  await bookMissedExecutions(context, unresolved);
   return { updated, adopted, canceled, missing, unresolved };
+}
+
+/**
+ * Orders whose executed quantity is more than the executions seen (filled while the bot was down
+ * or disconnected) get their executions from the trade history, so positions and flows match the
+ * exchange's.
+ */
+async function bookMissedExecutions(context: ReconcileContext, unresolved: string[]): Promise<void> {
+  for (const tracker of [...context.registry.all()]) {
+    const order = tracker.order;
+    if (order === undefined || tracker.inFlight || !tracker.unattributedQuantity.isPositive() || tracker.unattributedQuantity.isZero()) continue;
+    try {
+      context.registry.applyTrades(tracker.clientOrderId, await context.venue.orderTrades({ ...order, trades: undefined }));
+    } catch {
+      unresolved.push(tracker.clientOrderId);
+    }
+  }
 }

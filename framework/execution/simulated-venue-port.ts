@@ -3,6 +3,7 @@ import { ExchangeError } from '../exchange/errors.js';
 import { toWire } from '../model/decimal.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { Order } from '../model/resources/order.js';
+import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import type { AccountId, NewOrderRequest, Venue, VenueEvent } from '../../backtest/venue/venue-types.js';
 import { VenueRejection } from '../../backtest/venue/venue-types.js';
@@ -73,6 +74,10 @@ export class SimulatedVenuePort implements VenuePort {
 
   openOrders(symbol?: string): Promise<Order[]> {
     return this.call((v) => v.openOrders(this.accountId, symbol));
+  }
+
+  orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
+    return this.call((v) => v.tradeHistory(this.accountId).filter((t) => t.client_order_id === order.client_order_id));
   }
 
   balances(): Promise<TradingBalance[]> {

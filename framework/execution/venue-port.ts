@@ -3,6 +3,7 @@ import type { Decimal } from '../model/decimal.js';
 import type { Side } from '../model/instrument.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { ContingencyType, Order, OrderType, TimeInForce } from '../model/resources/order.js';
+import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 
 /**
@@ -27,6 +28,11 @@ export interface VenuePort {
   findOrder(clientOrderId: string): Promise<Order | undefined>;
   openOrders(symbol?: string): Promise<Order[]>;
   balances(): Promise<TradingBalance[]>;
+  /**
+   * The executions of one order (trade history by order id): what a reconciliation books when the
+   * order's executed quantity shows executions the stream never reported (a bot that was down).
+   */
+  orderTrades(order: Order): Promise<TradeHistoryRecord[]>;
   /** Order reports of the account, in the order the venue sent them. */
   readonly orderReports$: Observable<OrderReport>;
   /** Balance changes of the account. */

@@ -108,14 +108,16 @@ export class Journal implements KernelHooks {
     this.write({ k: 'intent', t: this.options.now(), intent: intent.intentId, kind: intent.kind, strategy: intent.strategyId, tag: intent.tag });
   }
 
+  /** Every execution, whatever reported it (stream, answer, or a lookup after a restart). */
+  onFill(info: TrackedOrderInfo, fill: OrderFill): void {
+    this.write({
+      k: 'fill', t: this.options.now(), id: info.clientOrderId, trade: fill.tradeId, quantity: toWire(fill.quantity), price: toWire(fill.price),
+      fee: toWire(fill.fee), taker: fill.taker, time: fill.time,
+    });
+  }
+
   onOrderUpdate(update: OrderUpdateReport): void {
     const r = update.report;
-    if (r.report_type === 'trade' && r.trade_quantity !== undefined && r.trade_price !== undefined) {
-      this.write({
-        k: 'fill', t: this.options.now(), id: r.client_order_id, trade: r.trade_id ?? `cumulative:${r.quantity_cumulative.toFixed()}`,
-        quantity: toWire(r.trade_quantity), price: toWire(r.trade_price), fee: toWire(r.trade_fee ?? new Decimal(0)), taker: r.trade_taker, time: r.updated_at,
-      });
-    }
     if (FINAL.has(r.status) || r.report_type === 'rejected') this.write({ k: 'final', t: this.options.now(), id: r.client_order_id, status: r.status });
   }
 

@@ -33,6 +33,8 @@ export interface KernelHooks {
   /** An order is about to be sent (its client_order_id is known before the request leaves). */
   onTrack?(info: TrackedOrderInfo): void;
   onOrderUpdate?(update: OrderUpdateReport): void;
+  /** An execution of one of the bot's orders, booked once whatever reported it. */
+  onFill?(info: TrackedOrderInfo, fill: OrderFill): void;
 }
 
 /** Everything a bot is made of; the composition roots (live, paper, backtest) fill it in. */
@@ -104,7 +106,7 @@ export class BotKernel {
     const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
     this.adapter = new ExecutionAdapter({
       venue: options.venue, ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
-      adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks),
+      adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onFill: hooks.onFill?.bind(hooks),
       currencies: (symbol) => {
         const info = bySymbol.get(symbol);
         return info === undefined ? undefined : { base: info.baseCurrency, quote: info.quoteCurrency, fee: info.info.fee_currency ?? info.quoteCurrency };

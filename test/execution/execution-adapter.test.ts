@@ -79,6 +79,10 @@ class ScriptedVenue implements VenuePort {
   async openOrders(): Promise<Order[]> {
     return [...this.orders.values()].filter((o) => o.status === 'new');
   }
+  async orderTrades(): Promise<never[]> {
+    return [];
+  }
+
   async balances(): Promise<TradingBalance[]> {
     return [{ currency: 'USDT', available: dec('1000'), reserved: dec(0) }];
   }
