@@ -187,4 +187,21 @@ describe('restart from the journal', () => {
     expect(second.kernel.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
     second.journal.close();
   });
+
+  it('an adopted order that executed before the crash keeps its position after the restart', async () => {
+    const w = world();
+    w.venue.placeOrder('main', { client_order_id: 'manual', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '99.7' });
+    const first = w.boot(false);
+    expect((await first.kernel.start()).adopted).toEqual(['manual']);
+    await w.settle(first.kernel);
+    w.trade('99.7', '0.3', 'sell', 1);
+    const before = picture(first.kernel);
+    expect(before).toMatchObject({ open: [['manual', 'partiallyFilled', '0.3']], position: '0.3' });
+    first.journal.close();
+    const second = w.boot(false);
+    await second.kernel.start();
+    await w.settle(second.kernel);
+    expect(picture(second.kernel)).toEqual(before);
+    second.journal.close();
+  });
 });
