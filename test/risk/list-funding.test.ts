@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContingencyType } from '../../framework/model/resources/order.js';
 import type { Intent, OrderSpec } from '../../framework/model/intent.js';
 import { balanceCheck } from '../../framework/risk/balance-check.js';
+import { marketBuyReserveCheck } from '../../framework/risk/market-buy-reserve-check.js';
 import { fundedOrders, ordersOf } from '../../framework/risk/intent-orders.js';
 import { RiskGate } from '../../framework/risk/risk-gate.js';
 import { config, d, spotState } from './risk-fixtures.js';
@@ -102,5 +103,32 @@ describe('balance check and gate reservations of order lists', () => {
         }
       },
     ), { numRuns: 300 });
+  });
+});
+
+describe('market-buy reserve check of order lists', () => {
+  // A stop-market buy at 2100 x 1: reserve 2100 x 1.1 x (1 + 0.0025) = 2315.775 USDT, strictly below the free balance.
+  const stopBuy = (stop: string): OrderSpec => ({ symbol: 'ETHUSDT', side: 'buy', type: 'stopMarket', quantity: d('1'), stopPrice: d(stop) });
+
+  it('a single stop-market buy needs a free balance above its reserve', () => {
+    const intent: Intent = { kind: 'place', intentId: 'p', strategyId: 's', ...stopBuy('2100') };
+    expect(marketBuyReserveCheck(intent, spotState({ USDT: '2315.776' }), config())).toBeUndefined();
+    expect(marketBuyReserveCheck(intent, spotState({ USDT: '2315.775' }), config())?.check).toBe('market-buy-reserve');
+  });
+
+  // Bug: marketBuyReserveCheck walks ordersOf(intent) instead of fundedOrders(intent, ...): it
+  // counts the inactive secondaries of a oneTriggerOneCancelOther list (which hold nothing until
+  // the primary fills) and sums oneCancelOther legs instead of taking the largest, so the gate
+  // denies lists that the balance check and the gate's own reservations accept.
+  it.fails('follows the list funding rules: OTOCO secondaries are not counted', () => {
+    // Short entry: sell 1 ETH at 2050, then buy it back by take-profit or stop.
+    const otoco = list('oneTriggerOneCancelOther', [SELL_1, leg('buy', '1', '1950'), stopBuy('2100')]);
+    expect(balanceCheck(otoco, spotState({ USDT: '0', ETH: '1' }), config())).toBeUndefined();
+    expect(marketBuyReserveCheck(otoco, spotState({ USDT: '0', ETH: '1' }), config())).toBeUndefined();
+  });
+
+  it.fails('follows the list funding rules: oneCancelOther legs count at the largest, not summed', () => {
+    const oco = list('oneCancelOther', [stopBuy('2100'), stopBuy('2090')]);
+    expect(marketBuyReserveCheck(oco, spotState({ USDT: '2400' }), config())).toBeUndefined();
   });
 });
