@@ -39,16 +39,19 @@ describe('Journal records and recovery', () => {
     journal.close();
   });
 
-  it('recover() restores orders, fills once per trade, finished flags and today\'s id counter', () => {
+  it('recover() restores orders, fills once per trade, finished flags (final statuses) and today\'s id counter', () => {
     const journal = journalIn();
     journal.open();
-    journal.onTrack(info('b_20231114_1', { orderListId: 'b_20231114_1', leg: 0 }));
+    const leg0 = info('b_20231114_1', { orderListId: 'b_20231114_1', leg: 0 });
+    journal.onTrack(leg0);
     journal.onTrack(info('b_20231114_a', { side: 'sell', quantity: dec('2'), replaces: 'b_20231114_1' }));
     journal.onTrack(info('b_20231113_z'));
-    const fill = orderUpdate({ clientOrderId: 'b_20231114_1', status: 'partiallyFilled', trade: { id: 't1', quantity: '0.5', price: '100', fee: '0.05' } });
-    journal.onOrderUpdate(fill);
-    journal.onOrderUpdate(fill);
-    journal.onOrderUpdate(orderUpdate({ clientOrderId: 'b_20231114_1', status: 'partiallyFilled', trade: { id: 't2', quantity: '0.25', price: '101' } }));
+    const fill = { tradeId: 't1', quantity: dec('0.5'), price: dec('100'), fee: dec('0.05'), taker: false, time: NOW };
+    journal.onFill(leg0, fill);
+    journal.onFill(leg0, fill);
+    journal.onFill(leg0, { tradeId: 't2', quantity: dec('0.25'), price: dec('101'), fee: dec('0'), time: NOW });
+    // An execution of an order the journal never saw placed is left out.
+    journal.onFill(info('b_20231114_9'), { ...fill, tradeId: 't3' });
     journal.onOrderUpdate(orderUpdate({ clientOrderId: 'b_20231114_a', status: 'canceled' }));
     journal.onOrderUpdate(orderUpdate({ clientOrderId: 'b_20231114_1', status: 'new' }));
     journal.close();
@@ -69,7 +72,7 @@ describe('Journal records and recovery', () => {
 
   it('ids of other days and other prefixes leave the counter alone; no journal means nothing to recover', () => {
     const journal = journalIn();
-    expect(journal.recover()).toEqual({ orders: [], ids: undefined, skippedLines: 0 });
+    expect(journal.recover()).toMatchObject({ orders: [], ids: undefined, skippedLines: 0 });
     journal.open();
     journal.onTrack(info('b_20231113_zz'));
     journal.onTrack(info('other_20231114_5'));
@@ -83,7 +86,7 @@ describe('Journal records and recovery', () => {
     const journal = journalIn();
     journal.open();
     journal.onTrack(info('b_20231114_3'));
-    journal.onOrderUpdate(orderUpdate({ clientOrderId: 'b_20231114_3', status: 'partiallyFilled', trade: { id: 't9', quantity: '0.5', price: '100' } }));
+    journal.onFill(info('b_20231114_3'), { tradeId: 't9', quantity: dec('0.5'), price: dec('100'), fee: dec('0'), time: NOW });
     journal.close();
     appendFileSync(journal.file, '{"k":"final","t":1,"id":"b_2023');
     const recovered = journal.recover(new ClientOrderIdGenerator('b', new VirtualClock(NOW)));
