@@ -76,9 +76,9 @@ describe('BotKernel', () => {
     const summary = await w.kernel.start();
     await w.settle();
     expect(summary.adopted).toEqual(['manual']);
-    // onStart runs before any event is dispatched, so it does not see the adopted order yet; the
-    // reconciliation's update is the first report the strategy gets, before those of its own order.
-    expect(log[0]).toBe('start:');
+    // onStart already sees what the reconciliation found; its update is the first report the
+    // strategy gets, before those of its own order.
+    expect(log[0]).toBe('start:manual');
     expect(log.slice(1, 3)).toEqual(['order:manual:new', 'order:k_20231114_1:new']);
     expect(w.kernel.adapter.registry.get('manual')?.info.strategyId).toBe('rec');
     expect(w.kernel.ledger.get('adopted:manual')?.remaining.toFixed()).toBe('0.5');
