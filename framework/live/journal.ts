@@ -26,6 +26,8 @@ export interface RecoveredState {
   readonly ids: ClientOrderIdState | undefined;
   /** Lines that could not be read (a line cut off by a crash), skipped. */
   readonly skippedLines: number;
+  /** Highest intent number `<strategyId>-<n>` journaled per strategy. */
+  readonly intents: ReadonlyMap<string, number>;
 }
 
 /** Options of {@link Journal}. */
@@ -61,7 +63,8 @@ export class Journal implements KernelHooks {
 
   /** Reads what an earlier run left (nothing when there is no journal yet). */
   recover(ids?: ClientOrderIdGenerator): RecoveredState {
-    if (!existsSync(this.file)) return { orders: [], ids: undefined, skippedLines: 0 };
+    if (!existsSync(this.file)) return { orders: [], ids: undefined, skippedLines: 0, intents: new Map() };
+    const intents = new Map<string, number>();
     const orders = new Map<string, JournaledOrder>();
     let skippedLines = 0;
     const today = utcDay(this.options.now());
@@ -76,12 +79,13 @@ export class Journal implements KernelHooks {
         continue;
       }
       applyRecord(orders, record);
+      if ((record.k === 'intent' || record.k === 'denied') && typeof record.intent === 'string') countIntent(intents, record.intent);
       if (record.k === 'order' && ids !== undefined) {
         const parsed = ids.parse(record.id);
         if (parsed !== undefined && parsed.day === today) counter = Math.max(counter, parsed.counter);
       }
     }
-    return { orders: [...orders.values()], ids: counter > 0 ? { day: today, counter } : undefined, skippedLines };
+    return { orders: [...orders.values()], ids: counter > 0 ? { day: today, counter } : undefined, skippedLines, intents };
   }
 
   /** Opens the file for appending and writes a start mark. */
@@ -166,6 +170,15 @@ type JournalRecord =
   | { k: 'fill'; t: number; id: string; trade: string; quantity: string; price: string; fee: string; taker?: boolean; time: number }
   | { k: 'final'; t: number; id: string; status: string }
   | { k: 'note'; t: number; event: string; [field: string]: unknown };
+
+/** `<strategyId>-<n>`: remembers the highest n per strategy. */
+function countIntent(intents: Map<string, number>, intentId: string): void {
+  const dash = intentId.lastIndexOf('-');
+  const n = Number(intentId.slice(dash + 1));
+  if (dash <= 0 || !Number.isSafeInteger(n)) return;
+  const strategy = intentId.slice(0, dash);
+  intents.set(strategy, Math.max(intents.get(strategy) ?? 0, n));
+}
 
 function applyRecord(orders: Map<string, JournaledOrder>, record: JournalRecord): void {
   switch (record.k) {

@@ -58,7 +58,7 @@ export class LiveBot {
       botId: config.bot.id, strategyId: this.strategy.plugin.name, plugin: this.strategy.plugin, params: this.strategy.params, instruments,
       market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: liveSchedulers(),
       risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
-      hooks: this.journal, resumeIds: recovered.ids,
+      hooks: this.journal, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
     });
     this.kernel = kernel;
     kernel.restore(recovered.orders);

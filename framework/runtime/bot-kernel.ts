@@ -58,6 +58,8 @@ export interface BotKernelOptions {
   readonly hooks?: KernelHooks;
   /** Where the client_order_id counter resumes after a restart on the same day. */
   readonly resumeIds?: ClientOrderIdState;
+  /** Intent numbers used by earlier lives (journal), so intent ids stay unique across restarts. */
+  readonly intentsBefore?: number;
   readonly recovery?: Partial<RecoveryOptions>;
 }
 
@@ -120,7 +122,7 @@ export class BotKernel {
     const market = options.market;
     this.engine = new StrategyEngine({
       strategyId: options.strategyId, strategy: options.plugin.create(options.params), params: options.params,
-      sink: this.pipeline, account: this.pipeline, clock: options.clock, schedulers: options.schedulers,
+      sink: this.pipeline, account: this.pipeline, intentsBefore: options.intentsBefore, clock: options.clock, schedulers: options.schedulers,
       errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
       positions: (symbol) => this.adapter.registry.positions.position(options.strategyId, symbol),
       market: { books$: market.books$, market$: market.market$, candleClosed$: market.candleClosed$ ?? closedCandles(market.market$) },
@@ -147,7 +149,8 @@ export class BotKernel {
     this.logger.log('info', 'reconciled with the venue', {
       adopted: summary.adopted.length, open: this.adapter.registry.open().length,
     });
-    this.engine.start();
+    const own = this.adapter.registry.open(this.options.strategyId).map((t) => t.order).filter((o) => o !== undefined);
+    this.engine.start(own.map((o) => ({ ...o, trades: undefined })));
     return summary;
   }
 

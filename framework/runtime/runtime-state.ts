@@ -56,6 +56,11 @@ export class RuntimeState {
     for (const b of balances) if (b.currency !== undefined) this.balances.set(b.currency, b);
   }
 
+  /** Open orders known before the first event (reconciled with the exchange at start). */
+  seedOrders(orders: readonly Order[]): void {
+    for (const order of orders) this.applyOrder(order);
+  }
+
   openOrders(symbol?: string): readonly Order[] {
     const out: Order[] = [];
     for (const order of this.orders.values()) if (symbol === undefined || order.symbol === symbol) out.push(order);

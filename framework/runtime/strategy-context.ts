@@ -38,6 +38,11 @@ export class RuntimeStrategyContext<Params> implements StrategyContext<Params> {
     private readonly logger: RuntimeLogger,
   ) {}
 
+  /** Numbers intents on from `count` (after a restart, so ids stay unique across the bot's lives). */
+  resumeFrom(count: number): void {
+    if (Number.isSafeInteger(count) && count > this.intentCount) this.intentCount = count;
+  }
+
   /** A fresh intent id; the engine also uses it for intents it issues on the strategy's behalf. */
   nextIntentId(): string {
     this.intentCount++;

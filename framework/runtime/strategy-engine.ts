@@ -1,5 +1,6 @@
 import { EMPTY, map, merge, type Subscription } from 'rxjs';
 import type { Instrument } from '../model/instrument.js';
+import type { Order } from '../model/resources/order.js';
 import type { Intent } from '../model/intent.js';
 import { ValidationError } from '../model/errors.js';
 import type { MarketEvent } from '../model/stream/market-events.js';
@@ -39,6 +40,8 @@ export interface StrategyEngineOptions<Params> {
   readonly errorPolicy: ErrorPolicy;
   readonly logger?: RuntimeLogger;
   readonly instruments?: (symbol: string) => Instrument | undefined;
+  /** Intent numbers already used by earlier lives of the bot (journal): new ids go on after it. */
+  readonly intentsBefore?: number;
   /** The strategy's positions as execution books them (default: from the fills the engine saw). */
   readonly positions?: (symbol: string) => PositionView | undefined;
   /** Told once when the strategy is halted, after the cancelAll went out. */
@@ -101,16 +104,21 @@ export class StrategyEngine<Params = unknown> {
       clearTimer: (timerId) => this.timers.clear(timerId),
       position: options.positions,
     }, this.logger);
+    if (options.intentsBefore !== undefined) this.context.resumeFrom(options.intentsBefore);
   }
 
   get status(): EngineStatus {
     return this.currentStatus;
   }
 
-  /** Runs `onStart`, then subscribes to every source. */
-  start(): void {
+  /**
+   * Runs `onStart`, then subscribes to every source. `openOrders` are the strategy's orders the
+   * exchange still has (after a restart): `ctx.openOrders()` shows them from `onStart` on.
+   */
+  start(openOrders: readonly Order[] = []): void {
     if (this.currentStatus !== 'idle') throw new ValidationError('status', 'must be idle to start', this.currentStatus);
     this.currentStatus = 'running';
+    this.state.seedOrders(openOrders);
     this.run(() => this.options.strategy.onStart?.(this.context), 'onStart');
     if (this.currentStatus !== 'running') return;
     const { market, account, sink } = this.options;

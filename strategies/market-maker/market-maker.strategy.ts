@@ -117,6 +117,7 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
   }
 
   return {
+    onStart: (ctx) => quotes.adopt(ctx.openOrders(), ctx.now()).map((order) => ctx.cancel(order.client_order_id, 'extra-quote')),
     onBook: (ctx, symbol, book) => requote(ctx, symbol, book),
     onReport: (ctx, report) => {
       const effect = quotes.apply(ctx, report, ctx.params.minRequoteIntervalMs);

@@ -1,5 +1,6 @@
 import type { Decimal } from '../../framework/model/decimal.js';
 import type { Intent } from '../../framework/model/intent.js';
+import type { Order } from '../../framework/model/resources/order.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
 import type { StrategyContext } from '../../framework/runtime/strategy.js';
 
@@ -49,6 +50,26 @@ export class QuoteTracker {
       this.quotes.set(symbol, sides);
     }
     return sides[side];
+  }
+
+  /**
+   * Takes over open orders from before a restart (the runtime reconciled them with the exchange
+   * before `onStart`): the first buy and sell of each symbol become its bid and ask quotes; any
+   * further one is returned, to be canceled, so a restart never leaves two quotes on one side.
+   */
+  adopt(orders: readonly Order[], now: number): Order[] {
+    const extra: Order[] = [];
+    for (const order of orders) {
+      const q = this.get(order.symbol, order.side === 'buy' ? 'bid' : 'ask');
+      if (q.orderId !== undefined || q.pending !== undefined) {
+        extra.push(order);
+        continue;
+      }
+      q.orderId = order.client_order_id;
+      q.price = order.price;
+      q.movedAt = now;
+    }
+    return extra;
   }
 
   /** Records an intent sent for a quote (place, replace or cancel). */
