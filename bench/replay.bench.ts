@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readLines } from '../backtest/recording/recording-reader.js';
-import { mergeRecordings } from '../backtest/replay/merge-recordings.js';
+import { mergeFrameBatches } from '../backtest/replay/frame-batches.js';
 import { backtestMarketMaker } from './replay-backtest.js';
 import { writeRepeated } from './replay-repeat.js';
 import { repoRoot } from './support/paths.js';
@@ -19,8 +19,8 @@ const MIB = 1024 * 1024;
 
 /**
  * Replay throughput on real ETHUSDT depth diffs and trades, in one run: (a) the floor, reading,
- * gunzipping and JSON.parse-ing every line; (a') the recording reader with frame validation, as
- * the runner merges it; (b) a whole `runBacktest` of the market-maker example (events/s); the
+ * gunzipping and JSON.parse-ing every line; (a') the batched recording reader with frame validation,
+ * as the runner reads it; (b) a whole `runBacktest` of the market-maker example (events/s); the
  * ratio b/a says how much of the budget the simulation costs (target >= 0.5). Both again on the
  * recording repeated 10 times, where fixed costs and warm-up fade. Then the memory of a backtest
  * in a child process (its own peak RSS, and the heap left after a full GC), on the recording and
@@ -39,7 +39,7 @@ export async function run(): Promise<void> {
     const bare = await best(3, () => bareRead(RECORDING));
     const merged = await best(3, async () => {
       let events = 0;
-      for await (const frame of mergeRecordings([RECORDING])) if (frame.src === 'ws/public') events++;
+      for await (const batch of mergeFrameBatches([RECORDING])) for (const frame of batch) if (frame.src === 'ws/public') events++;
       return events;
     });
     let fills = 0;
@@ -55,7 +55,7 @@ export async function run(): Promise<void> {
     const ratioLong = backtestLong.rate / bareLong.rate;
     printTable('replay throughput (ethusdt-2024-08-08)', [
       { stage: '(a) read + gunzip + JSON.parse', events: bare.events, seconds: bare.seconds, 'events/s': bare.rate, 'vs bare read': 1 },
-      { stage: "(a') recording reader + merge", events: merged.events, seconds: merged.seconds, 'events/s': merged.rate, 'vs bare read': merged.rate / bare.rate },
+      { stage: "(a') batched reader + merge (as the runner)", events: merged.events, seconds: merged.seconds, 'events/s': merged.rate, 'vs bare read': merged.rate / bare.rate },
       { stage: `(b) runBacktest market-maker (${fills} fills)`, events: backtest.events, seconds: backtest.seconds, 'events/s': backtest.rate, 'vs bare read': ratio },
       { stage: `(a) on the recording x${REPEATS}`, events: bareLong.events, seconds: bareLong.seconds, 'events/s': bareLong.rate, 'vs bare read': 1 },
       { stage: `(b) on the recording x${REPEATS}`, events: backtestLong.events, seconds: backtestLong.seconds, 'events/s': backtestLong.rate, 'vs bare read': ratioLong },

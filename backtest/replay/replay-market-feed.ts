@@ -14,7 +14,9 @@ export interface ParsedFrame {
   readonly events: readonly MarketEvent[];
 }
 
-const NOTHING: ParsedFrame = Object.freeze({ books: [], events: [] });
+const NO_BOOKS: readonly OrderBookFrame[] = Object.freeze([]);
+const NO_EVENTS: readonly MarketEvent[] = Object.freeze([]);
+const NOTHING: ParsedFrame = Object.freeze({ books: NO_BOOKS, events: NO_EVENTS });
 
 /** A book re-sync the replay went through (a sequence gap or a bad frame in the recording). */
 export interface ReplayResync {
@@ -69,10 +71,18 @@ export class ReplayMarketFeed {
     if (typeof channel !== 'string') return NOTHING;
     if (channel === ORDER_BOOK_CHANNEL) {
       const books = parseOrderBookFrames(msg, receivedAt);
-      return { books: books.filter((b) => this.symbols.has(b.symbol)), events: [] };
+      return { books: this.traded(books), events: NO_EVENTS };
     }
     const events = parseMarketNotification(msg, receivedAt);
-    return { books: [], events: events.filter((e) => this.symbols.has(e.symbol)) };
+    return { books: NO_BOOKS, events: this.traded(events) };
+  }
+
+  /** The items of symbols the bot trades: the list itself when all are (the usual case), no copy. */
+  private traded<T extends { readonly symbol: string }>(items: readonly T[]): readonly T[] {
+    for (let i = 0; i < items.length; i++) {
+      if (!this.symbols.has(items[i]!.symbol)) return items.filter((item) => this.symbols.has(item.symbol));
+    }
+    return items;
   }
 
   /** Publishes a parsed frame to the runtime (books through the keeper, then market events). */
