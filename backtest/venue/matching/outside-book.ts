@@ -6,7 +6,7 @@ import { TickLadder } from './tick-ladder.js';
  * The replayed L2 book of the outside market in integer ticks and lots, plus the liquidity our own
  * aggressive orders already took from it.
  *
- * Each side is a {@link TickLadder} (sorted typed arrays, best level last): bids keyed by ticks,
+ * Each side is a {@link TickLadder} (walked from the best level down): bids keyed by ticks,
  * asks by negated ticks, so one walk serves both sides. Taken lots are kept per level in a small
  * map and subtracted from what the feed shows; the feed's next word on that level (an update or a
  * snapshot) replaces the level and forgets the consumption, because from then on the feed reflects
@@ -63,10 +63,9 @@ export class OutsideBook {
     const taken = side === 'bid' ? this.bidTaken : this.askTaken;
     const stopKey = stopKeyOf(side, limitTicks);
     let total = 0;
-    for (let i = ladder.start + ladder.count - 1; i >= ladder.start && total < maxLots; i--) {
-      const key = ladder.keyBuffer[i] as number;
+    for (let key = ladder.bestKey(); !Number.isNaN(key) && total < maxLots; key = ladder.below(key)) {
       if (key < stopKey) break;
-      total += (ladder.lotBuffer[i] as number) - (taken.size === 0 ? 0 : (taken.get(key) ?? 0));
+      total += ladder.lotsAt(key) - (taken.size === 0 ? 0 : (taken.get(key) ?? 0));
     }
     return total < maxLots ? total : maxLots;
   }
@@ -81,9 +80,8 @@ export class OutsideBook {
     const sign = side === 'bid' ? 1 : -1;
     let left = lots;
     let cost = 0;
-    for (let i = ladder.start + ladder.count - 1; i >= ladder.start && left > 0; i--) {
-      const key = ladder.keyBuffer[i] as number;
-      const here = (ladder.lotBuffer[i] as number) - (taken.get(key) ?? 0);
+    for (let key = ladder.bestKey(); !Number.isNaN(key) && left > 0; key = ladder.below(key)) {
+      const here = ladder.lotsAt(key) - (taken.get(key) ?? 0);
       const take = here < left ? here : left;
       cost += take * key * sign;
       left -= take;
@@ -102,11 +100,10 @@ export class OutsideBook {
     const sign = side === 'bid' ? 1 : -1;
     const stopKey = stopKeyOf(side, limitTicks);
     let left = maxLots;
-    for (let i = ladder.start + ladder.count - 1; i >= ladder.start && left > 0; i--) {
-      const key = ladder.keyBuffer[i] as number;
+    for (let key = ladder.bestKey(); !Number.isNaN(key) && left > 0; key = ladder.below(key)) {
       if (key < stopKey) break;
       const before = taken.get(key) ?? 0;
-      const here = (ladder.lotBuffer[i] as number) - before;
+      const here = ladder.lotsAt(key) - before;
       if (here <= 0) continue;
       const lots = here < left ? here : left;
       taken.set(key, before + lots);

@@ -1,144 +1,167 @@
+import { SortedTicks } from './sorted-ticks.js';
+
+/** Keys the dense window spans by default (64 KiB of lots). */
+const DEFAULT_WINDOW = 8_192;
+
 /**
- * One side of the outside book in integer keys and lots: two parallel sorted typed arrays,
- * ascending by key with the best level LAST. Bids use ticks as keys, asks negated ticks, so the
- * best level is always the highest key and one walk (from the end down) serves both sides.
+ * One side of the outside book in integer keys and lots. Bids use ticks as keys, asks negated
+ * ticks, so the best level is always the highest key and one walk (from the best down) serves
+ * both sides: {@link bestKey}, then {@link below} until NaN.
  *
- * Why not the framework's BookLadder: the matching model walks levels from the best on every
- * take and crossing check and needs plain integer reads by index; this is the small structure
- * that does exactly that.
+ * Why not the framework's BookLadder: the matching model needs plain integer reads from the best
+ * level down on every take and crossing check; this is the small structure that does exactly that.
  *
- * The levels occupy `keyBuffer[start .. start + count)` with free room at both ends (a double-ended
- * gap), so inserting or removing a level moves the shorter part of the array, the levels below it
- * or the ones above: depth diffs touch levels near the top and near the far end of a deep book
- * (thousands of levels), and both are a short memmove, without allocation. Lookups start with a
- * short scan back from the best level before bisecting.
+ * Layout: a dense window of lots indexed by `key - lo` holds every level at or above `lo` (the
+ * best level and the thousands of ticks under it, where depth diffs land: a change is one array
+ * store), and a {@link SortedTicks} holds the levels below `lo`. The window follows the best
+ * level: a key above it slides it up (levels falling out of it are appended to the top of the
+ * sorted part), a best level sinking into its lowest eighth slides it down (the top of the sorted
+ * part moves in). Walks skip the empty keys of the window, which are few near the best level.
  */
 export class TickLadder {
-  /** Keys ascending in `keyBuffer[start .. start + count)`; best level last. */
-  keyBuffer = new Float64Array(64);
-  /** Lots, parallel to {@link keyBuffer}; never 0 inside the level range. */
-  lotBuffer = new Float64Array(64);
-  /** Index in the buffers of the lowest (worst) level. */
-  start = 32;
-  /** Number of levels. */
-  count = 0;
+  private readonly size: number;
+  private window: Float64Array;
+  /** Key of `window[0]`. */
+  private lo = 0;
+  /** Levels in the window. */
+  private inWindow = 0;
+  /** Highest key in the window; NaN when the window is empty. */
+  private windowBest = Number.NaN;
+  private readonly far = new SortedTicks();
 
-  /** The keys, lowest first (a view, for readers off the hot path). */
-  get keys(): Float64Array {
-    return this.keyBuffer.subarray(this.start, this.start + this.count);
+  /** `windowSize`: keys the dense part spans (a power of two, at least 16). */
+  constructor(windowSize = DEFAULT_WINDOW) {
+    this.size = windowSize;
+    this.window = new Float64Array(windowSize);
   }
 
-  /** The lots, parallel to {@link keys} (a view). */
+  /** Number of levels. */
+  get count(): number {
+    return this.inWindow + this.far.count;
+  }
+
+  /** The keys, lowest first (a copy, for readers off the hot path). */
+  get keys(): Float64Array {
+    return Float64Array.from(this.levels().map(([key]) => key));
+  }
+
+  /** The lots, parallel to {@link keys} (a copy). */
   get lots(): Float64Array {
-    return this.lotBuffer.subarray(this.start, this.start + this.count);
+    return Float64Array.from(this.levels().map(([, lots]) => lots));
   }
 
   /** Highest key; NaN when empty. */
   bestKey(): number {
-    return this.count === 0 ? Number.NaN : (this.keyBuffer[this.start + this.count - 1] as number);
+    return this.inWindow !== 0 ? this.windowBest : this.far.bestKey();
+  }
+
+  /** The highest key below `key`; NaN when there is none. */
+  below(key: number): number {
+    if (key > this.lo && this.inWindow !== 0) {
+      const window = this.window;
+      let i = key - this.lo - 1;
+      if (i >= this.size) i = this.windowBest - this.lo;
+      for (; i >= 0; i--) if (window[i] !== 0) return this.lo + i;
+    }
+    const far = this.far;
+    const i = far.lowerBound(key) - 1;
+    return i >= 0 ? (far.keyBuffer[far.start + i] as number) : Number.NaN;
   }
 
   /** Removes every level. */
   clear(): void {
-    this.count = 0;
-    this.start = this.keyBuffer.length >>> 1;
+    if (this.inWindow !== 0) this.window.fill(0);
+    this.inWindow = 0;
+    this.windowBest = Number.NaN;
+    this.far.clear();
   }
 
   /** Sets the lots at `key`; 0 removes the level (a no-op when absent). */
   set(key: number, lots: number): void {
-    const n = this.count;
-    if (n === 0 || key > (this.keyBuffer[this.start + n - 1] as number)) {
-      if (lots !== 0) this.insertAt(n, key, lots);
+    if (this.count === 0 && lots !== 0) this.lo = key - this.size + (this.size >>> 3);
+    if (key < this.lo) {
+      this.far.set(key, lots);
       return;
     }
-    const i = this.lowerBound(key);
-    if (this.keyBuffer[this.start + i] === key) {
-      if (lots !== 0) this.lotBuffer[this.start + i] = lots;
-      else this.removeAt(i);
-    } else if (lots !== 0) {
-      this.insertAt(i, key, lots);
+    if (key >= this.lo + this.size) {
+      if (lots === 0) return;
+      this.slideUp(key);
     }
+    const i = key - this.lo;
+    const before = this.window[i] as number;
+    this.window[i] = lots;
+    if (before === 0) {
+      if (lots === 0) return;
+      this.inWindow++;
+      if (!(key <= this.windowBest)) this.windowBest = key;
+    } else if (lots === 0) {
+      this.inWindow--;
+      if (key === this.windowBest) this.windowBest = this.inWindow === 0 ? Number.NaN : this.below(key);
+    }
+    if (!(this.windowBest - this.lo >= this.size >>> 3) && this.far.count !== 0) this.slideDown();
   }
 
   /** Lots at `key`, 0 when there is no level. */
   lotsAt(key: number): number {
-    const i = this.lowerBound(key);
-    return i < this.count && this.keyBuffer[this.start + i] === key ? (this.lotBuffer[this.start + i] as number) : 0;
+    if (key < this.lo) return this.far.lotsAt(key);
+    const i = key - this.lo;
+    return i < this.size ? (this.window[i] as number) : 0;
   }
 
-  /** Index (from the lowest level, 0-based) of the first key >= `key` (count when none). */
-  lowerBound(key: number): number {
-    const keys = this.keyBuffer;
-    const base = this.start;
-    const n = this.count;
-    const stop = n > 8 ? n - 8 : 0;
-    let i = n;
-    while (i > stop && (keys[base + i - 1] as number) >= key) i--;
-    if (i > stop || i === 0) return i;
-    let lo = 0;
-    let hi = i;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((keys[base + mid] as number) < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  /** Every level, lowest key first. */
+  private levels(): [number, number][] {
+    const out: [number, number][] = [];
+    for (let i = 0; i < this.far.count; i++) out.push([this.far.keyBuffer[this.far.start + i] as number, this.far.lotBuffer[this.far.start + i] as number]);
+    for (let i = 0; i < this.size; i++) if (this.window[i] !== 0) out.push([this.lo + i, this.window[i] as number]);
+    return out;
   }
 
-  private insertAt(i: number, key: number, lots: number): void {
-    const n = this.count;
-    let base = this.start;
-    const end = base + n;
-    if (i < n - i ? base === 0 : end === this.keyBuffer.length) {
-      if (base === 0 && end === this.keyBuffer.length) this.grow();
-      else this.recenter();
-      base = this.start;
+  /** Moves the window up so that `key` lies in its top eighth; levels below it go to the sorted part. */
+  private slideUp(key: number): void {
+    const lo = key - this.size + (this.size >>> 3);
+    const shift = lo - this.lo;
+    const window = this.window;
+    const out = shift < this.size ? shift : this.size;
+    for (let i = 0; i < out; i++) {
+      const lots = window[i] as number;
+      if (lots === 0) continue;
+      this.far.set(this.lo + i, lots);
+      this.inWindow--;
     }
-    if (i < n - i && base > 0) {
-      // Fewer levels below the new one: move those down into the free room at the start.
-      this.keyBuffer.copyWithin(base - 1, base, base + i);
-      this.lotBuffer.copyWithin(base - 1, base, base + i);
-      this.start = base = base - 1;
+    if (shift < this.size) {
+      window.copyWithin(0, shift);
+      window.fill(0, this.size - shift);
     } else {
-      this.keyBuffer.copyWithin(base + i + 1, base + i, base + n);
-      this.lotBuffer.copyWithin(base + i + 1, base + i, base + n);
+      window.fill(0);
     }
-    this.keyBuffer[base + i] = key;
-    this.lotBuffer[base + i] = lots;
-    this.count = n + 1;
+    this.lo = lo;
+    if (this.inWindow === 0) this.windowBest = Number.NaN;
   }
 
-  private removeAt(i: number): void {
-    const n = this.count - 1;
-    const base = this.start;
-    if (i < n - i) {
-      this.keyBuffer.copyWithin(base + 1, base, base + i);
-      this.lotBuffer.copyWithin(base + 1, base, base + i);
-      this.start = base + 1;
-    } else if (i < n) {
-      this.keyBuffer.copyWithin(base + i, base + i + 1, base + n + 1);
-      this.lotBuffer.copyWithin(base + i, base + i + 1, base + n + 1);
+  /** Moves the window down so that the best level lies in its top eighth; the sorted part's top moves in. */
+  private slideDown(): void {
+    const best = this.bestKey();
+    const lo = best - this.size + (this.size >>> 3);
+    const shift = this.lo - lo;
+    if (shift <= 0) return;
+    const window = this.window;
+    if (shift < this.size) {
+      window.copyWithin(shift, 0, this.size - shift);
+      window.fill(0, 0, shift);
+    } else {
+      window.fill(0);
+      this.inWindow = 0;
     }
-    this.count = n;
-  }
-
-  /** Moves the levels to the middle of the buffers, leaving equal room at both ends. */
-  private recenter(): void {
-    const target = (this.keyBuffer.length - this.count) >>> 1;
-    this.keyBuffer.copyWithin(target, this.start, this.start + this.count);
-    this.lotBuffer.copyWithin(target, this.start, this.start + this.count);
-    this.start = target;
-  }
-
-  private grow(): void {
-    const size = this.keyBuffer.length * 2;
-    const target = (size - this.count) >>> 1;
-    const keys = new Float64Array(size);
-    const lots = new Float64Array(size);
-    keys.set(this.keys, target);
-    lots.set(this.lots, target);
-    this.keyBuffer = keys;
-    this.lotBuffer = lots;
-    this.start = target;
+    this.lo = lo;
+    const far = this.far;
+    while (far.count !== 0) {
+      const top = far.bestKey();
+      if (top < lo) break;
+      const lots = far.lotsAt(top);
+      far.set(top, 0);
+      window[top - lo] = lots;
+      this.inWindow++;
+    }
+    this.windowBest = best;
   }
 }
