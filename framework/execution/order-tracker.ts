@@ -193,8 +193,10 @@ export class OrderTracker {
       return false;
     }
     if (sameStatus && !grew) {
-      if (this.latest === undefined || snapshot.updated_at > this.latest.updated_at) this.latest = snapshot;
-      return false;
+      // A list secondary activated by its primary's execution changes only its `inactive` flag.
+      const activated = this.latest?.inactive === true && snapshot.inactive !== true;
+      if (activated || this.latest === undefined || snapshot.updated_at > this.latest.updated_at) this.latest = snapshot;
+      return activated;
     }
     this.currentStatus = next;
     this.cumulative = cumulative;

@@ -1,7 +1,7 @@
-import { ZERO, type Decimal } from '../model/decimal.js';
+import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { ordersOf } from './intent-orders.js';
+import { fundedOrders, ordersOf } from './intent-orders.js';
 import { fundsFor, isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
@@ -15,13 +15,15 @@ import type { RiskView } from './risk-state.js';
  */
 export function marketBuyReserveCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
   let needed: Map<string, Decimal> | undefined;
-  for (const order of ordersOf(intent, view)) {
+  const { orders, combine } = fundedOrders(intent, ordersOf(intent, view));
+  for (const order of orders) {
     const instrument = view.instrument(order.symbol);
     if (instrument === undefined || order.side !== 'buy' || instrument.info.type === 'futures' || !isMarketType(order.type)) continue;
     const need = fundsFor(order, instrument, view, config);
     if (isDenial(need)) return need;
     needed ??= new Map();
-    const total = (needed.get(need.currency) ?? ZERO).plus(need.amount);
+    const before = needed.get(need.currency) ?? ZERO;
+    const total = combine === 'max' ? Decimal.max(before, need.amount) : before.plus(need.amount);
     needed.set(need.currency, total);
     const free = view.freeBalance(need.currency);
     if (!free.greaterThan(total)) {

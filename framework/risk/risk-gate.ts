@@ -91,14 +91,17 @@ export class RiskGate {
       if (isDenial(need)) return need;
       if (need.amount.isZero()) continue;
       // One-cancels-other: only one leg can execute, so one reservation (the largest) per currency.
+      let key = order.key;
       if (held !== undefined) {
         if (held.has(need.currency)) continue;
         held.add(need.currency);
+        // Shared by the legs (the pipeline keys every leg of the group so): whichever executes uses it.
+        key = held.size === 1 ? `${intent.intentId}#oco` : `${intent.intentId}#oco-${need.currency}`;
       }
-      if (!this.ledger.reserve(order.key, need.currency, need.amount, need.quantity)) {
+      if (!this.ledger.reserve(key, need.currency, need.amount, need.quantity)) {
         return { check: 'balance', reason: `${order.symbol}: cannot reserve ${need.amount.toFixed()} ${need.currency}, free ${this.ledger.free(need.currency).toFixed()} ${need.currency}` };
       }
-      keys.push(order.key);
+      keys.push(key);
     }
     return undefined;
   }

@@ -62,6 +62,8 @@ export class TradingPipeline implements IntentSink, AccountSource {
   /** Filled quantity a reservation's order had before the reservation was made (replacements). */
   private readonly fillOffsets = new Map<string, Decimal>();
   private flattened = false;
+  /** Live legs per shared reservation key (one-cancels-other groups). */
+  private readonly shared = new Map<string, Set<string>>();
   /** Reservation keys made after the fact (adopted orders, activated list secondaries): once each. */
   private readonly reservedLate = new Set<string>();
   private executing = 0;
@@ -95,7 +97,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
     const currency = options.equityCurrency ?? options.instruments[0]?.quoteCurrency;
     if ((kill.maxDrawdown !== undefined || kill.maxDailyLoss !== undefined) && currency !== undefined) {
       this.equity = new EquityTracker(currency, {
-        balances: () => [...this.ledgerBalances()],
+        balances: () => [...this.venueBalances()],
         instruments: options.instruments,
         book: (symbol) => this.risk.book(symbol),
       });
@@ -118,9 +120,16 @@ export class TradingPipeline implements IntentSink, AccountSource {
     );
   }
 
-  /** Adopted orders found by the adapter's reconciliation get reservations (call after it ran). */
+  /**
+   * After the adapter's start-up reconciliation: every open order it found (adopted, or restored
+   * from the journal) gets a reservation for what it may still spend, and the strategies that own
+   * orders count in the bot's positions.
+   */
   syncAll(): void {
-    for (const tracker of this.options.executor.registry.all()) this.syncOrder(tracker);
+    for (const tracker of this.options.executor.registry.all()) {
+      if (tracker.info.strategyId !== undefined) this.strategies.add(tracker.info.strategyId);
+      this.syncOrder(tracker, true);
+    }
     this.refreshPositions();
   }
 
@@ -132,7 +141,10 @@ export class TradingPipeline implements IntentSink, AccountSource {
   }
 
   submit(intent: Intent): void {
-    this.strategies.add(intent.strategyId);
+    if (!this.strategies.has(intent.strategyId)) {
+      this.strategies.add(intent.strategyId);
+      this.refreshPositions();
+    }
     this.risk.now = this.options.clock.now();
     this.refreshEquity();
     const verdict = this.options.gate.evaluate(intent, this.risk);
@@ -216,6 +228,8 @@ export class TradingPipeline implements IntentSink, AccountSource {
       this.options.ledger.release(intent.intentId);
     } else if (intent.kind === 'orderList') {
       for (let leg = 0; leg < intent.orders.length; leg++) this.options.ledger.release(`${intent.intentId}#${leg}`);
+      for (const suffix of SHARED_SUFFIXES) this.options.ledger.release(`${intent.intentId}${suffix}`);
+      for (const r of [...this.options.ledger.entries()]) if (r.key.startsWith(`${intent.intentId}#oco-`)) this.options.ledger.release(r.key);
     }
   }
 
@@ -248,29 +262,37 @@ export class TradingPipeline implements IntentSink, AccountSource {
     this.syncOrder(tracker);
   }
 
-  /** Brings the risk view's copy of one order (and its reservation) to the tracker's state. */
-  private syncOrder(tracker: OrderTracker): void {
+  /**
+   * Brings the risk view's copy of one order (and its reservation) to the tracker's state. A
+   * reservation shared by the legs of a one-cancels-other group ends with the group's last leg.
+   */
+  private syncOrder(tracker: OrderTracker, atStart = false): void {
     const key = reservationKey(tracker);
     const order = tracker.order;
+    const members = key.endsWith(SHARED_SUFFIXES[0]) || key.endsWith(SHARED_SUFFIXES[1]) ? this.sharedMembers(key) : undefined;
     if (!tracker.active || order === undefined) {
       this.risk.orders.delete(tracker.clientOrderId);
       // A pending order (request in flight) keeps the funds the gate reserved for it.
       if (tracker.status !== 'pending') {
-        this.options.ledger.release(key);
-        this.fillOffsets.delete(key);
+        members?.delete(tracker.clientOrderId);
+        if (members === undefined || members.size === 0) {
+          this.options.ledger.release(key);
+          // A group spanning two currencies holds the second under `<key>-<currency>`.
+          if (members !== undefined) for (const r of [...this.options.ledger.entries()]) if (r.key.startsWith(`${key}-`)) this.options.ledger.release(r.key);
+          this.fillOffsets.delete(key);
+          this.shared.delete(key);
+        }
       }
       return;
     }
+    members?.add(tracker.clientOrderId);
     this.risk.orders.set(tracker.clientOrderId, {
       clientOrderId: tracker.clientOrderId, symbol: order.symbol, side: order.side, type: order.type, quantity: order.quantity,
       quantityCumulative: tracker.quantityCumulative, price: order.price, stopPrice: order.stop_price, reduceOnly: order.reduce_only,
       reservationKey: key,
     });
-    if (this.options.ledger.get(key) === undefined && holdsFundsUnreserved(tracker, order)) {
-      // The secondaries of one list can execute one only: one reservation per list.
-      const once = tracker.intentId === undefined ? key : `${tracker.intentId}#secondaries`;
-      if (this.reservedLate.has(once)) return;
-      this.reservedLate.add(once);
+    if (this.options.ledger.get(key) === undefined && (atStart || holdsFundsUnreserved(tracker, order)) && !this.reservedLate.has(key)) {
+      this.reservedLate.add(key);
       this.reserveAdopted(tracker, key);
     }
   }
@@ -307,15 +329,26 @@ export class TradingPipeline implements IntentSink, AccountSource {
     return quantity.times(price).plus(feeInQuote);
   }
 
+  private sharedMembers(key: string): Set<string> {
+    let members = this.shared.get(key);
+    if (members === undefined) this.shared.set(key, (members = new Set()));
+    return members;
+  }
+
   private onBalances(balances: readonly TradingBalance[]): void {
     for (const b of balances) {
       if (b.currency !== undefined) this.options.ledger.setBalance(b.currency, b.available.plus(b.reserved));
     }
   }
 
-  private *ledgerBalances(): Iterable<readonly [string, Decimal]> {
+  /**
+   * Totals as the venue last said them. Equity is valued on these, not on the ledger's: the ledger
+   * debits a fill's spending at once but learns what the fill brought only from the next balance
+   * message, and equity in between would show a loss of the whole notional.
+   */
+  private *venueBalances(): Iterable<readonly [string, Decimal]> {
     for (const balance of this.options.executor.allBalances()) {
-      if (balance.currency !== undefined) yield [balance.currency, this.options.ledger.balance(balance.currency)];
+      if (balance.currency !== undefined) yield [balance.currency, balance.available.plus(balance.reserved)];
     }
   }
 
@@ -342,20 +375,48 @@ export class TradingPipeline implements IntentSink, AccountSource {
     if (!shouldFlatten(this.risk, this.options.gate.config)) return;
     this.flattened = true;
     this.logger.log('error', 'kill switch engaged: flattening', { equity: this.equity.current.toFixed(), peak: this.equity.peak.toFixed() });
-    for (const strategyId of this.strategies) {
-      for (const intent of flattenIntents(this.risk, strategyId)) this.submit(intent);
+    void this.flatten();
+  }
+
+  /**
+   * Cancels every strategy's orders and waits for the answers before closing positions: a close
+   * sent beside the cancels would be refused for funds the resting orders still hold.
+   */
+  private async flatten(): Promise<void> {
+    for (const strategyId of [...this.strategies]) {
+      const [cancelAll, ...closes] = flattenIntents(this.risk, strategyId);
+      if (cancelAll !== undefined) {
+        this.options.onVerdict?.({ kind: 'passed', intent: cancelAll });
+        this.executing++;
+        await this.options.executor.submit(cancelAll).finally(() => this.executing--);
+      }
+      this.risk.now = this.options.clock.now();
+      for (const intent of closes) this.submit({ ...intent, intentId: `${intent.intentId}-${strategyId}` });
     }
   }
 }
+
+/** Key suffixes of reservations shared by a group of legs of which one only can execute. */
+export const SHARED_SUFFIXES = ['#oco', '#secondaries'] as const;
 
 function holdsFundsUnreserved(tracker: OrderTracker, order: NonNullable<OrderTracker['order']>): boolean {
   if (tracker.intentId === undefined) return true;
   return order.contingency_type === 'oneTriggerOneCancelOther' && (tracker.info.leg ?? 0) > 0 && order.inactive !== true;
 }
 
-/** The ledger key of an order's reservation (see {@link TradingPipeline}). */
+/**
+ * The ledger key of an order's reservation: its intentId; for list legs `intentId#leg`, except
+ * legs of which only one can execute, which share one reservation: `intentId#oco` for a
+ * oneCancelOther list, `intentId#secondaries` for the exits of a oneTriggerOneCancelOther list;
+ * `adopted:<client_order_id>` for an order no intent of this bot made.
+ */
 export function reservationKey(tracker: OrderTracker): string {
   const intentId = tracker.intentId;
   if (intentId === undefined) return `adopted:${tracker.clientOrderId}`;
-  return tracker.info.leg === undefined ? intentId : `${intentId}#${tracker.info.leg}`;
+  const leg = tracker.info.leg;
+  if (leg === undefined) return intentId;
+  const contingency = tracker.order?.contingency_type;
+  if (contingency === 'oneCancelOther') return `${intentId}${SHARED_SUFFIXES[0]}`;
+  if (contingency === 'oneTriggerOneCancelOther' && leg > 0) return `${intentId}${SHARED_SUFFIXES[1]}`;
+  return `${intentId}#${leg}`;
 }

@@ -127,7 +127,7 @@ describe('restart from the journal', () => {
   // gives them no reservation; only adopted orders (no intentId) get one. After a restart the
   // ledger treats the funds the exchange holds for them as free, and the gate passes intents the
   // exchange must refuse.
-  it.fails('restored open orders hold their funds in the ledger again after the restart', async () => {
+  it('restored open orders hold their funds in the ledger again after the restart', async () => {
     const w = world();
     const first = w.boot(true);
     await first.kernel.start();
@@ -146,7 +146,7 @@ describe('restart from the journal', () => {
   // and runs on fills and syncAll only; after a restart the restored position is booked in the
   // registry but the risk view says 0 until the next fill, even after the strategy submitted
   // (max-position, the kill switch's "reducing" test and flattenIntents all read this view).
-  it.fails('the risk view has the restored position after the restart', async () => {
+  it('the risk view has the restored position after the restart', async () => {
     const w = world();
     const first = w.boot(true);
     await first.kernel.start();

@@ -61,10 +61,10 @@ describe('balance check and gate reservations of order lists', () => {
     const buys = list('oneCancelOther', [BUY_1, BUY_15]);
     expect(balanceCheck(buys, spotState({ USDT: '2992.4625' }), config())).toBeUndefined();
     expect(balanceCheck(buys, spotState({ USDT: '2992.4624' }), config())?.reason).toMatch(/needs 2992.4625 USDT/);
-    expect(gate(buys, { USDT: '2992.4625' }).held).toEqual([['L#1', 'USDT', '2992.4625']]);
+    expect(gate(buys, { USDT: '2992.4625' }).held).toEqual([['L#oco', 'USDT', '2992.4625']]);
     const sells = list('oneCancelOther', [SELL_1, STOP_1]);
     expect(balanceCheck(sells, spotState({ ETH: '1' }), config())).toBeUndefined();
-    expect(gate(sells, { ETH: '1' }).held).toEqual([['L#0', 'ETH', '1']]);
+    expect(gate(sells, { ETH: '1' }).held).toEqual([['L#oco', 'ETH', '1']]);
     expect(gate(sells, { ETH: '0.9999' }).verdict).toMatchObject({ kind: 'denied', check: 'balance' });
   });
 
@@ -72,7 +72,7 @@ describe('balance check and gate reservations of order lists', () => {
     const mixed = list('oneCancelOther', [SELL_1, BUY_1]);
     expect(balanceCheck(mixed, spotState({ USDT: '2005', ETH: '1' }), config())).toBeUndefined();
     expect(balanceCheck(mixed, spotState({ USDT: '2005', ETH: '0.5' }), config())?.reason).toMatch(/needs 1 ETH/);
-    expect(gate(mixed, { USDT: '2005', ETH: '1' }).held.sort()).toEqual([['L#0', 'ETH', '1'], ['L#1', 'USDT', '2005']]);
+    expect(gate(mixed, { USDT: '2005', ETH: '1' }).held.sort()).toEqual([['L#oco', 'USDT', '2005'], ['L#oco-ETH', 'ETH', '1']]);
   });
 
   it('oneTriggerOneCancelOther: only the primary is checked and reserved (the secondaries sell what it buys)', () => {
@@ -120,14 +120,14 @@ describe('market-buy reserve check of order lists', () => {
   // counts the inactive secondaries of a oneTriggerOneCancelOther list (which hold nothing until
   // the primary fills) and sums oneCancelOther legs instead of taking the largest, so the gate
   // denies lists that the balance check and the gate's own reservations accept.
-  it.fails('follows the list funding rules: OTOCO secondaries are not counted', () => {
+  it('follows the list funding rules: OTOCO secondaries are not counted', () => {
     // Short entry: sell 1 ETH at 2050, then buy it back by take-profit or stop.
     const otoco = list('oneTriggerOneCancelOther', [SELL_1, leg('buy', '1', '1950'), stopBuy('2100')]);
     expect(balanceCheck(otoco, spotState({ USDT: '0', ETH: '1' }), config())).toBeUndefined();
     expect(marketBuyReserveCheck(otoco, spotState({ USDT: '0', ETH: '1' }), config())).toBeUndefined();
   });
 
-  it.fails('follows the list funding rules: oneCancelOther legs count at the largest, not summed', () => {
+  it('follows the list funding rules: oneCancelOther legs count at the largest, not summed', () => {
     const oco = list('oneCancelOther', [stopBuy('2100'), stopBuy('2090')]);
     expect(marketBuyReserveCheck(oco, spotState({ USDT: '2400' }), config())).toBeUndefined();
   });
