@@ -1,11 +1,15 @@
 import { createReadStream } from 'node:fs';
-import { createGunzip } from 'node:zlib';
+import type { TransformOptions } from 'node:stream';
+import { createGunzip, type ZlibOptions } from 'node:zlib';
 import { ParseError } from '../../framework/model/errors.js';
 import { parseRecordedFrame, parseRecordingHeader, type RecordedFrame } from '../recording/recording-format.js';
 import type { RecordingReaderOptions } from '../recording/recording-reader.js';
 
 /** Bytes per read and per gunzip output chunk. */
 const CHUNK = 1 << 16;
+
+/** Gunzipped bytes decompressed ahead (on the thread pool) while the replay works on a batch. */
+const READ_AHEAD = 1 << 20;
 
 /** Frames gathered before a multi-recording merge hands a batch over. */
 const MERGE_BATCH = 512;
@@ -21,7 +25,8 @@ const MERGE_BATCH = 512;
  */
 export async function* readFrameBatches(path: string, options: RecordingReaderOptions = {}): AsyncGenerator<RecordedFrame[]> {
   const file = createReadStream(path, { highWaterMark: CHUNK });
-  const source = path.endsWith('.gz') ? file.pipe(createGunzip({ chunkSize: CHUNK })) : file;
+  const gunzip: ZlibOptions & TransformOptions = { chunkSize: CHUNK, readableHighWaterMark: READ_AHEAD };
+  const source = path.endsWith('.gz') ? file.pipe(createGunzip(gunzip)) : file;
   source.setEncoding('utf8');
   let lineNo = 0;
   const take = (line: string, out: RecordedFrame[]): void => {
