@@ -1,0 +1,131 @@
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { RecordingReader } from '../backtest/recording/recording-reader.js';
+import { ClientVenuePort } from '../framework/execution/client-venue-port.js';
+import { ApiCredentials } from '../framework/exchange/rest/credentials.js';
+import { RestClient } from '../framework/exchange/rest/rest-client.js';
+import { RestTransport } from '../framework/exchange/rest/rest-transport.js';
+import { PublicSession } from '../framework/exchange/ws/public-session.js';
+import { TradingSession } from '../framework/exchange/ws/trading-session.js';
+import { LiveMarketFeed } from '../framework/live/live-market-feed.js';
+import { Instrument } from '../framework/model/instrument.js';
+import { BotKernel } from '../framework/runtime/bot-kernel.js';
+import { loadStrategy } from '../framework/runtime/plugin-loader.js';
+import type { StrategyPlugin } from '../framework/runtime/strategy.js';
+import { SILENT_LOGGER, liveSchedulers } from '../framework/runtime/runtime-ports.js';
+import type { Clock } from '../framework/time/clock.js';
+import { printTable } from './support/report.js';
+
+const SAMPLE = fileURLToPath(new URL('../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
+const SPEED = 20;
+const DURATION_MS = 15_000;
+
+/**
+ * Tick-to-intent latency of a live bot against the sandbox exchange (its own process) over loopback: from the
+ * moment a book frame is read off the public WebSocket (the session stamps it) to the moment an
+ * intent the strategy made on that book passes the risk gate and is handed to the execution
+ * adapter. The market maker quotes ETHUSDT on the shipped sample recording replayed at 20x; each
+ * intent emitted while handling a book is timed against the newest book frame received before it
+ * (under conflation that is the book the strategy saw). Times come from performance.now().
+ */
+export async function run(): Promise<void> {
+  const header = await new RecordingReader(SAMPLE).readHeader();
+  const symbols = { ETHUSDT: header.symbols['ETHUSDT']! };
+  const clock: Clock = { now: () => performance.timeOrigin + performance.now() };
+  const server = await startSandboxProcess();
+  const credentials = ApiCredentials.from({ apiKey: server.apiKey, secretKey: server.secretKey, scheme: 'hs256' });
+  const transport = new RestTransport({ baseUrl: server.baseUrl, credentials });
+  const session = TradingSession.create({ url: `${server.wsBaseUrl}/api/3/ws/trading`, clock, credentials });
+  const publicSession = PublicSession.create({ url: `${server.wsBaseUrl}/api/3/ws/public`, clock });
+  const venue = new ClientVenuePort({ session, rest: new RestClient(transport) });
+  const instruments = [new Instrument('ETHUSDT', symbols.ETHUSDT)];
+  let lastFrameAt = Number.NaN;
+  /** Receive time of the frame behind the handler that runs now; NaN while a non-book handler runs. */
+  let causeAt = Number.NaN;
+  const latencies: number[] = [];
+  /** Frame received -> the strategy's onBook entered / returned (where the time goes). */
+  const toHandler: number[] = [];
+  const handlerMs: number[] = [];
+  /** onBook returned -> each of its intents through the risk gate. */
+  const gateMs: number[] = [];
+  let returnedAt = Number.NaN;
+  const feed = new LiveMarketFeed({ session: publicSession, instruments, logger: SILENT_LOGGER, onBookFrame: (at) => (lastFrameAt = at) });
+  const strategy = await loadStrategy('market-maker', { halfSpreadBps: '4', orderQuantity: '0.05', maxInventory: '0.5', requoteBps: '1', minRequoteIntervalMs: 0 });
+  // The engine sends a handler's intents right after the handler returns: the cause set on entry holds.
+  const plugin: StrategyPlugin = {
+    ...strategy.plugin,
+    create: (params) => {
+      const inner = strategy.plugin.create(params);
+      return {
+        ...inner,
+        onBook: (ctx, symbol, book) => {
+          causeAt = lastFrameAt;
+          toHandler.push(clock.now() - causeAt);
+          const intents = inner.onBook?.(ctx, symbol, book);
+          returnedAt = clock.now();
+          handlerMs.push(returnedAt - causeAt);
+          return intents;
+        },
+        onReport: (ctx, report) => {
+          causeAt = Number.NaN;
+          return inner.onReport?.(ctx, report);
+        },
+      };
+    },
+  };
+  const kernel = new BotKernel({
+    botId: 'lat', strategyId: 'market-maker', plugin, params: strategy.params, instruments,
+    market: { books$: feed.books$, market$: feed.market$ }, venue, clock, schedulers: liveSchedulers(),
+    risk: { maxOrdersPerWindow: 250 }, errorPolicy: 'halt', unknownOrders: 'cancel',
+    hooks: {
+      onVerdict: (verdict) => {
+        if (verdict.kind !== 'passed' || !Number.isFinite(causeAt)) return;
+        const now = clock.now();
+        latencies.push(now - causeAt);
+        gateMs.push(now - returnedAt);
+      },
+    },
+  });
+  try {
+    await venue.start(10_000);
+    await kernel.start();
+    await feed.start();
+    await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+    await kernel.stop('cancel');
+  } finally {
+    await feed.close();
+    venue.close();
+    await session.close();
+    await transport.close();
+    server.child.kill('SIGTERM');
+  }
+  const us = (ms: number): string => `${(ms * 1000).toFixed(0)} µs`;
+  const row = (stage: string, values: number[]): Record<string, string | number> => {
+    values.sort((a, b) => a - b);
+    const pick = (q: number): number => values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
+    return { stage, count: values.length, p50: us(pick(0.5)), p90: us(pick(0.9)), p99: us(pick(0.99)), max: us(values[values.length - 1] ?? Number.NaN) };
+  };
+  printTable('tick-to-intent (from the book frame read off the socket)', [
+    row('-> onBook entered', toHandler),
+    row('-> onBook returned', handlerMs),
+    row('-> intent handed to the execution adapter', latencies),
+    row('(onBook returned -> intent through the risk gate)', gateMs),
+  ]);
+}
+
+/** `tradeloop sandbox` in a child process (so its work does not share the bot's event loop); its printed address and keys. */
+async function startSandboxProcess(): Promise<{ child: ChildProcess; baseUrl: string; wsBaseUrl: string; apiKey: string; secretKey: string }> {
+  const bin = fileURLToPath(new URL('../bin/tradeloop.mjs', import.meta.url));
+  const child = spawn(process.execPath, [bin, 'sandbox', '--recording', SAMPLE, '--speed', String(SPEED), '--balance', 'USDT=100000', '--balance', 'ETH=10'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`sandbox exited with ${code}`)));
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const field = (name: string): string | undefined => new RegExp(`${name}:\\s+(\\S+)`).exec(out)?.[1];
+      const [baseUrl, wsBaseUrl, apiKey, secretKey] = [field('base_url'), field('ws_base_url'), field('api_key'), field('secret_key')];
+      if (baseUrl && wsBaseUrl && apiKey && secretKey) resolve({ child, baseUrl, wsBaseUrl, apiKey, secretKey });
+    });
+  });
+}
