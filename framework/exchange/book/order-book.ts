@@ -63,6 +63,8 @@ export class OrderBook {
   private broken = false;
   /** A text seen to mean quantity 0 (compared by identity first, then by content). */
   private zeroText = '0';
+  /** The last {@link mid} and the scaled best prices it was computed from. */
+  private midCache: { readonly bid: number; readonly ask: number; readonly scale: number; readonly text: DecimalString } | undefined;
   /** Result of the last {@link gatherLevels}, kept so the optimiser keeps its loads. */
   private gathered = 0;
   /** `s` of the last applied frame; -1 before the first. */
@@ -235,12 +237,19 @@ export class OrderBook {
 
   /** (best bid + best ask) / 2, exact text (one more decimal when the sum is odd). */
   mid(): DecimalString | undefined {
+    // Most changes leave the touch where it was: the last text is kept for the same best prices.
+    const bidScaled = this.bestBidPrice;
+    const askScaled = this.bestAskPrice;
+    const cached = this.midCache;
+    if (cached !== undefined && cached.bid === bidScaled && cached.ask === askScaled && cached.scale === this.pScale) return cached.text;
     const bid = this.bestExactPrice('bid');
     const ask = this.bestExactPrice('ask');
     if (bid === undefined || ask === undefined) return undefined;
     const sum = bid + ask;
-    if (sum % 2n === 0n) return formatScaledBig(sum / 2n, this.pScale) as DecimalString;
-    return formatScaledBig(sum * 5n, this.pScale + 1) as DecimalString;
+    const text = (sum % 2n === 0n ? formatScaledBig(sum / 2n, this.pScale) : formatScaledBig(sum * 5n, this.pScale + 1)) as DecimalString;
+    // NaN (a price beyond 2^53) never equals itself, so such a book is never served from the cache.
+    this.midCache = { bid: bidScaled, ask: askScaled, scale: this.pScale, text };
+    return text;
   }
 
   /** The best `n` levels of a side, best first. */
