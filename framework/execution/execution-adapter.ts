@@ -46,6 +46,8 @@ export interface ExecutionAdapterOptions {
   readonly onTrack?: (info: TrackedOrderInfo) => void;
   /** Told of every execution once, when first booked (stream, answer or lookup). */
   readonly onFill?: (info: TrackedOrderInfo, fill: OrderFill) => void;
+  /** Told of every order once when it reaches a final status (the registry may forget it later). */
+  readonly onOrderFinished?: (tracker: OrderTracker) => void;
 }
 
 /** Local refusals (no exchange code): the intent named an order the strategy does not have, and the like. */
@@ -78,7 +80,7 @@ export class ExecutionAdapter implements IntentExecutor {
   readonly balances$: Observable<readonly TradingBalance[]> = this.balanceSubject.asObservable();
 
   constructor(private readonly options: ExecutionAdapterOptions) {
-    this.registry = new OrderRegistry(options.currencies, options.onFill);
+    this.registry = new OrderRegistry(options.currencies, options.onFill, options.onOrderFinished);
     this.recovery = { ...DEFAULT_RECOVERY, ...options.recovery };
   }
 

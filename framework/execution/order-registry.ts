@@ -1,7 +1,7 @@
 import type { Order } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
-import { OrderTracker, type OrderFill, type TrackedOrderInfo, type TrackerUpdate } from './order-tracker.js';
+import { OrderTracker, isTerminal, type OrderFill, type TrackedOrderInfo, type TrackerUpdate } from './order-tracker.js';
 import { PositionBook, type CurrencyLookup } from './position-book.js';
 
 /** What a report did in the registry; `tracker` is undefined for an order nobody tracks. */
@@ -12,6 +12,20 @@ export interface RegistryUpdate extends TrackerUpdate {
 const NOTHING: TrackerUpdate = { changed: false, fills: [], stale: false };
 
 /**
+ * Finished orders kept for late reports and lookups; older ones are forgotten, so a bot running
+ * for months (or a long backtest) holds memory for its open orders, not for its whole history.
+ */
+export const FINISHED_KEPT = 10_000;
+/** Booked trade ids kept against double booking (a late duplicate is older than this many executions: ignored). */
+export const TRADES_KEPT = 100_000;
+
+/** Drops the consumed head of a FIFO array; returns the new head index (0). */
+function compact(list: string[], head: number): number {
+  list.splice(0, head);
+  return 0;
+}
+
+/**
  * Every order tracker of the bot by client_order_id, and the bookkeeping of their fills. A fill is
  * booked once per trade_id (and side) across all trackers (a replacement carries its predecessor's
  * executions, and a lookup may list what the stream already reported), into the positions and
@@ -20,13 +34,25 @@ const NOTHING: TrackerUpdate = { changed: false, fills: [], stale: false };
 export class OrderRegistry {
   private readonly trackers = new Map<string, OrderTracker>();
   private readonly bookedTrades = new Set<string>();
+  /** Finished orders in the order they ended; the oldest are forgotten beyond {@link FINISHED_KEPT}. */
+  private readonly finished: string[] = [];
+  private finishedHead = 0;
+  private readonly finishedSeen = new Set<string>();
+  private readonly tradesInOrder: string[] = [];
+  private tradesHead = 0;
   readonly positions: PositionBook;
 
   /**
    * `onBooked` hears every execution the first time it is booked, whatever brought it (a stream
    * report, a request's answer, a lookup at reconciliation); the journal writes it down there.
+   * `onFinished` hears each order once when it reaches a final status (filled, canceled, expired,
+   * or refused), before the registry may forget it.
    */
-  constructor(currencies?: CurrencyLookup, private readonly onBooked?: (info: TrackedOrderInfo, fill: OrderFill) => void) {
+  constructor(
+    currencies?: CurrencyLookup,
+    private readonly onBooked?: (info: TrackedOrderInfo, fill: OrderFill) => void,
+    private readonly onFinished?: (tracker: OrderTracker) => void,
+  ) {
     this.positions = new PositionBook(currencies);
   }
 
@@ -79,6 +105,7 @@ export class OrderRegistry {
     if (tracker !== undefined && tracker.status === 'pending') {
       tracker.markRejected();
       this.trackers.delete(clientOrderId);
+      this.onFinished?.(tracker);
     }
   }
 
@@ -108,7 +135,9 @@ export class OrderRegistry {
     const tracker = this.trackers.get(report.client_order_id);
     if (tracker === undefined) return { ...NOTHING, tracker };
     const update = tracker.applyReport(report);
-    return { ...update, fills: this.book(tracker, update.fills), tracker };
+    const result = { ...update, fills: this.book(tracker, update.fills), tracker };
+    this.noteFinished(tracker);
+    return result;
   }
 
   /** Applies an order (a request's answer or a lookup) to its tracker and books new fills. */
@@ -116,7 +145,9 @@ export class OrderRegistry {
     const tracker = this.trackers.get(order.client_order_id);
     if (tracker === undefined) return { ...NOTHING, tracker };
     const update = tracker.applyOrder(order);
-    return { ...update, fills: this.book(tracker, update.fills), tracker };
+    const result = { ...update, fills: this.book(tracker, update.fills), tracker };
+    this.noteFinished(tracker);
+    return result;
   }
 
   private book(tracker: OrderTracker, fills: readonly OrderFill[], announce = true): OrderFill[] {
@@ -127,10 +158,27 @@ export class OrderRegistry {
       const key = `${symbol}/${side}/${fill.tradeId}`;
       if (this.bookedTrades.has(key)) continue;
       this.bookedTrades.add(key);
+      this.tradesInOrder.push(key);
+      if (this.tradesInOrder.length - this.tradesHead > TRADES_KEPT) this.bookedTrades.delete(this.tradesInOrder[this.tradesHead++]!);
+      if (this.tradesHead > TRADES_KEPT) this.tradesHead = compact(this.tradesInOrder, this.tradesHead);
       booked.push(fill);
       if (strategyId !== undefined) this.positions.applyFill(strategyId, symbol, side, fill);
       if (announce) this.onBooked?.(tracker.info, fill);
     }
     return booked;
+  }
+
+  private noteFinished(tracker: OrderTracker): void {
+    if (!isTerminal(tracker.status) || this.finishedSeen.has(tracker.clientOrderId)) return;
+    this.finishedSeen.add(tracker.clientOrderId);
+    this.onFinished?.(tracker);
+    this.finished.push(tracker.clientOrderId);
+    if (this.finished.length - this.finishedHead > FINISHED_KEPT) {
+      const oldest = this.finished[this.finishedHead++]!;
+      this.finishedSeen.delete(oldest);
+      const old = this.trackers.get(oldest);
+      if (old !== undefined && isTerminal(old.status)) this.trackers.delete(oldest);
+    }
+    if (this.finishedHead > FINISHED_KEPT) this.finishedHead = compact(this.finished, this.finishedHead);
   }
 }

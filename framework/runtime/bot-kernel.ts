@@ -2,7 +2,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import { ClientOrderIdGenerator, type ClientOrderIdState } from '../execution/client-order-ids.js';
 import { ExecutionAdapter } from '../execution/execution-adapter.js';
-import type { OrderFill, TrackedOrderInfo } from '../execution/order-tracker.js';
+import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../execution/order-tracker.js';
 import type { ReconcileSummary, UnknownOrderPolicy } from '../execution/reconciler.js';
 import type { RecoveryOptions } from '../execution/unknown-outcome.js';
 import type { VenuePort } from '../execution/venue-port.js';
@@ -35,6 +35,8 @@ export interface KernelHooks {
   onOrderUpdate?(update: OrderUpdateReport): void;
   /** An execution of one of the bot's orders, booked once whatever reported it. */
   onFill?(info: TrackedOrderInfo, fill: OrderFill): void;
+  /** One of the bot's orders reached a final status (told once). */
+  onOrderFinished?(tracker: OrderTracker): void;
 }
 
 /** Everything a bot is made of; the composition roots (live, paper, backtest) fill it in. */
@@ -108,7 +110,7 @@ export class BotKernel {
     const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
     this.adapter = new ExecutionAdapter({
       venue: options.venue, ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
-      adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onFill: hooks.onFill?.bind(hooks),
+      adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onFill: hooks.onFill?.bind(hooks), onOrderFinished: hooks.onOrderFinished?.bind(hooks),
       currencies: (symbol) => {
         const info = bySymbol.get(symbol);
         return info === undefined ? undefined : { base: info.baseCurrency, quote: info.quoteCurrency, fee: info.info.fee_currency ?? info.quoteCurrency };

@@ -4,6 +4,7 @@ import type { TradingBalance } from '../model/resources/balance.js';
 import type { Order, OrderStatus } from '../model/resources/order.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { OrderReport } from '../model/stream/order-report.js';
+import { BoundedSet } from './bounded-set.js';
 import { PositionLedger } from './position-ledger.js';
 import type { PositionView } from './strategy.js';
 
@@ -28,8 +29,9 @@ export class RuntimeState {
   private readonly books = new Map<string, OrderBook>();
   private readonly balances = new Map<string, TradingBalance>();
   private readonly orders = new Map<string, Order>();
-  private readonly finished = new Set<string>();
-  private readonly seenTrades = new Set<string>();
+  /** Recently finished orders (a late `accepted` must not revive one) and booked trades; bounded. */
+  private readonly finished = new BoundedSet<string>(10_000);
+  private readonly seenTrades = new BoundedSet<string>(100_000);
 
   constructor(private readonly instruments: (symbol: string) => Instrument | undefined = () => undefined) {}
 
