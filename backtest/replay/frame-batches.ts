@@ -8,8 +8,12 @@ import type { RecordingReaderOptions } from '../recording/recording-reader.js';
 /** Bytes per read and per gunzip output chunk. */
 const CHUNK = 1 << 16;
 
-/** Gunzipped bytes decompressed ahead (on the thread pool) while the replay works on a batch. */
-const READ_AHEAD = 1 << 20;
+/**
+ * Gunzipped bytes decompressed ahead (on the thread pool) while the replay works on a batch: two
+ * chunks. More buys no measurable speed and raises peak RSS with the recording's length (1 MiB
+ * ahead: 280 MiB peak on the ETHUSDT recording x10, against 185 MiB with 128 KiB).
+ */
+const READ_AHEAD = 1 << 17;
 
 /** Frames gathered before a multi-recording merge hands a batch over. */
 const MERGE_BATCH = 512;
