@@ -4,7 +4,7 @@ import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../../backtest/sandbox/sandbox-config.js';
 import { ConstantLatency } from '../../backtest/venue/matching/latency-model.js';
-import { SyntheticMarket } from '../../backtest/venue/synthetic/synthetic-market.js';
+import { syntheticMarketSource } from '../../backtest/sandbox/synthetic-source.js';
 import { loadBotConfig, type BotConfig } from '../config/bot-config.js';
 import { loadCredentials } from '../config/secrets.js';
 import { ApiCredentials } from '../exchange/rest/credentials.js';
@@ -92,10 +92,7 @@ function requiredConfig(file: string | undefined): string {
 }
 
 function marketSource(recording: string | undefined, seed: number): MarketSource {
-  if (recording !== undefined) return { kind: 'recording', path: recording };
-  const market = new SyntheticMarket({ seed, symbols: ['BTCUSDT', 'ETHUSDT'] });
-  const start = Date.now();
-  return { kind: 'frames', symbols: market.symbolInfos(), startTime: start, frames: () => market.frames({ start }) };
+  return recording === undefined ? syntheticMarketSource(seed) : { kind: 'recording', path: recording };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -239,25 +239,11 @@ export class TradingPipeline implements IntentSink, AccountSource {
    * is reserved under the replace intent's key (fills so far carried over as an offset).
    */
   private moveReplacedReservation(tracker: OrderTracker): void {
-    const ledger = this.options.ledger;
     const key = reservationKey(tracker);
-    ledger.release(key);
-    const order = tracker.order;
-    const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
-    if (order === undefined || instrument === undefined || !tracker.active) return;
-    const remaining = order.quantity.minus(tracker.quantityCumulative);
-    if (!remaining.isPositive() || remaining.isZero()) return;
-    const need = fundsFor({
-      symbol: order.symbol, side: order.side, type: order.type, quantity: remaining, price: order.price,
-      stopPrice: order.stop_price, reduceOnly: order.reduce_only, key,
-    }, instrument, this.risk, this.options.gate.config);
-    if (isDenial(need) || need.amount.isZero()) return;
-    // Reserved even above the free funds: the exchange already holds them for the live order.
-    if (!ledger.reserve(key, need.currency, Decimal.min(need.amount, Decimal.max(ledger.free(need.currency), ZERO)), remaining)) {
+    this.options.ledger.release(key);
+    if (!tracker.active) return;
+    if (!this.reserveRemaining(tracker, key)) {
       this.logger.log('warn', 'replacement order left without a reservation', { clientOrderId: tracker.clientOrderId });
-    } else {
-      ledger.accept(key);
-      this.fillOffsets.set(key, tracker.quantityCumulative);
     }
     this.syncOrder(tracker);
   }
@@ -303,21 +289,30 @@ export class TradingPipeline implements IntentSink, AccountSource {
    * list once the primary's execution activated them.
    */
   private reserveAdopted(tracker: OrderTracker, key: string): void {
+    this.reserveRemaining(tracker, key);
+  }
+
+  /**
+   * Holds what a live order may still spend, under `key`, with its fills so far as the offset.
+   * Reserved even above the free funds (capped at them): the exchange already holds these funds
+   * for the order. Returns false when nothing could be held.
+   */
+  private reserveRemaining(tracker: OrderTracker, key: string): boolean {
     const order = tracker.order;
     const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
-    if (order === undefined || instrument === undefined) return;
+    if (order === undefined || instrument === undefined) return false;
     const remaining = order.quantity.minus(tracker.quantityCumulative);
-    if (!remaining.isPositive() || remaining.isZero()) return;
+    if (!remaining.isPositive() || remaining.isZero()) return false;
     const need = fundsFor({
       symbol: order.symbol, side: order.side, type: order.type, quantity: remaining, price: order.price,
       stopPrice: order.stop_price, reduceOnly: order.reduce_only, key,
     }, instrument, this.risk, this.options.gate.config);
-    if (isDenial(need) || need.amount.isZero()) return;
+    if (isDenial(need) || need.amount.isZero()) return false;
     const ledger = this.options.ledger;
-    if (ledger.reserve(key, need.currency, Decimal.min(need.amount, Decimal.max(ledger.free(need.currency), ZERO)), remaining)) {
-      ledger.accept(key);
-      this.fillOffsets.set(key, tracker.quantityCumulative);
-    }
+    if (!ledger.reserve(key, need.currency, Decimal.min(need.amount, Decimal.max(ledger.free(need.currency), ZERO)), remaining)) return false;
+    ledger.accept(key);
+    this.fillOffsets.set(key, tracker.quantityCumulative);
+    return true;
   }
 
   /** What a fill spent of its reservation's currency: quote (plus a quote fee) for a spot buy, base for a sell. */
