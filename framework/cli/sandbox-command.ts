@@ -4,7 +4,7 @@ import { parseBalanceFlags } from '../../backtest/sandbox/balance-flags.js';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../../backtest/sandbox/sandbox-config.js';
-import { SyntheticMarket } from '../../backtest/venue/synthetic/synthetic-market.js';
+import { syntheticMarketSource } from '../../backtest/sandbox/synthetic-source.js';
 import { ValidationError } from '../model/errors.js';
 import type { CliCommand } from './command.js';
 
@@ -79,8 +79,6 @@ function marketSource(recording: string | undefined, synthetic: string | undefin
   if (synthetic === undefined) return { kind: 'recording', path: recording ?? DEFAULT_RECORDING };
   const seed = Number(synthetic);
   if (!Number.isSafeInteger(seed)) throw new ValidationError('--synthetic', 'must be an integer seed', synthetic);
-  const market = new SyntheticMarket({ seed, symbols: ['BTCUSDT', 'ETHUSDT'] });
   // The synthetic market starts at the wall clock; the venue's clock starts there too.
-  const start = Date.now();
-  return { kind: 'frames', symbols: market.symbolInfos(), startTime: start, frames: () => market.frames({ start }) };
+  return syntheticMarketSource(seed);
 }
