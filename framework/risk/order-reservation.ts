@@ -37,7 +37,7 @@ export function referencePrice(order: CheckedOrder, view: RiskView): Decimal | u
   if (order.price !== undefined) return order.price;
   if (order.stopPrice !== undefined) return order.stopPrice;
   const level = order.side === 'buy' ? view.book(order.symbol)?.bestAsk() : view.book(order.symbol)?.bestBid();
-  return level === undefined ? undefined : new Decimal(level.price);
+  return level === undefined ? view.lastPrice(order.symbol) : new Decimal(level.price);
 }
 
 /**
@@ -45,12 +45,13 @@ export function referencePrice(order: CheckedOrder, view: RiskView): Decimal | u
  * (`costToBuy`), which is best ask x quantity when the top level is deep enough and more when the
  * order would sweep deeper levels; the part the book cannot supply is priced at the worst level
  * touched. The walk (not the best ask alone) is used because a reserve must cover what the order
- * may actually pay. Stop and take-profit market buys are priced at their stop price.
+ * may actually pay. Stop and take-profit market buys are priced at their stop price. Without a
+ * book (candles only, or a book being re-synced) the last traded price stands in for the walk.
  */
 export function marketBuyNotional(order: CheckedOrder, view: RiskView): Decimal | undefined {
   if (order.type !== 'market') return order.stopPrice?.times(order.quantity);
   const walk = view.book(order.symbol)?.costToBuy(order.quantity);
-  if (walk === undefined || walk.worstPrice === null) return undefined;
+  if (walk === undefined || walk.worstPrice === null) return view.lastPrice(order.symbol)?.times(order.quantity);
   return walk.notional.plus(order.quantity.minus(walk.filled).times(walk.worstPrice));
 }
 

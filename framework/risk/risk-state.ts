@@ -1,5 +1,5 @@
 import type { OrderBook } from '../exchange/book/order-book.js';
-import { ZERO, type Decimal } from '../model/decimal.js';
+import { Decimal, ZERO } from '../model/decimal.js';
 import type { Instrument, Side } from '../model/instrument.js';
 import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
 import type { OrderType } from '../model/resources/order.js';
@@ -51,6 +51,11 @@ export interface RiskView {
   instrument(symbol: string): Instrument | undefined;
   /** The symbol's book; undefined when not subscribed. */
   book(symbol: string): RiskBook | undefined;
+  /**
+   * The last traded price of the symbol (public trades, or the close of the latest candle): what
+   * values a market order when there is no book (a candle-only backtest, a book being re-synced).
+   */
+  lastPrice(symbol: string): Decimal | undefined;
   /** Funds not yet reserved by intents in flight or open orders (ledger's free funds). */
   freeBalance(currency: string): Decimal;
   /** Funds the ledger holds under `key` now (an open order's reservation), zero when none. */
@@ -82,6 +87,8 @@ export class RiskState implements RiskView {
   readonly positionsBySymbol = new Map<string, Decimal>();
   readonly futuresConfigs = new Map<string, FuturesPositionConfig>();
   readonly leverages = new Map<string, Decimal>();
+  /** Last prices as text (set per trade, converted only when an order needs one). */
+  readonly lastPrices = new Map<string, string>();
 
   constructor(
     readonly ledger: ReservationLedger,
@@ -94,6 +101,11 @@ export class RiskState implements RiskView {
 
   book(symbol: string): RiskBook | undefined {
     return this.books.get(symbol);
+  }
+
+  lastPrice(symbol: string): Decimal | undefined {
+    const text = this.lastPrices.get(symbol);
+    return text === undefined ? undefined : new Decimal(text);
   }
 
   freeBalance(currency: string): Decimal {

@@ -145,7 +145,7 @@ export class BotKernel {
   async start(): Promise<ReconcileSummary> {
     if (this.started) throw new Error('BotKernel already started');
     this.started = true;
-    this.pipeline.connect(this.options.market.books$);
+    this.pipeline.connect(this.options.market.books$, this.options.market.market$);
     const summary = await this.adapter.start();
     this.pipeline.syncAll();
     this.logger.log('info', 'reconciled with the venue', {

@@ -14,6 +14,7 @@ import type { OrderRateWindow } from '../risk/order-rate-window.js';
 import type { ReservationLedger } from '../risk/reservation-ledger.js';
 import type { RiskGate } from '../risk/risk-gate.js';
 import { RiskState } from '../risk/risk-state.js';
+import type { MarketEvent } from '../model/stream/market-events.js';
 import type { Clock } from '../time/clock.js';
 import { SILENT_LOGGER, type AccountSource, type IntentSink, type RuntimeLogger } from './runtime-ports.js';
 
@@ -105,11 +106,23 @@ export class TradingPipeline implements IntentSink, AccountSource {
   }
 
   /**
-   * Listens to the books (for pricing), the adapter's reports and balances. Call before the
+   * Listens to the books and last prices (for pricing), the adapter's reports and balances. Call before the
    * adapter's `start()`, so the reconciliation's balances and adopted orders are seen.
    */
-  connect(books$: Observable<BookEvent>): void {
+  connect(books$: Observable<BookEvent>, market$?: Observable<MarketEvent>): void {
     const executor = this.options.executor;
+    const lastPrices = this.risk.lastPrices;
+    if (market$ !== undefined) {
+      this.subscriptions.push(market$.subscribe((event) => {
+        if (event.kind === 'trades') {
+          const last = event.trades[event.trades.length - 1];
+          if (last !== undefined) lastPrices.set(event.symbol, last.price);
+        } else if (event.kind === 'candles') {
+          const last = event.candles[event.candles.length - 1];
+          if (last !== undefined) lastPrices.set(event.symbol, last.close);
+        }
+      }));
+    }
     this.subscriptions.push(
       books$.subscribe((event) => {
         if (event.kind === 'stale') this.risk.books.delete(event.symbol);

@@ -38,6 +38,14 @@ describe('marketBuyReserveCheck', () => {
     expect(marketBuyReserveCheck(place({ side: 'buy', type: 'market', quantity: '1' }), state, config())?.reason).toMatch(/no ask/);
   });
 
+  it('without a book (candles only, a book re-syncing) prices the buy at the last traded price', () => {
+    const state = spotState({ USDT: '1' });
+    state.books.delete('ETHUSDT');
+    state.lastPrices.set('ETHUSDT', '2000.10');
+    // Same figures as the best ask of 2000.10 would give.
+    expect(marketBuyReserveCheck(place({ side: 'buy', type: 'market', quantity: '1' }), state, config())?.reason).toMatch(/reserve 2205.610275 USDT/);
+  });
+
   it('honours a configured slippage allowance', () => {
     expect(marketBuyReserve(d('1000'), spotInstrument(), config({ marketBuySlippage: '0.2' })).toFixed()).toBe('1203');
   });
