@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources directly, so `npx tradeloop` works right after `npm ci` with no build step.
-import { fileURLToPath } from 'node:url';
+import { URL, fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';
 
 // The project's tsconfig (decorators for the composition root), whatever the working directory.

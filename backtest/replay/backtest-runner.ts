@@ -107,7 +107,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { spot: balances } }, (i) => new ReplayedSymbolMarket(i), (event) => {
     port.onVenueEvent(event);
     if (event.account !== ACCOUNT) return;
-    if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now());
+    if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now(), event.cause);
     else if (event.kind === 'balance') late.collector?.onBalances(event.balances);
   }, Math.floor(first.t));
   port.attach(venue);
@@ -121,6 +121,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     venue: new LatentVenuePort(port, scheduler, latency, () => venue.advanceTo(clock.now())),
     clock, schedulers: virtualSchedulers(scheduler), risk: options.risk ?? {}, errorPolicy: options.errorPolicy ?? 'halt',
     unknownOrders: 'cancel', logger,
+    hooks: {
+      onTrack: (info) => late.collector?.onTrack(info),
+      onOrderFinished: (tracker) => late.collector?.onOrderFinished(tracker),
+    },
   });
   const collector = new ResultCollector(instruments, quote, kernel.adapter, 60_000, options.sampleMs ?? 60_000, (symbol) => feed.keeper.book(symbol)?.mid());
   late.collector = collector;

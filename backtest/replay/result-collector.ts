@@ -1,4 +1,6 @@
 import type { ExecutionAdapter } from '../../framework/execution/execution-adapter.js';
+import type { OrderTracker, TrackedOrderInfo } from '../../framework/execution/order-tracker.js';
+import type { EventCause } from '../venue/venue-types.js';
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
@@ -21,6 +23,8 @@ export class ResultCollector {
   private readonly lastPrice = new Map<string, Decimal | string>();
   private readonly balances = new Map<string, Decimal>();
   private readonly positions = new Map<string, Decimal>();
+  private readonly finished = new Map<string, OrderRecord>();
+  private readonly created = new Map<string, number>();
   private readonly tradePriced = new Set<string>();
   private nextSample = Number.NEGATIVE_INFINITY;
   private pendingFillSample = false;
@@ -42,7 +46,7 @@ export class ResultCollector {
   }
 
   /** One of the bot's order reports from the venue; trades become fill records. */
-  onOrderReport(report: OrderReport, time: number): void {
+  onOrderReport(report: OrderReport, time: number, cause?: EventCause): void {
     if (report.report_type !== 'trade' || report.trade_quantity === undefined || report.trade_price === undefined) return;
     const tracker = this.adapter.registry.get(report.client_order_id);
     const instrument = this.instruments.find((i) => i.symbol === report.symbol);
@@ -51,7 +55,7 @@ export class ResultCollector {
       fee: report.trade_fee ?? ZERO, feeCurrency: instrument?.info.fee_currency ?? this.quoteCurrency,
       liquidity: report.trade_taker === true ? 'taker' : 'maker', clientOrderId: report.client_order_id,
       tradeId: report.trade_id ?? `${report.client_order_id}:${report.quantity_cumulative.toFixed()}`,
-      intentId: tracker?.intentId, strategyId: tracker?.info.strategyId,
+      intentId: tracker?.intentId, strategyId: tracker?.info.strategyId, cause: cause === undefined ? undefined : causeText(cause),
     });
     const signed = report.side === 'buy' ? report.trade_quantity : report.trade_quantity.negated();
     this.positions.set(report.symbol, (this.positions.get(report.symbol) ?? ZERO).plus(signed));
@@ -102,17 +106,23 @@ export class ResultCollector {
 
   /** Every order the bot made, in creation order, with its last known state. */
   orders(): OrderRecord[] {
-    const out: OrderRecord[] = [];
+    const records = new Map(this.finished);
     for (const tracker of this.adapter.registry.all()) {
-      const order = tracker.order;
-      if (order === undefined) continue;
-      out.push({
-        clientOrderId: tracker.clientOrderId, intentId: tracker.intentId, symbol: order.symbol, side: order.side, type: order.type,
-        price: order.price, quantity: order.quantity, filledQuantity: tracker.quantityCumulative, status: order.status,
-        createdAt: order.created_at, updatedAt: order.updated_at,
-      });
+      const record = orderRecord(tracker);
+      if (record !== undefined && !records.has(tracker.clientOrderId)) records.set(tracker.clientOrderId, record);
     }
-    return out;
+    return [...records.values()].sort((a, b) => (this.created.get(a.clientOrderId) ?? 0) - (this.created.get(b.clientOrderId) ?? 0));
+  }
+
+  /** An order was created (tracked before its request left): its place in the orders' list. */
+  onTrack(info: TrackedOrderInfo): void {
+    this.created.set(info.clientOrderId, this.created.size);
+  }
+
+  /** An order ended: its final record is kept here, as the registry forgets old finished orders. */
+  onOrderFinished(tracker: OrderTracker): void {
+    const record = orderRecord(tracker);
+    if (record !== undefined) this.finished.set(tracker.clientOrderId, record);
   }
 
   /** Value of one unit of `currency` in the quote currency: last trade price, else the book's mid. */
@@ -135,5 +145,24 @@ export class ResultCollector {
     const value = new Decimal(last);
     this.lastPrice.set(symbol, value);
     return value;
+  }
+}
+
+function orderRecord(tracker: OrderTracker): OrderRecord | undefined {
+  const order = tracker.order;
+  if (order === undefined) return undefined;
+  return {
+    clientOrderId: tracker.clientOrderId, intentId: tracker.intentId, symbol: order.symbol, side: order.side, type: order.type,
+    price: order.price, quantity: order.quantity, filledQuantity: tracker.quantityCumulative, status: order.status,
+    createdAt: order.created_at, updatedAt: order.updated_at,
+  };
+}
+
+/** A venue event cause as one short, stable text (see FillRecord.cause). */
+export function causeText(cause: EventCause): string {
+  switch (cause.kind) {
+    case 'request': return `request#${cause.requestId}`;
+    case 'market': return `market:${cause.channel}:${cause.symbol}@${cause.frameTime}${cause.sequence === undefined ? '' : `#${cause.sequence}`}`;
+    case 'timer': return `timer:${cause.reason}@${cause.time}`;
   }
 }

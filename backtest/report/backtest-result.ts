@@ -59,6 +59,13 @@ export interface FillRecord {
   readonly tradeId: string;
   readonly intentId?: string;
   readonly strategyId?: string;
+  /**
+   * What made the fill, as the venue says: `request#<n>` (an order meeting the book when it
+   * arrived), `market:<channel>:<symbol>@<frame time>[#<sequence>]` (a recorded frame reaching a
+   * resting order), `timer:<reason>@<time>`. With the intentId, every fill traces back to the
+   * event and the intent behind it.
+   */
+  readonly cause?: string;
 }
 
 /** An order in its final state. */

@@ -10,10 +10,10 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export function fillsCsv(result: BacktestResult): string {
   return toCsv(
     ['time', 'time_iso', 'symbol', 'side', 'price', 'quantity', 'fee', 'fee_currency', 'liquidity',
-      'client_order_id', 'trade_id', 'intent_id', 'strategy_id'],
+      'client_order_id', 'trade_id', 'intent_id', 'strategy_id', 'cause'],
     result.fills.map((f) => [
       String(f.time), iso(f.time), f.symbol, f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed(),
-      f.feeCurrency, f.liquidity, f.clientOrderId, f.tradeId, f.intentId ?? '', f.strategyId ?? '',
+      f.feeCurrency, f.liquidity, f.clientOrderId, f.tradeId, f.intentId ?? '', f.strategyId ?? '', f.cause ?? '',
     ]),
   );
 }
