@@ -83,7 +83,9 @@ export async function run(): Promise<void> {
         if (verdict.kind !== 'passed' || !Number.isFinite(causeAt)) return;
         const now = clock.now();
         latencies.push(now - causeAt);
-        gateMs.push(now - returnedAt);
+        // The first intent of a handler alone: a second one waits for the first to be sent.
+        if (Number.isFinite(returnedAt)) gateMs.push(now - returnedAt);
+        returnedAt = Number.NaN;
       },
     },
   });
@@ -110,7 +112,7 @@ export async function run(): Promise<void> {
     row('-> onBook entered', toHandler),
     row('-> onBook returned', handlerMs),
     row('-> intent handed to the execution adapter', latencies),
-    row('(onBook returned -> intent through the risk gate)', gateMs),
+    row('(onBook returned -> its first intent through the risk gate)', gateMs),
   ]);
 }
 
