@@ -12,6 +12,8 @@ export interface RecordingReaderOptions {
    */
   readonly onError?: 'throw' | 'skip';
   readonly onBadLine?: (error: ParseError) => void;
+  /** Told of every chunk read from disk (its size in bytes, compressed), for progress and ETA. */
+  readonly onBytesRead?: (bytes: number) => void;
 }
 
 /**

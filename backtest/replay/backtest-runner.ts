@@ -53,6 +53,8 @@ export interface BacktestOptions {
   readonly logger?: RuntimeLogger;
   /** Equity sampling period (virtual ms); 60 s by default. */
   readonly sampleMs?: number;
+  /** Told of every chunk read from the recordings (bytes on disk): progress against the files' sizes. */
+  readonly onBytesRead?: (bytes: number) => void;
   /** Called every `progressEvery` frames with the frames replayed so far. */
   readonly onProgress?: (frames: number) => void;
   readonly progressEvery?: number;
@@ -77,7 +79,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const logger = options.logger ?? SILENT_LOGGER;
   if (options.recordings.length === 0) throw new ValidationError('recordings', 'name at least one recording');
   const instruments = await loadInstruments(options.recordings, options.symbols);
-  const frames = new FrameQueue(mergeFrameBatches(options.recordings, { onError: 'skip', onBadLine: (e) => logger.log('warn', 'bad recording line skipped', { error: e.message }) })[Symbol.asyncIterator]());
+  const frames = new FrameQueue(mergeFrameBatches(options.recordings, {
+    onError: 'skip', onBadLine: (e) => logger.log('warn', 'bad recording line skipped', { error: e.message }), onBytesRead: options.onBytesRead,
+  })[Symbol.asyncIterator]());
   // One recording: its first frames are read once, for the channels and then for the replay.
   let channels: Set<string>;
   if (options.recordings.length === 1) {

@@ -30,6 +30,8 @@ const MERGE_BATCH = 512;
 export async function* readFrameBatches(path: string, options: RecordingReaderOptions = {}): AsyncGenerator<RecordedFrame[]> {
   const file = createReadStream(path, { highWaterMark: CHUNK });
   const gunzip: ZlibOptions & TransformOptions = { chunkSize: CHUNK, readableHighWaterMark: READ_AHEAD };
+  const onBytes = options.onBytesRead;
+  if (onBytes !== undefined) file.on('data', (chunk: Buffer | string) => onBytes(chunk.length));
   const source = path.endsWith('.gz') ? file.pipe(createGunzip(gunzip)) : file;
   source.setEncoding('utf8');
   let lineNo = 0;

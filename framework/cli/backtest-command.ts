@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -41,12 +42,17 @@ export const backtestCommand: CliCommand = {
     const configFile = path.resolve(values.config);
     const config = loadBotConfig(configFile);
     const recordings = (values.recording ?? [SAMPLE_RECORDING]).map((r) => path.resolve(r));
+    for (const file of recordings) if (!existsSync(file)) throw new ValidationError('--recording', 'no such file', file);
     const seed = values.seed === undefined ? config.backtest.seed : integer(values.seed, '--seed');
     const latencyMs = values.latency === undefined ? config.backtest.latencyMs : integer(values.latency, '--latency');
     const outDir = path.resolve(values.out ?? path.join('reports', config.bot.id));
     const { plugin, params } = await loadStrategy(config.strategy.name, config.strategy.params, { baseDir: path.dirname(configFile) });
     const log = createLogger({ level: 'warn', console: values.quiet ? 'off' : 'pretty', consoleStream: process.stderr });
-    const progress = createProgress({ enabled: !values.quiet });
+    // Progress in bytes of the recordings on disk, so a gzip stream of unknown length still has an ETA.
+    const totalBytes = recordings.reduce((sum, file) => sum + statSync(file).size, 0);
+    const progress = createProgress({ enabled: !values.quiet, total: totalBytes, unit: 'bytes' });
+    let bytesRead = 0;
+    let frames = 0;
     const started = performance.now();
     try {
       if (!values.quiet) console.log(`backtest ${config.strategy.name} on ${config.strategy.symbols.join(', ')} over ${recordings.map((r) => path.basename(r)).join(', ')}`);
@@ -55,7 +61,11 @@ export const backtestCommand: CliCommand = {
         balances: config.backtest.balances, risk: config.risk, seed, latencyMs, candles: config.strategy.candles,
         candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
         logger: log.runtime, progressEvery: 10_000,
-        onProgress: (frames) => progress.update(frames, { rate: frames / ((performance.now() - started) / 1000) }),
+        onBytesRead: (bytes) => (bytesRead += bytes),
+        onProgress: (count) => {
+          frames = count;
+          progress.update(bytesRead, { rate: frames / ((performance.now() - started) / 1000) });
+        },
       });
       progress.stop();
       const metrics = computeMetrics(result);
