@@ -173,10 +173,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   };
 
   await drive(kernel.start());
-  const closedBy = closedCandles(feed.market$).subscribe((event) => onClosedCandle(event));
+  // Candle-only runs chart the candles themselves; book runs take prices from trades.
+  const closedBy = mode === 'candles' ? closedCandles(feed.market$).subscribe((event) => onClosedCandle(event)) : undefined;
   function onClosedCandle(event: CandlesEvent): void {
     const candle = event.candles[0];
-    if (candle === undefined || mode === 'book') return;
+    if (candle === undefined) return;
     for (const price of [candle.open, candle.high, candle.low, candle.close]) collector.onPrice(event.symbol, price, candle.timestamp);
   }
 
@@ -251,7 +252,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
 
   await settle(lastTime);
   await drive(kernel.stop('cancel'));
-  closedBy.unsubscribe();
+  closedBy?.unsubscribe();
   collector.sample(lastTime);
   feed.close();
   port.close();
