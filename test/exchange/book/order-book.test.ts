@@ -235,3 +235,25 @@ describe('OrderBook', () => {
     expect(new OrderBook('X', { windowSize: 64 }).size('bid')).toBe(0);
   });
 });
+
+describe('OrderBook.mid()', () => {
+  it('after every frame equals (best bid + best ask) / 2 of the naive book, cached or not', () => {
+    fc.assert(
+      fc.property(movingFrameSequence(3), (frames) => {
+        const book = new OrderBook('TEST');
+        const naive = new NaiveBook();
+        for (const f of frames) {
+          book.apply(f);
+          naive.apply(f.snapshot, f.bids, f.asks);
+          const bid = naive.levels('bid')[0]?.[0];
+          const ask = naive.levels('ask')[0]?.[0];
+          const expected = bid === undefined || ask === undefined ? undefined : new Decimal(bid).plus(ask).dividedBy(2).toFixed();
+          const mid = book.mid();
+          expect(mid === undefined ? undefined : new Decimal(mid).toFixed()).toBe(expected);
+          // Asked twice without a change: the same text (served from the cache).
+          expect(book.mid()).toBe(mid);
+        }
+      }),
+    );
+  });
+});

@@ -21,4 +21,30 @@ describe('TickLadder', () => {
       expect([ladder.count, ladder.bestKey()]).toEqual([0, NaN]);
     }));
   });
+
+  it('with a small window that slides up and down, walks and reads agree with a map of the levels', () => {
+    // Keys drift by a random walk far beyond the window, so levels move between the window and
+    // the sorted part in both directions.
+    const step = fc.tuple(fc.integer({ min: -40, max: 40 }), fc.integer({ min: -20, max: 20 }), fc.integer({ min: 0, max: 4 }));
+    fc.assert(fc.property(fc.constantFrom(16, 32, 64), fc.array(step, { maxLength: 500 }), (windowSize, steps) => {
+      const ladder = new TickLadder(windowSize);
+      const naive = new Map<number, number>();
+      let center = 0;
+      for (const [drift, offset, lots] of steps) {
+        center += drift;
+        const key = center + offset;
+        ladder.set(key, lots);
+        if (lots === 0) naive.delete(key);
+        else naive.set(key, lots);
+      }
+      const expected = [...naive].sort((a, b) => a[0] - b[0]);
+      expect(Array.from({ length: ladder.count }, (_, i) => [ladder.keys[i], ladder.lots[i]])).toEqual(expected);
+      // One walk from the best down visits every level once, in order.
+      const walked: number[] = [];
+      for (let key = ladder.bestKey(); !Number.isNaN(key); key = ladder.below(key)) walked.push(key);
+      expect(walked).toEqual(expected.map(([key]) => key).reverse());
+      for (const [key, lots] of expected) expect(ladder.lotsAt(key)).toBe(lots);
+      expect(ladder.lotsAt(center + 1000)).toBe(0);
+    }));
+  });
 });
