@@ -50,7 +50,10 @@ export const paperCommand: CliCommand = {
       strict: true,
     });
     const file = requiredConfig(values.config);
-    const config = loadBotConfig(file);
+    const loaded = loadBotConfig(file);
+    // Each paper run trades on a fresh sandbox account: its journal must not restore another run's orders and positions.
+    const runDir = path.join(loaded.journal.dir, 'paper', new Date().toISOString().replace(/[:.]/g, '-'));
+    const config: BotConfig = { ...loaded, journal: { dir: runDir } };
     const recording = values.recording === undefined ? config.paper.recording : path.resolve(values.recording);
     const speed = values.speed === undefined ? config.paper.speed : Number(values.speed);
     const server = await SandboxServer.start({
