@@ -3,8 +3,8 @@ import type { Intent } from '../../framework/model/intent.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { BookView, Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
-import { movedBy, quoteFactors, quotePricesAt, type QuoteFactors } from './quote-prices.js';
-import { QuoteTracker, type QuoteSide } from './quote-tracker.js';
+import { leavesBand, quoteFactors, quotePricesAt, requoteBand, type QuoteFactors, type RequoteBand } from './quote-prices.js';
+import { QuoteTracker, type QuoteSide, type QuoteState } from './quote-tracker.js';
 
 type Ctx = StrategyContext<MarketMakerParams>;
 
@@ -36,6 +36,8 @@ interface PricedQuote {
  */
 export function createMarketMaker(): Strategy<MarketMakerParams> {
   const quotes = new QuoteTracker();
+  /** Requote band per quote, recomputed when the quote's price changes. */
+  const bands = new WeakMap<QuoteState, RequoteBand>();
   // Most book updates leave the mid and the position as they were: the prices are then reused
   // instead of recomputed (pure function of these inputs, so the result is the same).
   const priced = new Map<string, PricedQuote>();
@@ -108,7 +110,11 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
       return;
     }
     const p = ctx.params;
-    if (q.price !== undefined && !movedBy(q.price, target, p.requoteBps)) return;
+    if (q.price !== undefined) {
+      let band = bands.get(q);
+      if (band === undefined || band.price !== q.price || band.bps !== p.requoteBps) bands.set(q, (band = requoteBand(q.price, p.requoteBps)));
+      if (!leavesBand(band, target)) return;
+    }
     if (now - q.movedAt < p.minRequoteIntervalMs) return;
     const intent = ctx.replace(q.orderId, quantity, target, tag);
     q.movedAt = now;

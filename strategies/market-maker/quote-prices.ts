@@ -65,6 +65,30 @@ export function quotePricesAt(instrument: Instrument, mid: Decimal, factors: Quo
   return { center, bid, ask };
 }
 
+/**
+ * The prices a quote at `price` may be asked to move to without being moved: those strictly
+ * between `low` and `high` (`price` -/+ `bps` basis points of it). Computed once per quote price,
+ * so the per-book-update test is two comparisons; same verdict as {@link movedBy}.
+ */
+export interface RequoteBand {
+  readonly price: Decimal;
+  readonly bps: Decimal;
+  readonly low: Decimal;
+  readonly high: Decimal;
+}
+
+/** The band of a quote at `price` for a minimum move of `bps` (exact: a division by 10,000). */
+export function requoteBand(price: Decimal, bps: Decimal): RequoteBand {
+  const step = price.times(bps).dividedBy(BPS);
+  return { price, bps, low: price.minus(step), high: price.plus(step) };
+}
+
+/** True when `next` is a move out of the band ({@link movedBy} of the band's price). */
+export function leavesBand(band: RequoteBand, next: Decimal): boolean {
+  if (next === band.price || next.equals(band.price)) return false;
+  return next.lessThanOrEqualTo(band.low) || next.greaterThanOrEqualTo(band.high);
+}
+
 /** True when `next` differs from `current` by at least `bps` basis points of `current`. */
 export function movedBy(current: Decimal, next: Decimal, bps: Decimal): boolean {
   if (current === next || current.equals(next)) return false;
