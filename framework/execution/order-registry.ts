@@ -3,6 +3,7 @@ import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import { OrderTracker, isTerminal, type OrderFill, type TrackedOrderInfo, type TrackerUpdate } from './order-tracker.js';
 import { PositionBook, type CurrencyLookup } from './position-book.js';
+import { BoundedSet } from '../model/bounded-set.js';
 
 /** What a report did in the registry; `tracker` is undefined for an order nobody tracks. */
 export interface RegistryUpdate extends TrackerUpdate {
@@ -19,11 +20,6 @@ export const FINISHED_KEPT = 10_000;
 /** Booked trade ids kept against double booking (a late duplicate is older than this many executions: ignored). */
 export const TRADES_KEPT = 100_000;
 
-/** Drops the consumed head of a FIFO array; returns the new head index (0). */
-function compact(list: string[], head: number): number {
-  list.splice(0, head);
-  return 0;
-}
 
 /**
  * Every order tracker of the bot by client_order_id, and the bookkeeping of their fills. A fill is
@@ -33,13 +29,9 @@ function compact(list: string[], head: number): number {
  */
 export class OrderRegistry {
   private readonly trackers = new Map<string, OrderTracker>();
-  private readonly bookedTrades = new Set<string>();
+  private readonly bookedTrades = new BoundedSet<string>(TRADES_KEPT);
   /** Finished orders in the order they ended; the oldest are forgotten beyond {@link FINISHED_KEPT}. */
-  private readonly finished: string[] = [];
-  private finishedHead = 0;
-  private readonly finishedSeen = new Set<string>();
-  private readonly tradesInOrder: string[] = [];
-  private tradesHead = 0;
+  private readonly finished = new BoundedSet<string>(FINISHED_KEPT);
   readonly positions: PositionBook;
 
   /**
@@ -158,9 +150,6 @@ export class OrderRegistry {
       const key = `${symbol}/${side}/${fill.tradeId}`;
       if (this.bookedTrades.has(key)) continue;
       this.bookedTrades.add(key);
-      this.tradesInOrder.push(key);
-      if (this.tradesInOrder.length - this.tradesHead > TRADES_KEPT) this.bookedTrades.delete(this.tradesInOrder[this.tradesHead++]!);
-      if (this.tradesHead > TRADES_KEPT) this.tradesHead = compact(this.tradesInOrder, this.tradesHead);
       booked.push(fill);
       if (strategyId !== undefined) this.positions.applyFill(strategyId, symbol, side, fill);
       if (announce) this.onBooked?.(tracker.info, fill);
@@ -169,16 +158,11 @@ export class OrderRegistry {
   }
 
   private noteFinished(tracker: OrderTracker): void {
-    if (!isTerminal(tracker.status) || this.finishedSeen.has(tracker.clientOrderId)) return;
-    this.finishedSeen.add(tracker.clientOrderId);
+    if (!isTerminal(tracker.status) || this.finished.has(tracker.clientOrderId)) return;
     this.onFinished?.(tracker);
-    this.finished.push(tracker.clientOrderId);
-    if (this.finished.length - this.finishedHead > FINISHED_KEPT) {
-      const oldest = this.finished[this.finishedHead++]!;
-      this.finishedSeen.delete(oldest);
-      const old = this.trackers.get(oldest);
-      if (old !== undefined && isTerminal(old.status)) this.trackers.delete(oldest);
-    }
-    if (this.finishedHead > FINISHED_KEPT) this.finishedHead = compact(this.finished, this.finishedHead);
+    const oldest = this.finished.add(tracker.clientOrderId);
+    if (oldest === undefined) return;
+    const old = this.trackers.get(oldest);
+    if (old !== undefined && isTerminal(old.status)) this.trackers.delete(oldest);
   }
 }

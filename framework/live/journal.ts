@@ -2,15 +2,13 @@ import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, wr
 import path from 'node:path';
 import type { ClientOrderIdGenerator, ClientOrderIdState } from '../execution/client-order-ids.js';
 import { utcDay } from '../execution/client-order-ids.js';
-import type { OrderFill, TrackedOrderInfo } from '../execution/order-tracker.js';
+import { isTerminal, type OrderFill, type TrackedOrderInfo } from '../execution/order-tracker.js';
 import { Decimal, toWire } from '../model/decimal.js';
 import type { Side } from '../model/instrument.js';
-import type { OrderStatus } from '../model/resources/order.js';
 import type { OrderUpdateReport } from '../model/strategy-report.js';
 import type { KernelHooks } from '../runtime/bot-kernel.js';
 import type { IntentVerdict } from '../runtime/trading-pipeline.js';
 
-const FINAL: ReadonlySet<OrderStatus> = new Set<OrderStatus>(['filled', 'canceled', 'expired']);
 
 /** One journaled order and what became of it. */
 export interface JournaledOrder {
@@ -122,7 +120,7 @@ export class Journal implements KernelHooks {
 
   onOrderUpdate(update: OrderUpdateReport): void {
     const r = update.report;
-    if (FINAL.has(r.status) || r.report_type === 'rejected') this.write({ k: 'final', t: this.options.now(), id: r.client_order_id, status: r.status });
+    if (isTerminal(r.status) || r.report_type === 'rejected') this.write({ k: 'final', t: this.options.now(), id: r.client_order_id, status: r.status });
   }
 
   /** A free-form mark (reconciliation summaries, shutdown). */

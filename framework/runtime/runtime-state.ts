@@ -4,7 +4,7 @@ import type { TradingBalance } from '../model/resources/balance.js';
 import type { Order, OrderStatus } from '../model/resources/order.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { OrderReport } from '../model/stream/order-report.js';
-import { BoundedSet } from './bounded-set.js';
+import { BoundedSet } from '../model/bounded-set.js';
 import { PositionLedger } from './position-ledger.js';
 import type { PositionView } from './strategy.js';
 

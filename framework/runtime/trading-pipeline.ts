@@ -290,19 +290,12 @@ export class TradingPipeline implements IntentSink, AccountSource {
       quantityCumulative: tracker.quantityCumulative, price: order.price, stopPrice: order.stop_price, reduceOnly: order.reduce_only,
       reservationKey: key,
     });
+    // Orders holding funds on the exchange without a reservation of ours get one once they show up
+    // active: orders found at start (adopted or restored), and OTOCO exits the primary activated.
     if (this.options.ledger.get(key) === undefined && (atStart || holdsFundsUnreserved(tracker, order)) && !this.reservedLate.has(key)) {
       this.reservedLate.add(key);
-      this.reserveAdopted(tracker, key);
+      this.reserveRemaining(tracker, key);
     }
-  }
-
-  /**
-   * Orders that hold funds on the exchange without a reservation of ours get one when they show up
-   * active: orders adopted at reconciliation, and the secondaries of a oneTriggerOneCancelOther
-   * list once the primary's execution activated them.
-   */
-  private reserveAdopted(tracker: OrderTracker, key: string): void {
-    this.reserveRemaining(tracker, key);
   }
 
   /**

@@ -20,17 +20,21 @@ export class BoundedSet<T> {
     return this.values.has(value);
   }
 
-  /** Adds `value` (no effect when present), forgetting the oldest value beyond the capacity. */
-  add(value: T): void {
-    if (this.values.has(value)) return;
+  /**
+   * Adds `value` (no effect when present), forgetting the oldest value beyond the capacity;
+   * returns the value forgotten, if any, so the owner can drop what it kept for it.
+   */
+  add(value: T): T | undefined {
+    if (this.values.has(value)) return undefined;
     this.values.add(value);
     this.order.push(value);
-    if (this.values.size > this.capacity) {
-      this.values.delete(this.order[this.head++] as T);
-      if (this.head >= this.capacity) {
-        this.order.splice(0, this.head);
-        this.head = 0;
-      }
+    if (this.values.size <= this.capacity) return undefined;
+    const oldest = this.order[this.head++] as T;
+    this.values.delete(oldest);
+    if (this.head >= this.capacity) {
+      this.order.splice(0, this.head);
+      this.head = 0;
     }
+    return oldest;
   }
 }
