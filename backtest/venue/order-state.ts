@@ -5,6 +5,7 @@ import type {
 } from '../../framework/model/resources/order.js';
 import type { OrderReport, ReportType } from '../../framework/model/stream/order-report.js';
 import type { FeeRates } from './fees.js';
+import { lotsDecimal, ticksDecimal } from './grid-decimals.js';
 import type { AccountId } from './venue-types.js';
 
 /**
@@ -98,7 +99,7 @@ export function isActive(order: OrderRecord): boolean {
 /** The Order resource of a record (with `trades` and `price_average` when it executed). */
 export function toOrder(order: OrderRecord, withTrades = false): Order {
   const inst = order.instrument;
-  const cumulative = inst.lotsToDecimal(order.cumulativeLots);
+  const cumulative = lotsDecimal(inst, order.cumulativeLots);
   return {
     id: order.id,
     client_order_id: order.clientOrderId,
@@ -109,11 +110,11 @@ export function toOrder(order: OrderRecord, withTrades = false): Order {
     status: order.status === 'none' ? 'new' : order.status,
     type: order.type,
     time_in_force: order.timeInForce,
-    quantity: inst.lotsToDecimal(order.quantityLots),
+    quantity: lotsDecimal(inst, order.quantityLots),
     quantity_cumulative: cumulative,
-    price: order.priceTicks === undefined ? undefined : inst.ticksToDecimal(order.priceTicks),
+    price: order.priceTicks === undefined ? undefined : ticksDecimal(inst, order.priceTicks),
     price_average: withTrades && order.cumulativeLots > 0 ? order.notional.dividedBy(cumulative) : undefined,
-    stop_price: order.stopTicks === undefined ? undefined : inst.ticksToDecimal(order.stopTicks),
+    stop_price: order.stopTicks === undefined ? undefined : ticksDecimal(inst, order.stopTicks),
     expire_time: order.timeInForce === 'GTD' ? order.expireTime : undefined,
     post_only: order.postOnly,
     original_client_order_id: order.originalClientOrderId,
@@ -124,13 +125,38 @@ export function toOrder(order: OrderRecord, withTrades = false): Order {
   };
 }
 
-/** A trading-stream report of the record's current state; `trade` for `report_type: 'trade'`. */
+/**
+ * A trading-stream report of the record's current state; `trade` for `report_type: 'trade'`. The
+ * fields of {@link toOrder} (in its order) without `trades` and `price_average`, built directly: a
+ * report goes out for every order change, so no Order is built just to be taken apart.
+ */
 export function toReport(order: OrderRecord, reportType: ReportType, trade?: OrderTrade): OrderReport {
-  const { trades: _trades, price_average: _average, ...fields } = toOrder(order);
-  if (trade === undefined) return { ...fields, report_type: reportType };
+  const inst = order.instrument;
+  const fields = {
+    id: order.id,
+    client_order_id: order.clientOrderId,
+    order_list_id: order.orderListId,
+    contingency_type: order.contingencyType,
+    symbol: inst.symbol,
+    side: order.side,
+    status: order.status === 'none' ? 'new' as const : order.status,
+    type: order.type,
+    time_in_force: order.timeInForce,
+    quantity: lotsDecimal(inst, order.quantityLots),
+    quantity_cumulative: lotsDecimal(inst, order.cumulativeLots),
+    price: order.priceTicks === undefined ? undefined : ticksDecimal(inst, order.priceTicks),
+    stop_price: order.stopTicks === undefined ? undefined : ticksDecimal(inst, order.stopTicks),
+    expire_time: order.timeInForce === 'GTD' ? order.expireTime : undefined,
+    post_only: order.postOnly,
+    original_client_order_id: order.originalClientOrderId,
+    inactive: order.inactive ? true as const : undefined,
+    created_at: order.createdAt,
+    updated_at: order.updatedAt,
+    report_type: reportType,
+  };
+  if (trade === undefined) return fields;
   return {
     ...fields,
-    report_type: reportType,
     trade_id: trade.id,
     trade_quantity: trade.quantity,
     trade_price: trade.price,

@@ -92,6 +92,10 @@ export function invalid(description: string): VenueRejection {
 /** Quantity text to lots of the instrument (strict: must be on the grid; else rounded half down). */
 export function toLots(instrument: Instrument, text: string | undefined, strict: boolean): number {
   if (text === undefined) throw invalid('quantity is required');
+  // The usual request is a plain positive text already on the grid: its lots are the answer (the
+  // same the Decimal path below reaches), with no Decimal built.
+  const onGrid = typeof text === 'string' ? instrument.quantityToLots(text) : Number.NaN;
+  if (onGrid > 0 && Number.isSafeInteger(onGrid)) return onGrid;
   if (typeof text !== 'string' || !isDecimalString(text)) throw new VenueRejection(ErrorCode.QuantityNotNumber, `quantity ${String(text)} is not a number`);
   let quantity = new Decimal(text);
   if (!quantity.isPositive() || quantity.isZero()) throw new VenueRejection(ErrorCode.QuantityTooLow, 'quantity must be greater than zero');
@@ -110,6 +114,9 @@ export function toLots(instrument: Instrument, text: string | undefined, strict:
 /** Price text to ticks of the instrument, with the same strict/rounding rules as quantities. */
 export function toTicks(instrument: Instrument, text: string | undefined, field: 'price' | 'stop_price', strict: boolean): number {
   if (text === undefined) throw invalid(`${field} is required`);
+  // As in toLots: a plain positive text on the grid is its tick count.
+  const onGrid = typeof text === 'string' ? instrument.priceToTicks(text) : Number.NaN;
+  if (onGrid > 0 && Number.isSafeInteger(onGrid)) return onGrid;
   if (typeof text !== 'string' || !isDecimalString(text)) throw new VenueRejection(ErrorCode.PriceNotNumber, `${field} ${String(text)} is not a number`);
   let price = new Decimal(text);
   if (!price.isPositive() || price.isZero()) throw new VenueRejection(ErrorCode.BadPrice, `${field} must be greater than zero`);

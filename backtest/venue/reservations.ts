@@ -112,20 +112,30 @@ export class Reservations {
   /** The total that would result if `orderKey` held `need` instead (funds checks before a change). */
   totalWith(orderKey: number, account: AccountId, group: string, need: ReservationNeed): Decimal {
     const old = this.holdings.get(orderKey);
-    this.set(orderKey, account, group, need);
     const total = this.total(account, need.currency);
-    if (old === undefined) this.set(orderKey, account, group, undefined);
-    else this.set(orderKey, old.account, old.group, { currency: old.currency, amount: old.amount });
-    return total;
+    if (old === undefined && need.amount.isZero()) return total;
+    if (old === undefined || (old.account === account && old.currency === need.currency && old.group === group)) {
+      // What `set` would store, computed without changing anything (the per-request path: a replace
+      // keeps its order's key, currency and group).
+      const before = this.groupAmount(group, account, need.currency);
+      const after = this.groupAmount(group, account, need.currency, orderKey, need.amount);
+      return total.plus(after).minus(before);
+    }
+    this.set(orderKey, account, group, need);
+    const changed = this.total(account, need.currency);
+    this.set(orderKey, old.account, old.group, { currency: old.currency, amount: old.amount });
+    return changed;
   }
 
-  private groupAmount(group: string, account: AccountId, currency: string): Decimal {
+  /** Largest holding of the group in the currency; with `replaced`, that order counts as `amount`. */
+  private groupAmount(group: string, account: AccountId, currency: string, replaced?: number, amount?: Decimal): Decimal {
     let max = ZERO;
     for (const key of this.groups.get(group) ?? []) {
+      if (key === replaced) continue;
       const h = this.holdings.get(key);
       if (h !== undefined && h.account === account && h.currency === currency && h.amount.greaterThan(max)) max = h.amount;
     }
-    return max;
+    return amount !== undefined && !amount.isZero() && amount.greaterThan(max) ? amount : max;
   }
 }
 

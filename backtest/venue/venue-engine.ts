@@ -4,6 +4,7 @@ import type { OrderStatus, OrderTrade } from '../../framework/model/resources/or
 import type { ReportType } from '../../framework/model/stream/order-report.js';
 import { expiryTime, ExpiryQueue } from './expiry.js';
 import { tradeFee } from './fees.js';
+import { lotsDecimal, ticksDecimal } from './grid-decimals.js';
 import { Ledger, type AccountBalances } from './ledger.js';
 import type { SymbolMarket, MatchFill } from './matching/market-port.js';
 import type { ListRole, ListState } from './order-lists.js';
@@ -119,9 +120,9 @@ export class VenueEngine {
     if (order.marketBudget !== undefined) return { currency: spendCurrency(order.instrument, order.side), amount: order.marketBudget };
     const lots = remainingLots(order);
     const inst = order.instrument;
-    const quantity = inst.lotsToDecimal(lots);
-    if (hasLimitPrice(order.type)) return limitNeed(inst, order.side, inst.ticksToDecimal(order.priceTicks as number), quantity, order.rates);
-    if (isConditionalType(order.type)) return marketNeed(inst, order.side, inst.ticksToDecimal(order.stopTicks as number), quantity, order.rates);
+    const quantity = lotsDecimal(inst, lots);
+    if (hasLimitPrice(order.type)) return limitNeed(inst, order.side, ticksDecimal(inst, order.priceTicks as number), quantity, order.rates);
+    if (isConditionalType(order.type)) return marketNeed(inst, order.side, ticksDecimal(inst, order.stopTicks as number), quantity, order.rates);
     // A market sell in flight; a market buy always carries a budget.
     return limitNeed(inst, order.side, ZERO, quantity, order.rates);
   }
@@ -179,8 +180,8 @@ export class VenueEngine {
     const order = this.orders.get(fill.orderKey);
     if (order === undefined || !isActive(order) || order.inactive || fill.lots <= 0) return false;
     const inst = order.instrument;
-    const price = inst.ticksToDecimal(fill.priceTicks);
-    const quantity = inst.lotsToDecimal(fill.lots);
+    const price = ticksDecimal(inst, fill.priceTicks);
+    const quantity = lotsDecimal(inst, fill.lots);
     const notional = price.times(quantity);
     const base = inst.baseCurrency ?? inst.quoteCurrency;
     const feeCurrency = inst.info.fee_currency;

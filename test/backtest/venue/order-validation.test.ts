@@ -1,6 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { validateNewOrder, type ValidationContext } from '../../../backtest/venue/order-validation.js';
+import { toLots, toTicks, validateNewOrder, type ValidationContext } from '../../../backtest/venue/order-validation.js';
+import { Decimal, isDecimalString } from '../../../framework/model/decimal.js';
+import { Instrument } from '../../../framework/model/instrument.js';
+import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
 import { VenueRejection, type NewOrderRequest } from '../../../backtest/venue/venue-types.js';
 import { BTCUSDT, ETHUSDT, HALTED, makeVenue, T0 } from './support/venue-fixture.js';
 
@@ -91,5 +94,55 @@ describe('validateNewOrder', () => {
     expect(() => f.venue.placeOrder('a', { symbol: 'ETHUSDT', side: 'buy', quantity: '1', price: '1.001', strict_validate: true })).toThrow(VenueRejection);
     expect(f.events).toEqual([]);
     expect(f.venue.openOrders('a')).toEqual([]);
+  });
+});
+
+describe('toTicks and toLots', () => {
+  const FIVES = new Instrument('FIVEUSDT', parseSymbolInfo({
+    type: 'spot', base_currency: 'FIVE', quote_currency: 'USDT', quantity_increment: '0.5', tick_size: '0.05',
+    take_rate: '0.001', make_rate: '0.001', fee_currency: 'USDT',
+  }));
+
+  /** The Decimal route every text used to take: validate, round half down unless strict, convert. */
+  function reference(instrument: Instrument, text: string, strict: boolean, step: Decimal, toUnits: (t: string) => number): number | string {
+    if (!isDecimalString(text)) return 'not a number';
+    let value = new Decimal(text);
+    if (!value.isPositive() || value.isZero()) return 'not positive';
+    if (!value.mod(step).isZero()) {
+      if (strict) return 'off grid';
+      value = value.dividedBy(step).toDecimalPlaces(0, Decimal.ROUND_HALF_DOWN).times(step);
+      if (value.isZero()) return 'rounds to zero';
+    }
+    const units = toUnits(value.toFixed());
+    return Number.isSafeInteger(units) ? units : 'out of range';
+  }
+
+  function outcome(convert: () => number): number | string {
+    try {
+      return convert();
+    } catch (e) {
+      if (!(e instanceof VenueRejection)) throw e;
+      return e.description.includes('not a number') ? 'not a number'
+        : e.description.includes('greater than zero') ? 'not positive'
+          : e.description.includes('not a multiple') ? 'off grid'
+            : e.description.includes('rounds to zero') ? 'rounds to zero' : 'out of range';
+    }
+  }
+
+  const text = fc.tuple(
+    fc.constantFrom('', '-', '+', ' '),
+    fc.stringMatching(/^[0-9]{0,6}$/),
+    fc.constantFrom('', '.'),
+    fc.stringMatching(/^[0-9]{0,6}$/),
+    fc.constantFrom('', '', '', 'x', '0'),
+  ).map((parts) => parts.join(''));
+
+  it('convert every text as the Decimal route does (result or refusal)', () => {
+    fc.assert(fc.property(fc.constantFrom(ETHUSDT, BTCUSDT, FIVES), text, fc.boolean(), (instrument, t, strict) => {
+      expect(outcome(() => toTicks(instrument, t, 'price', strict)))
+        .toEqual(reference(instrument, t, strict, instrument.tickSize, (s) => instrument.priceToTicks(s)));
+      expect(outcome(() => toLots(instrument, t, strict)))
+        .toEqual(reference(instrument, t, strict, instrument.quantityIncrement, (s) => instrument.quantityToLots(s)));
+    }), { numRuns: 2000 });
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../framework/model/decimal.js';
 import { effectiveRates } from '../../../backtest/venue/fees.js';
@@ -28,5 +29,32 @@ describe('Reservations', () => {
     expect(r.total('a', 'ETH').toFixed()).toBe('2.5');
     r.set(3, 'a', 'list:L', { currency: 'USDT', amount: d('10') });
     expect([r.total('a', 'ETH').toFixed(), r.total('a', 'USDT').toFixed()]).toEqual(['1', '10']);
+  });
+});
+
+describe('Reservations.totalWith', () => {
+  const step = fc.record({
+    key: fc.integer({ min: 1, max: 5 }),
+    group: fc.constantFrom('order:g1', 'list:L', 'list:M'),
+    currency: fc.constantFrom('ETH', 'USDT'),
+    amount: fc.option(fc.integer({ min: 0, max: 40 }).map((n) => d((n / 4).toString())), { nil: undefined }),
+  });
+
+  it('equals setting the need, reading the total and restoring, and changes nothing', () => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 12 }), step, (steps, probe) => {
+      const r = new Reservations();
+      const twin = new Reservations();
+      for (const s of steps) {
+        const need = s.amount === undefined ? undefined : { currency: s.currency, amount: s.amount };
+        r.set(s.key, 'a', s.group, need);
+        twin.set(s.key, 'a', s.group, need);
+      }
+      const need = { currency: probe.currency, amount: probe.amount ?? d('1') };
+      const before = ['ETH', 'USDT'].map((c) => r.total('a', c).toFixed());
+      const got = r.totalWith(probe.key, 'a', probe.group, need);
+      twin.set(probe.key, 'a', probe.group, need);
+      expect(got.toFixed()).toBe(twin.total('a', need.currency).toFixed());
+      expect(['ETH', 'USDT'].map((c) => r.total('a', c).toFixed())).toEqual(before);
+    }));
   });
 });
