@@ -57,11 +57,15 @@ export function createRecord(engine: VenueEngine, account: AccountId, v: Validat
     inactive: list?.inactive ?? false,
     triggered: false,
     resting: false,
+    // Set later (a market buy's budget) or by a replacement; present from the start so every
+    // record has one shape.
+    marketBudget: undefined,
     createdAt: engine.time,
     updatedAt: engine.time,
     orderListId: list?.listId,
     contingencyType: list?.contingencyType,
     reserveGroup: list?.reserveGroup ?? `order:${key}`,
+    originalClientOrderId: undefined,
     trades: [],
     notional: new Decimal(0),
   };

@@ -35,17 +35,7 @@ export function replaceOrder(engine: VenueEngine, account: AccountId, request: R
     throw invalid(`quantity must exceed the executed quantity ${inst.lotsToQuantity(old.cumulativeLots)}`);
   }
   const clientOrderId = resolveClientOrderId(engine, account, request.new_client_order_id);
-  const next: OrderRecord = {
-    ...old,
-    id: engine.ids.nextOrderId(),
-    clientOrderId,
-    quantityLots,
-    priceTicks,
-    originalClientOrderId: old.clientOrderId,
-    createdAt: engine.time,
-    updatedAt: engine.time,
-    trades: [...old.trades],
-  };
+  const next = replacement(old, engine.ids.nextOrderId(), clientOrderId, quantityLots, priceTicks, engine.time);
   const need = engine.needOf(next);
   if (need !== undefined && !engine.fits(next, need)) throw insufficient(next, need);
 
@@ -74,4 +64,44 @@ export function replaceOrder(engine: VenueEngine, account: AccountId, request: R
   if (repriced && !next.inactive && next.status !== 'suspended' && (next.triggered || next.type === 'limit')) activate(engine, next);
   engine.commit();
   return next;
+}
+
+/**
+ * The record of the order taking over from `old`: every field of `old` except the new identity,
+ * size, price and times, and its own copy of the executions. Spelled out field by field, in the
+ * order `createRecord` builds them, so every record shares one object shape (a spread of the old
+ * record costs several times more on this per-requote path). A field added to OrderRecord must be
+ * added here too.
+ */
+function replacement(old: OrderRecord, id: string, clientOrderId: string, quantityLots: number, priceTicks: number | undefined, time: number): OrderRecord {
+  return {
+    key: old.key,
+    id,
+    account: old.account,
+    clientOrderId,
+    instrument: old.instrument,
+    side: old.side,
+    type: old.type,
+    timeInForce: old.timeInForce,
+    quantityLots,
+    cumulativeLots: old.cumulativeLots,
+    priceTicks,
+    stopTicks: old.stopTicks,
+    expireTime: old.expireTime,
+    postOnly: old.postOnly,
+    rates: old.rates,
+    status: old.status,
+    inactive: old.inactive,
+    triggered: old.triggered,
+    resting: old.resting,
+    marketBudget: old.marketBudget,
+    createdAt: time,
+    updatedAt: time,
+    orderListId: old.orderListId,
+    contingencyType: old.contingencyType,
+    reserveGroup: old.reserveGroup,
+    originalClientOrderId: old.clientOrderId,
+    trades: [...old.trades],
+    notional: old.notional,
+  };
 }

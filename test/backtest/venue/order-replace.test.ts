@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { placeSingle } from '../../../backtest/venue/order-placement.js';
+import { replaceOrder } from '../../../backtest/venue/order-replace.js';
+import { validateNewOrder } from '../../../backtest/venue/order-validation.js';
+import { VenueEngine } from '../../../backtest/venue/venue-engine.js';
 import { VenueRejection } from '../../../backtest/venue/venue-types.js';
-import { makeVenue, T0, tradesFrame, type VenueFixture } from './support/venue-fixture.js';
+import { FakeSymbolMarket } from './support/fake-symbol-market.js';
+import { DEFAULT_BALANCES, ETHUSDT, makeVenue, T0, tradesFrame, type VenueFixture } from './support/venue-fixture.js';
 
 function setup(): VenueFixture {
   const f = makeVenue();
@@ -102,5 +107,28 @@ describe('replaceOrder', () => {
     expect(f.reports().slice(-1)).toEqual(['st2:replaced:suspended']);
     f.venue.onMarketFrame(tradesFrame('ETHUSDT', [{ p: '2400', q: '0.1', s: 'sell' }]), T0 + 1);
     expect(f.reports().slice(-2)).toEqual(['st2:new:new', 'st2:trade:filled']);
+  });
+});
+
+describe('replaceOrder record', () => {
+  it('carries every field of the old record but the new identity, size, price and times', () => {
+    const engine = new VenueEngine(new Map([[ETHUSDT.symbol, ETHUSDT]]), DEFAULT_BALANCES, (inst) => new FakeSymbolMarket(inst.symbol, inst), () => undefined, T0);
+    const ctx = { instruments: engine.instruments, exchangeOpen: true, now: T0 };
+    placeSingle(engine, 'a', validateNewOrder({
+      client_order_id: 'gtd', symbol: 'ETHUSDT', side: 'sell', quantity: '1', price: '2600', time_in_force: 'GTD', expire_time: T0 + 60_000,
+    }, ctx));
+    const old = engine.activeByClientId('a', 'gtd');
+    if (old === undefined) throw new Error('not placed');
+    const snapshot = { ...old, trades: [...old.trades] };
+    engine.time = T0 + 10;
+    const next = replaceOrder(engine, 'a', { client_order_id: 'gtd', new_client_order_id: 'gtd-2', quantity: '2', price: '2601' });
+    expect(next).toEqual({
+      ...snapshot,
+      id: next.id, clientOrderId: 'gtd-2', quantityLots: 20000, priceTicks: 260100, originalClientOrderId: 'gtd',
+      createdAt: T0 + 10, updatedAt: T0 + 10, resting: next.resting,
+    });
+    expect(Object.keys(next).sort()).toEqual(Object.keys(snapshot).sort());
+    expect(next.id).not.toBe(old.id);
+    expect(next.trades).not.toBe(old.trades);
   });
 });
