@@ -25,6 +25,16 @@ export interface LedgerChanges {
 
 const NO_CHANGES: LedgerChanges = Object.freeze({ spot: new Map<AccountId, readonly string[]>(), wallet: new Map<AccountId, readonly string[]>() });
 
+const NO_CURRENCIES: ReadonlyMap<AccountId, readonly string[]> = new Map();
+
+/** A sorted copy of changed currencies per account (the shared empty map when nothing changed). */
+function frozen(changed: Map<AccountId, Set<string>>): ReadonlyMap<AccountId, readonly string[]> {
+  if (changed.size === 0) return NO_CURRENCIES;
+  const out = new Map<AccountId, readonly string[]>();
+  for (const [account, currencies] of changed) out.set(account, [...currencies].sort());
+  return out;
+}
+
 /** Thrown when an internal move would overdraw a pocket: a venue bug, never a client error. */
 export class LedgerInvariantError extends Error {
   constructor(message: string) {
@@ -164,8 +174,7 @@ export class Ledger {
   takeChanges(): LedgerChanges {
     // Most frames move no balance: one shared empty result spares two Maps and two sorts each.
     if (this.changed.spot.size === 0 && this.changed.wallet.size === 0) return NO_CHANGES;
-    const freeze = (m: Map<AccountId, Set<string>>): Map<AccountId, string[]> => new Map([...m].map(([a, s]) => [a, [...s].sort()]));
-    const out = { spot: freeze(this.changed.spot), wallet: freeze(this.changed.wallet) };
+    const out = { spot: frozen(this.changed.spot), wallet: frozen(this.changed.wallet) };
     this.changed.spot.clear();
     this.changed.wallet.clear();
     return out;
