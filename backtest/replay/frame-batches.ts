@@ -1,7 +1,9 @@
 import { createReadStream } from 'node:fs';
 import type { TransformOptions } from 'node:stream';
 import { createGunzip, type ZlibOptions } from 'node:zlib';
+import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import { ParseError } from '../../framework/model/errors.js';
+import type { BookLineDecoder } from '../recording/book-line-decoder.js';
 import { parseRecordedFrame, parseRecordingHeader, type RecordedFrame } from '../recording/recording-format.js';
 import type { RecordingReaderOptions } from '../recording/recording-reader.js';
 
@@ -19,6 +21,29 @@ const READ_AHEAD = 1 << 17;
 const MERGE_BATCH = 512;
 
 /**
+ * A frame as a replay reads it: the recorded frame, or, for a book line the {@link BookLineDecoder}
+ * took, the frame's time and its books decoded already (no `msg` object is built for it).
+ */
+export type ReplayFrame = (RecordedFrame & { readonly books?: undefined }) | DecodedBookFrame;
+
+/** A `ws/public` `orderbook/full` line decoded straight to scaled books. */
+export interface DecodedBookFrame {
+  readonly t: number;
+  readonly src: 'ws/public';
+  readonly msg?: undefined;
+  readonly books: readonly ScaledOrderBookFrame[];
+}
+
+/** Options of {@link readFrameBatches}. */
+export interface FrameBatchOptions extends RecordingReaderOptions {
+  /** Decodes the book lines it takes without JSON.parse; every other line is parsed as usual. */
+  readonly bookDecoder?: BookLineDecoder;
+}
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
+/**
  * The frames of a recording in file order, in batches: every complete line of each chunk the
  * (gunzipped) file stream delivers, parsed and validated as {@link RecordingReader.frames} does
  * (same header check, same bad-line handling). One await per chunk instead of several per line:
@@ -26,46 +51,55 @@ const MERGE_BATCH = 512;
  * parsed frames then die young (a larger batch keeps thousands of parsed frames alive across
  * scavenges, and the collector promotes and later sweeps them). Memory stays bounded by one chunk
  * and its frames.
+ *
+ * Lines are split on the raw bytes; with a `bookDecoder`, the book lines it takes are decoded from
+ * those bytes and never become text, and only the other lines are decoded as UTF-8 and parsed.
  */
-export async function* readFrameBatches(path: string, options: RecordingReaderOptions = {}): AsyncGenerator<RecordedFrame[]> {
+export async function* readFrameBatches(path: string, options: FrameBatchOptions = {}): AsyncGenerator<ReplayFrame[]> {
   const file = createReadStream(path, { highWaterMark: CHUNK });
   const gunzip: ZlibOptions & TransformOptions = { chunkSize: CHUNK, readableHighWaterMark: READ_AHEAD };
   const onBytes = options.onBytesRead;
   if (onBytes !== undefined) file.on('data', (chunk: Buffer | string) => onBytes(chunk.length));
   const source = path.endsWith('.gz') ? file.pipe(createGunzip(gunzip)) : file;
-  source.setEncoding('utf8');
+  const decoder = options.bookDecoder;
   let lineNo = 0;
-  const take = (line: string, out: RecordedFrame[]): void => {
+  const take = (bytes: Buffer, start: number, end: number, out: ReplayFrame[]): void => {
     lineNo++;
+    if (end > start && bytes[end - 1] === CR) end--;
     if (lineNo === 1) {
-      parseRecordingHeader(parseJson(line, 1));
+      parseRecordingHeader(parseJson(bytes.toString('utf8', start, end), 1));
       return;
     }
-    if (line.length === 0) return;
+    if (end === start) return;
+    const decoded = decoder?.decode(bytes, start, end);
+    if (decoded !== undefined) {
+      out.push({ t: decoded.t, src: 'ws/public', books: decoded.books });
+      return;
+    }
     try {
-      out.push(parseRecordedFrame(parseJson(line, lineNo), lineNo));
+      out.push(parseRecordedFrame(parseJson(bytes.toString('utf8', start, end), lineNo), lineNo));
     } catch (error) {
       if (options.onError !== 'skip' || !(error instanceof ParseError)) throw error;
       options.onBadLine?.(error);
     }
   };
-  let rest = '';
+  let rest: Buffer | undefined;
   try {
-    for await (const chunk of source as AsyncIterable<string>) {
-      const text = rest + chunk;
-      const out: RecordedFrame[] = [];
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
+      const out: ReplayFrame[] = [];
       let start = 0;
-      let nl = text.indexOf('\n', start);
+      let nl = bytes.indexOf(NEWLINE, start);
       while (nl >= 0) {
-        take(text.charCodeAt(nl - 1) === 13 ? text.slice(start, nl - 1) : text.slice(start, nl), out);
+        take(bytes, start, nl, out);
         start = nl + 1;
-        nl = text.indexOf('\n', start);
+        nl = bytes.indexOf(NEWLINE, start);
       }
-      rest = text.slice(start);
+      rest = start < bytes.length ? bytes.subarray(start) : undefined;
       if (out.length > 0) yield out;
     }
-    const out: RecordedFrame[] = [];
-    if (rest.length > 0) take(rest, out);
+    const out: ReplayFrame[] = [];
+    if (rest !== undefined) take(rest, 0, rest.length, out);
     if (out.length > 0) yield out;
   } finally {
     file.destroy();
@@ -75,8 +109,8 @@ export async function* readFrameBatches(path: string, options: RecordingReaderOp
 
 /** One recording's batches and the position in the current one. */
 interface Cursor {
-  readonly batches: AsyncIterator<RecordedFrame[]>;
-  batch: RecordedFrame[];
+  readonly batches: AsyncIterator<ReplayFrame[]>;
+  batch: ReplayFrame[];
   index: number;
   done: boolean;
 }
@@ -86,7 +120,7 @@ interface Cursor {
  * time, ties in the order of `paths` then file order (the same order, frame for frame). Memory
  * holds one chunk per file and one output batch.
  */
-export async function* mergeFrameBatches(paths: readonly string[], options: RecordingReaderOptions = {}): AsyncGenerator<RecordedFrame[]> {
+export async function* mergeFrameBatches(paths: readonly string[], options: FrameBatchOptions = {}): AsyncGenerator<ReplayFrame[]> {
   if (paths.length === 1) {
     yield* readFrameBatches(paths[0]!, options);
     return;
@@ -103,7 +137,7 @@ export async function* mergeFrameBatches(paths: readonly string[], options: Reco
     }
   };
   await Promise.all(cursors.map(refill));
-  let out: RecordedFrame[] = [];
+  let out: ReplayFrame[] = [];
   for (;;) {
     let pick: Cursor | undefined;
     for (const c of cursors) {

@@ -1,4 +1,4 @@
-import type { RecordedFrame } from '../recording/recording-format.js';
+import type { ReplayFrame } from './frame-batches.js';
 
 /**
  * A read-ahead window over a stream of frame batches: the replay takes frames one by one without
@@ -6,11 +6,11 @@ import type { RecordedFrame } from '../recording/recording-format.js';
  * across batch boundaries. Holds at most the frames asked for plus one batch.
  */
 export class FrameQueue {
-  private frames: RecordedFrame[] = [];
+  private frames: ReplayFrame[] = [];
   private pos = 0;
   private ended = false;
 
-  constructor(private readonly batches: AsyncIterator<RecordedFrame[]>) {}
+  constructor(private readonly batches: AsyncIterator<ReplayFrame[]>) {}
 
   /** Frames buffered and not yet taken. */
   get available(): number {
@@ -33,17 +33,17 @@ export class FrameQueue {
   }
 
   /** The `index`-th buffered frame ahead (0 = the next one), if buffered. */
-  peek(index: number): RecordedFrame | undefined {
+  peek(index: number): ReplayFrame | undefined {
     return this.frames[this.pos + index];
   }
 
   /** Copy of the buffered frames not yet taken. */
-  buffered(): RecordedFrame[] {
+  buffered(): ReplayFrame[] {
     return this.frames.slice(this.pos);
   }
 
   /** Takes the next buffered frame (undefined when none is buffered: call {@link fill} first). */
-  shift(): RecordedFrame | undefined {
+  shift(): ReplayFrame | undefined {
     if (this.pos >= this.frames.length) return undefined;
     return this.frames[this.pos++];
   }

@@ -1,6 +1,6 @@
 import { Subject } from 'rxjs';
 import type { BookEvent, ResyncPort } from '../../framework/exchange/book/book-event.js';
-import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type BookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import { OrderBookKeeper } from '../../framework/exchange/book/order-book-keeper.js';
 import type { DecimalString } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
@@ -10,11 +10,11 @@ import { CandleAccumulator, candleStart } from '../sandbox/trade-aggregates.js';
 
 /** A public frame parsed once, for both the venue and the strategy. */
 export interface ParsedFrame {
-  readonly books: readonly OrderBookFrame[];
+  readonly books: readonly BookFrame[];
   readonly events: readonly MarketEvent[];
 }
 
-const NO_BOOKS: readonly OrderBookFrame[] = Object.freeze([]);
+const NO_BOOKS: readonly BookFrame[] = Object.freeze([]);
 const NO_EVENTS: readonly MarketEvent[] = Object.freeze([]);
 const NOTHING: ParsedFrame = Object.freeze({ books: NO_BOOKS, events: NO_EVENTS });
 

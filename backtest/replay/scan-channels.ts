@@ -1,4 +1,5 @@
-import type { RecordedFrame } from '../recording/recording-format.js';
+import { ORDER_BOOK_CHANNEL } from '../../framework/exchange/book/order-book-frame.js';
+import type { ReplayFrame } from './frame-batches.js';
 import { RecordingReader } from '../recording/recording-reader.js';
 
 /** Frames read from the start of each recording to learn its channels. */
@@ -26,7 +27,7 @@ export async function scanChannels(recordings: readonly string[], symbols: reado
  * {@link scanChannels} over frames already read: the replay of one recording takes its channels
  * from the first {@link SCAN_FRAMES} frames it buffers anyway, instead of reading them twice.
  */
-export function channelsIn(frames: Iterable<RecordedFrame>, symbols: readonly string[]): Set<string> {
+export function channelsIn(frames: Iterable<ReplayFrame>, symbols: readonly string[]): Set<string> {
   const wanted = new Set(symbols);
   const channels = new Set<string>();
   let read = 0;
@@ -40,8 +41,12 @@ export function channelsIn(frames: Iterable<RecordedFrame>, symbols: readonly st
 /** How many frames {@link channelsIn} looks at. */
 export const CHANNEL_SCAN_FRAMES = SCAN_FRAMES;
 
-function addChannel(frame: RecordedFrame, wanted: ReadonlySet<string>, channels: Set<string>): void {
+function addChannel(frame: ReplayFrame, wanted: ReadonlySet<string>, channels: Set<string>): void {
   if (frame.src !== 'ws/public') return;
+  if (frame.books !== undefined) {
+    if (frame.books.some((book) => wanted.has(book.symbol))) channels.add(ORDER_BOOK_CHANNEL);
+    return;
+  }
   const msg = frame.msg as { ch?: unknown; snapshot?: object; update?: object; data?: object };
   if (typeof msg.ch !== 'string') return;
   const bySymbol = msg.snapshot ?? msg.update ?? msg.data;

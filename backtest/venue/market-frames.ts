@@ -1,5 +1,5 @@
 import { Decimal, type DecimalString } from '../../framework/model/decimal.js';
-import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type BookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import { parseMarketNotification, type MarketEvent } from '../../framework/model/stream/market-events.js';
 import { checkTriggers, settleAll } from './order-activation.js';
@@ -23,7 +23,7 @@ export function applyMarketFrame(engine: VenueEngine, frame: unknown, receivedAt
 }
 
 /** {@link applyMarketFrame} for `orderbook/full` frames parsed already (a replay parses each frame once). */
-export function applyBookFrames(engine: VenueEngine, books: readonly OrderBookFrame[]): void {
+export function applyBookFrames(engine: VenueEngine, books: readonly BookFrame[]): void {
   for (const book of books) {
     const market = engine.markets.get(book.symbol);
     if (market === undefined) continue;

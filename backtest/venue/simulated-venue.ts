@@ -9,7 +9,7 @@ import type { AccountBalances } from './ledger.js';
 import { afterClose, cancelWithList } from './list-effects.js';
 import { placeList } from './list-placement.js';
 import { applyBookFrames, applyMarketEvents, applyMarketFrame } from './market-frames.js';
-import type { OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import type { BookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { MarketEvent } from '../../framework/model/stream/market-events.js';
 import type { SymbolMarket } from './matching/market-port.js';
 import { placeSingle } from './order-placement.js';
@@ -100,7 +100,7 @@ export class SimulatedVenue implements Venue {
   }
 
   /** {@link onMarketFrame} for a frame the caller parsed already (book frames, or market events). */
-  onParsedMarket(books: readonly OrderBookFrame[], events: readonly MarketEvent[], receivedAt: number): void {
+  onParsedMarket(books: readonly BookFrame[], events: readonly MarketEvent[], receivedAt: number): void {
     this.advanceTo(receivedAt);
     if (books.length > 0) applyBookFrames(this.engine, books);
     if (events.length > 0) applyMarketEvents(this.engine, events);

@@ -40,6 +40,23 @@ export class GridReader {
     return scaled % this.tickUnits === 0 ? scaled / this.tickUnits : Number.NaN;
   }
 
+  /** True when values scaled at these decimals are read by {@link ticksOfScaled} and {@link lotsOfScaled}. */
+  readsScales(priceScale: number, quantityScale: number): boolean {
+    return priceScale === this.priceScale && quantityScale === this.quantityScale;
+  }
+
+  /** {@link ticks} of a price already scaled at the instrument's price scale. */
+  ticksOfScaled(scaled: number): number {
+    if (this.tickUnits === 1) return scaled;
+    return scaled % this.tickUnits === 0 ? scaled / this.tickUnits : Number.NaN;
+  }
+
+  /** {@link lots} of a quantity already scaled at the instrument's quantity scale. */
+  lotsOfScaled(scaled: number): number {
+    if (this.lotUnits === 1) return scaled;
+    return (scaled - (scaled % this.lotUnits)) / this.lotUnits;
+  }
+
   /** Whole lots of a quantity text, rounded down; NaN only when the text is malformed. */
   lots(text: string): number {
     let scaled = parseUnsignedScaled(text, this.quantityScale);

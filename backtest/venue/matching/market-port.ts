@@ -1,4 +1,4 @@
-import type { OrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
+import type { BookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import type { Side } from '../../../framework/model/instrument.js';
 
 /**
@@ -39,7 +39,7 @@ export interface QueueState {
 export interface SymbolMarket {
   readonly symbol: string;
   /** Applies an `orderbook/full` snapshot or update of the outside market. Returns resting-order fills it causes. */
-  applyBookFrame(frame: OrderBookFrame): MatchFill[];
+  applyBookFrame(frame: BookFrame): MatchFill[];
   /**
    * Applies public trades of the outside market (time order). Resting orders fill when trades reach
    * their price after the quantity ahead of them; returns those fills.

@@ -1,4 +1,4 @@
-import type { BookLevelText, OrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
+import { scaledLevelsAsText, type BookFrame, type BookLevelText, type OrderBookFrame, type ScaledOrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import type { BookSide } from '../../../framework/exchange/book/order-book.js';
 import { ValidationError } from '../../../framework/model/errors.js';
 import type { Instrument, Side } from '../../../framework/model/instrument.js';
@@ -87,10 +87,14 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     return this.orders.size;
   }
 
-  applyBookFrame(frame: OrderBookFrame): MatchFill[] {
+  applyBookFrame(frame: BookFrame): MatchFill[] {
     if (frame.symbol !== this.symbol) throw new ValidationError('frame.symbol', `must be ${this.symbol}`, frame.symbol);
+    if (frame.asks === undefined && !this.grid.readsScales(frame.priceScale, frame.quantityScale)) frame = scaledLevelsAsText(frame);
     if (frame.snapshot) {
       this.applySnapshot(frame);
+    } else if (frame.asks === undefined) {
+      this.applyScaledLevels('bid', frame.bidLevels, this.buys);
+      this.applyScaledLevels('ask', frame.askLevels, this.sells);
     } else {
       this.applyLevels('bid', frame.bids, this.buys);
       this.applyLevels('ask', frame.asks, this.sells);
@@ -200,6 +204,27 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     this.zeroText = zeroText;
   }
 
+  /** {@link applyLevels} for levels decoded at the grid's scales: no text to read, nothing malformed. */
+  private applyScaledLevels(side: BookSide, levels: readonly number[], resting: RestingSide | undefined): void {
+    const grid = this.grid;
+    for (let i = 0; i + 1 < levels.length; i += 2) {
+      const ticks = grid.ticksOfScaled(levels[i] as number);
+      const lots = grid.lotsOfScaled(levels[i + 1] as number);
+      if (!(ticks > 0)) {
+        this.offGridLevels++;
+        continue;
+      }
+      const mine = resting?.at(ticks);
+      if (mine === undefined) {
+        this.book.set(side, ticks, lots);
+        continue;
+      }
+      const previous = this.book.availableAt(side, ticks);
+      this.book.set(side, ticks, lots);
+      this.depthChanged(mine, previous, lots);
+    }
+  }
+
   /** Throws for malformed text; counts and skips a price off the grid (or a zero price). */
   private badLevel(level: BookLevelText, side: BookSide, index: number): void {
     const path = `${this.symbol}.${side === 'bid' ? 'b' : 'a'}[${index}]`;
@@ -209,12 +234,17 @@ export class ReplayedSymbolMarket implements SymbolMarket {
   }
 
   /** A snapshot sets every level anew, ours included (absent ones drop to 0). */
-  private applySnapshot(frame: OrderBookFrame): void {
+  private applySnapshot(frame: OrderBookFrame | ScaledOrderBookFrame): void {
     const bidsBefore = this.levelsBefore(this.buys, 'bid');
     const asksBefore = this.levelsBefore(this.sells, 'ask');
     this.book.clear();
-    this.applyLevels('bid', frame.bids, undefined);
-    this.applyLevels('ask', frame.asks, undefined);
+    if (frame.asks === undefined) {
+      this.applyScaledLevels('bid', frame.bidLevels, undefined);
+      this.applyScaledLevels('ask', frame.askLevels, undefined);
+    } else {
+      this.applyLevels('bid', frame.bids, undefined);
+      this.applyLevels('ask', frame.asks, undefined);
+    }
     this.snapshotChanged(this.buys, 'bid', bidsBefore);
     this.snapshotChanged(this.sells, 'ask', asksBefore);
   }

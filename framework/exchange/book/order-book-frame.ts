@@ -25,6 +25,60 @@ export interface OrderBookFrame {
   readonly bids: readonly BookLevelText[];
 }
 
+/**
+ * An `orderbook/full` entry whose levels arrive already converted to scaled integers, as a
+ * replay's line decoder produces them (see backtest/recording/book-line-decoder.ts): the same
+ * frame as an {@link OrderBookFrame}, without level texts to parse again in every book that
+ * applies it. Every value is exact: a decoder only builds one when each price and quantity is a
+ * safe integer at these scales, and readers whose scales differ convert exactly or fall back to
+ * the text (see {@link scaledLevelsAsText}).
+ */
+export interface ScaledOrderBookFrame {
+  readonly symbol: string;
+  readonly sequence: number;
+  readonly exchangeTime: number;
+  readonly receivedAt: number;
+  readonly snapshot: boolean;
+  /** Decimals of the scaled prices. */
+  readonly priceScale: number;
+  /** Decimals of the scaled quantities. */
+  readonly quantityScale: number;
+  /** `[price, quantity, price, quantity, ...]` x 10^scale, in the frame's order. */
+  readonly askLevels: readonly number[];
+  readonly bidLevels: readonly number[];
+  /** Absent: tells the two frame forms apart (`frame.asks === undefined`). */
+  readonly asks?: undefined;
+  readonly bids?: undefined;
+}
+
+/** One symbol's `orderbook/full` entry, with its levels as text or already scaled. */
+export type BookFrame = OrderBookFrame | ScaledOrderBookFrame;
+
+/**
+ * The text form of a scaled frame, for readers whose scales differ from the frame's (a book whose
+ * scale rose after an unusual value): exact, as each scaled value is a safe integer.
+ */
+export function scaledLevelsAsText(frame: ScaledOrderBookFrame): OrderBookFrame {
+  const text = (levels: readonly number[]): BookLevelText[] => {
+    const out: BookLevelText[] = [];
+    for (let i = 0; i + 1 < levels.length; i += 2) {
+      out.push([scaledText(levels[i] as number, frame.priceScale), scaledText(levels[i + 1] as number, frame.quantityScale)]);
+    }
+    return out;
+  };
+  return {
+    symbol: frame.symbol, sequence: frame.sequence, exchangeTime: frame.exchangeTime, receivedAt: frame.receivedAt,
+    snapshot: frame.snapshot, asks: text(frame.askLevels), bids: text(frame.bidLevels),
+  };
+}
+
+/** `value` x 10^-scale as plain decimal text (value a safe non-negative integer). */
+function scaledText(value: number, scale: number): string {
+  if (scale === 0) return String(value);
+  const digits = String(value).padStart(scale + 1, '0');
+  return `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
+}
+
 const NO_LEVELS: readonly BookLevelText[] = Object.freeze([]);
 
 /**

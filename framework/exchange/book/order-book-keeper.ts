@@ -1,7 +1,7 @@
 import { Subject, type Observable } from 'rxjs';
 import type { Instrument } from '../../model/instrument.js';
 import type { BookEvent, ResyncPort, StaleReason } from './book-event.js';
-import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type OrderBookFrame } from './order-book-frame.js';
+import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type BookFrame, type OrderBookFrame } from './order-book-frame.js';
 import { OrderBook } from './order-book.js';
 
 /** Where a symbol's book stands. */
@@ -92,7 +92,7 @@ export class OrderBookKeeper {
   }
 
   /** Applies one symbol's frame under the sequence rule. */
-  apply(frame: OrderBookFrame): void {
+  apply(frame: BookFrame): void {
     const state = this.state(frame.symbol);
     if (frame.snapshot) {
       this.applySnapshot(frame, state);
@@ -145,7 +145,7 @@ export class OrderBookKeeper {
     this.subject.complete();
   }
 
-  private applySnapshot(frame: OrderBookFrame, state: SymbolState): void {
+  private applySnapshot(frame: BookFrame, state: SymbolState): void {
     const wasStale = state.status === 'stale';
     const book = new OrderBook(frame.symbol, { instrument: this.options.instrument?.(frame.symbol) });
     if (!this.applyChecked(frame, book, state)) return;
@@ -158,7 +158,7 @@ export class OrderBookKeeper {
   }
 
   /** Applies and checks the result; on failure the symbol goes stale and false is returned. */
-  private applyChecked(frame: OrderBookFrame, book: OrderBook, state: SymbolState): boolean {
+  private applyChecked(frame: BookFrame, book: OrderBook, state: SymbolState): boolean {
     try {
       book.apply(frame);
     } catch (error) {

@@ -5,7 +5,7 @@ import { scaleOf } from '../../model/scaled.js';
 import { BIG_QUANTITY, BookLadder, DEFAULT_WINDOW_SIZE } from './book-ladder.js';
 import { requestedQuantity, walkLadder, type BookWalk } from './book-walk.js';
 import { gatherLevels } from './gather-levels.js';
-import type { BookLevelText, OrderBookFrame } from './order-book-frame.js';
+import { scaledLevelsAsText, type BookFrame, type BookLevelText, type ScaledOrderBookFrame } from './order-book-frame.js';
 import { parseUnsignedScaled } from '../../model/parse-unsigned-scaled.js';
 import { MAX_EXACT, formatScaledBig, parseScaledBig } from '../../model/scaled-big.js';
 
@@ -117,7 +117,7 @@ export class OrderBook {
   }
 
   /** Applies a snapshot (replaces the book) or an update (changed levels; quantity 0 removes). */
-  apply(frame: OrderBookFrame): void {
+  apply(frame: BookFrame): void {
     if (frame.snapshot) {
       this.bidLadder.clear();
       this.askLadder.clear();
@@ -125,9 +125,13 @@ export class OrderBook {
       this.broken = false;
     }
     try {
-      this.gathered = gatherLevels(frame.bids) | gatherLevels(frame.asks);
-      this.applyLevels(this.bidLadder, frame.bids, 1, 'b');
-      this.applyLevels(this.askLadder, frame.asks, -1, 'a');
+      if (frame.asks === undefined) {
+        this.applyScaled(frame);
+      } else {
+        this.gathered = gatherLevels(frame.bids) | gatherLevels(frame.asks);
+        this.applyLevels(this.bidLadder, frame.bids, 1, 'b');
+        this.applyLevels(this.askLadder, frame.asks, -1, 'a');
+      }
       this.bidLadder.rebalance();
       this.askLadder.rebalance();
     } catch (error) {
@@ -161,6 +165,20 @@ export class OrderBook {
       }
     }
     this.zeroText = zeroText;
+  }
+
+  /** Levels decoded at the book's scales are stored as they are; other scales take the text path (exact, rare). */
+  private applyScaled(frame: ScaledOrderBookFrame): void {
+    if (frame.priceScale !== this.pScale || frame.quantityScale !== this.qScale) {
+      const text = scaledLevelsAsText(frame);
+      this.applyLevels(this.bidLadder, text.bids, 1, 'b');
+      this.applyLevels(this.askLadder, text.asks, -1, 'a');
+      return;
+    }
+    const bids = frame.bidLevels;
+    for (let i = 0; i + 1 < bids.length; i += 2) this.bidLadder.set(bids[i] as number, bids[i + 1] as number);
+    const asks = frame.askLevels;
+    for (let i = 0; i + 1 < asks.length; i += 2) this.askLadder.set(-(asks[i] as number), asks[i + 1] as number);
   }
 
   /** A level the fast path could not take: raise the scales if needed, then set it exactly. */

@@ -1,6 +1,11 @@
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../framework/model/decimal.js';
 import type { Strategy } from '../../../framework/runtime/strategy.js';
+import { runBacktest } from '../../../backtest/replay/backtest-runner.js';
+import type { BacktestResult } from '../../../backtest/report/backtest-result.js';
+import { loadBotConfig } from '../../../framework/config/bot-config.js';
+import { loadStrategyPlugin } from '../../../framework/runtime/plugin-loader.js';
 import { backtest, book, SYMBOL, T0, trades, writeRecording, type TestFrame } from './support/replay-fixture.js';
 
 /** A book that moves up a cent per frame, with trades in between (sell aggressors at the bid). */
@@ -41,6 +46,19 @@ describe('runBacktest', () => {
     expect(runs[0]!.equity.length).toBeGreaterThan(1);
     expect(a).toBe(b);
   });
+
+  it('gives the same results with book lines decoded from the bytes as with every line JSON-parsed', async () => {
+    const config = loadBotConfig(fileURLToPath(new URL('../../../config/market-maker.yaml', import.meta.url)));
+    const { plugin: marketMaker } = await loadStrategyPlugin(config.strategy.name);
+    const run = (decodeBookLines: boolean): Promise<BacktestResult> => runBacktest({
+      strategyRef: 'market-maker', plugin: marketMaker, params: marketMaker.parseParams(config.strategy.params), symbols: config.strategy.symbols,
+      recordings: [fileURLToPath(new URL('../../../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url))],
+      balances: config.backtest.balances, risk: config.risk, seed: config.backtest.seed, decodeBookLines,
+    });
+    const [decoded, parsed] = [await run(true), await run(false)].map(({ meta: { wallMs: _wall, ...meta }, ...rest }) => ({ meta, ...rest }));
+    expect(decoded!.fills.length).toBeGreaterThan(10);
+    expect(JSON.stringify(decoded)).toBe(JSON.stringify(parsed));
+  }, 60_000);
 
   it('never shows a strategy an event before its receive time, nor a book from a later frame', async () => {
     const frames = movingMarket(20);

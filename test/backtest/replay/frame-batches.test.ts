@@ -2,15 +2,15 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeFrameBatches, readFrameBatches } from '../../../backtest/replay/frame-batches.js';
+import { mergeFrameBatches, readFrameBatches, type ReplayFrame } from '../../../backtest/replay/frame-batches.js';
 import { FrameQueue } from '../../../backtest/replay/frame-queue.js';
 import { mergeRecordings } from '../../../backtest/replay/merge-recordings.js';
 import type { RecordedFrame } from '../../../backtest/recording/recording-format.js';
 import type { ParseError } from '../../../framework/model/errors.js';
 import { trades, writeRecording } from './support/replay-fixture.js';
 
-async function flat(batches: AsyncIterable<RecordedFrame[]>): Promise<RecordedFrame[]> {
-  const out: RecordedFrame[] = [];
+async function flat(batches: AsyncIterable<ReplayFrame[]>): Promise<ReplayFrame[]> {
+  const out: ReplayFrame[] = [];
   for await (const batch of batches) out.push(...batch);
   return out;
 }

@@ -1,4 +1,4 @@
-import type { OrderBookFrame } from '../../../../framework/exchange/book/order-book-frame.js';
+import { scaledLevelsAsText, type BookFrame } from '../../../../framework/exchange/book/order-book-frame.js';
 import type { Instrument, Side } from '../../../../framework/model/instrument.js';
 import type { MatchFill, QueueState, SymbolMarket, TakeResult } from '../../../../backtest/venue/matching/market-port.js';
 
@@ -37,7 +37,8 @@ export class FakeSymbolMarket implements SymbolMarket {
     for (const [p, q] of bids) this.bids.set(p, q);
   }
 
-  applyBookFrame(frame: OrderBookFrame): MatchFill[] {
+  applyBookFrame(bookFrame: BookFrame): MatchFill[] {
+    const frame = bookFrame.asks === undefined ? scaledLevelsAsText(bookFrame) : bookFrame;
     if (frame.snapshot) {
       this.asks.clear();
       this.bids.clear();
