@@ -1,3 +1,5 @@
+import type { Decimal } from '../model/decimal.js';
+import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { OrderType } from '../model/resources/order.js';
 import type { Denial } from './denial.js';
@@ -18,19 +20,35 @@ export function gridCheck(intent: Intent, view: RiskView, _config: RiskConfig): 
   for (const order of ordersOf(intent, view)) {
     const instrument = view.instrument(order.symbol);
     if (instrument === undefined) continue;
-    if (!instrument.isValidQuantity(order.quantity)) {
+    if (!onLotGrid(instrument, order.quantity)) {
       return { check: 'grid', reason: `${order.symbol}: quantity ${order.quantity.toFixed()} is not a positive multiple of quantity_increment ${instrument.quantityIncrement.toFixed()}` };
     }
     if (order.price === undefined) {
       if (NEEDS_PRICE.has(order.type)) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a price` };
-    } else if (!instrument.isValidPrice(order.price)) {
+    } else if (!onTickGrid(instrument, order.price)) {
       return { check: 'grid', reason: `${order.symbol}: price ${order.price.toFixed()} is not a positive multiple of tick_size ${instrument.tickSize.toFixed()}` };
     }
     if (order.stopPrice === undefined) {
       if (NEEDS_STOP.has(order.type)) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a stop price` };
-    } else if (!instrument.isValidPrice(order.stopPrice)) {
+    } else if (!onTickGrid(instrument, order.stopPrice)) {
       return { check: 'grid', reason: `${order.symbol}: stop price ${order.stopPrice.toFixed()} is not a positive multiple of tick_size ${instrument.tickSize.toFixed()}` };
     }
   }
   return undefined;
+}
+
+/**
+ * `instrument.isValidPrice(price)`. With the usual tick of one unit in its last decimal (0.01), a
+ * positive price is on the grid exactly when it has no more decimals than the tick: a digit count
+ * instead of a Decimal division per intent.
+ */
+export function onTickGrid(instrument: Instrument, price: Decimal): boolean {
+  if (instrument.tickUnits !== 1) return instrument.isValidPrice(price);
+  return price.isPositive() && !price.isZero() && price.decimalPlaces() <= instrument.priceScale;
+}
+
+/** `instrument.isValidQuantity(quantity)`, the same way as {@link onTickGrid}. */
+export function onLotGrid(instrument: Instrument, quantity: Decimal): boolean {
+  if (instrument.lotUnits !== 1) return instrument.isValidQuantity(quantity);
+  return quantity.isPositive() && !quantity.isZero() && quantity.decimalPlaces() <= instrument.quantityScale;
 }

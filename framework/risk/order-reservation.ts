@@ -1,6 +1,7 @@
 import { Decimal, ONE, ZERO } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
 import type { OrderType } from '../model/resources/order.js';
+import type { SymbolInfo } from '../model/resources/symbol.js';
 import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
@@ -23,9 +24,28 @@ export function isMarketType(type: OrderType): boolean {
   return PRICED_BY_MARKET.has(type);
 }
 
+/** Fee figures per symbol, computed once: every priced intent and report needs them. */
+interface FeeFactors {
+  readonly maxRate: Decimal;
+  /** 1 + maxRate. */
+  readonly buyFactor: Decimal;
+}
+
+const feeFactors = new WeakMap<SymbolInfo, FeeFactors>();
+
+function feeFactorsOf(instrument: Instrument): FeeFactors {
+  let factors = feeFactors.get(instrument.info);
+  if (factors === undefined) {
+    const maxRate = Decimal.max(instrument.info.take_rate, instrument.info.make_rate, ZERO);
+    factors = { maxRate, buyFactor: ONE.plus(maxRate) };
+    feeFactors.set(instrument.info, factors);
+  }
+  return factors;
+}
+
 /** The larger of the symbol's fee rates, never below zero: what a buy reserves for fees. */
 export function maxFeeRate(instrument: Instrument): Decimal {
-  return Decimal.max(instrument.info.take_rate, instrument.info.make_rate, ZERO);
+  return feeFactorsOf(instrument).maxRate;
 }
 
 /**
@@ -92,7 +112,7 @@ export function fundsFor(order: CheckedOrder, instrument: Instrument, view: Risk
   }
   const price = order.price;
   if (price === undefined) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a price` };
-  const amount = price.times(order.quantity).times(ONE.plus(maxFeeRate(instrument)));
+  const amount = price.times(order.quantity).times(feeFactorsOf(instrument).buyFactor);
   return { currency: quote, amount, quantity: order.quantity, marketBuy: false };
 }
 

@@ -18,9 +18,9 @@ export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfi
     const book = view.book(order.symbol);
     const midText = book?.valid === true ? book.mid() : undefined;
     if (midText === undefined) return { check: 'price-band', reason: `${order.symbol}: no valid book mid to check price ${order.price.toFixed()} against` };
-    const mid = new Decimal(midText);
+    const { mid, allowed } = bandAt(midText, config.priceBand);
     const distance = order.price.minus(mid).abs();
-    if (distance.greaterThan(mid.times(config.priceBand))) {
+    if (distance.greaterThan(allowed)) {
       return {
         check: 'price-band',
         reason: `${order.symbol}: price ${order.price.toFixed()} is ${distance.dividedBy(mid).times(100).toSignificantDigits(4).toFixed()} % from mid ${mid.toFixed()}, band ${config.priceBand.times(100).toFixed()} %`,
@@ -28,4 +28,15 @@ export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfi
     }
   }
   return undefined;
+}
+
+/** The mid and the distance allowed from it; the last one is kept, as intents come in bursts at one mid. */
+let lastBand: { readonly midText: string; readonly band: Decimal; readonly mid: Decimal; readonly allowed: Decimal } | undefined;
+
+function bandAt(midText: string, band: Decimal): { readonly mid: Decimal; readonly allowed: Decimal } {
+  if (lastBand === undefined || lastBand.midText !== midText || lastBand.band !== band) {
+    const mid = new Decimal(midText);
+    lastBand = { midText, band, mid, allowed: mid.times(band) };
+  }
+  return lastBand;
 }

@@ -118,8 +118,9 @@ export class RiskState implements RiskView {
   }
 
   openOrders(symbol?: string): readonly OpenOrderView[] {
-    const all = [...this.orders.values()];
-    return symbol === undefined ? all : all.filter((o) => o.symbol === symbol);
+    const out: OpenOrderView[] = [];
+    for (const order of this.orders.values()) if (symbol === undefined || order.symbol === symbol) out.push(order);
+    return out;
   }
 
   openOrder(clientOrderId: string): OpenOrderView | undefined {

@@ -1,6 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gridCheck } from '../../framework/risk/grid-check.js';
-import { config, d, place, spotState } from './risk-fixtures.js';
+import { gridCheck, onLotGrid, onTickGrid } from '../../framework/risk/grid-check.js';
+import { config, d, place, spotInstrument, spotState } from './risk-fixtures.js';
 
 describe('gridCheck', () => {
   const state = spotState();
@@ -22,5 +23,19 @@ describe('gridCheck', () => {
   it('denies limit and stop types without their prices', () => {
     expect(gridCheck(place({ side: 'buy', quantity: '1' }), state, config())?.reason).toBe('ETHUSDT: limit order without a price');
     expect(gridCheck(place({ side: 'sell', type: 'stopMarket', quantity: '1' }), state, config())?.reason).toBe('ETHUSDT: stopMarket order without a stop price');
+  });
+});
+
+describe('onTickGrid and onLotGrid', () => {
+  const steps = ['0.01', '0.05', '1', '10', '0.0001', '0.25'];
+  const value = fc.tuple(fc.constantFrom('', '-'), fc.stringMatching(/^[0-9]{1,5}$/), fc.stringMatching(/^[0-9]{0,6}$/))
+    .map(([sign, whole, fraction]) => d(`${sign}${whole}${fraction === '' ? '' : `.${fraction}`}`));
+
+  it('agree with the instrument\'s Decimal tests for any value and step', () => {
+    fc.assert(fc.property(fc.constantFrom(...steps), fc.constantFrom(...steps), value, (tick, lot, v) => {
+      const instrument = spotInstrument({ tick_size: tick, quantity_increment: lot });
+      expect(onTickGrid(instrument, v)).toBe(instrument.isValidPrice(v));
+      expect(onLotGrid(instrument, v)).toBe(instrument.isValidQuantity(v));
+    }), { numRuns: 3000 });
   });
 });
