@@ -3,7 +3,7 @@ import type { Intent } from '../../framework/model/intent.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { BookView, Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
-import { leavesBand, quoteFactors, quotePricesAt, requoteBand, type QuoteFactors, type RequoteBand } from './quote-prices.js';
+import { leavesTickBand, quoteFactors, quotePricesAt, tickBand, type QuoteFactors, type TickBand } from './quote-prices.js';
 import { QuoteTracker, type QuoteSide, type QuoteState } from './quote-tracker.js';
 
 type Ctx = StrategyContext<MarketMakerParams>;
@@ -27,6 +27,9 @@ interface PricedQuote {
   readonly midText: string;
   readonly bid: Decimal | undefined;
   readonly ask: Decimal | undefined;
+  /** Ticks of `bid` and `ask` (NaN when undefined), for the band test. */
+  readonly bidTicks: number;
+  readonly askTicks: number;
 }
 
 /**
@@ -37,14 +40,15 @@ interface PricedQuote {
 export function createMarketMaker(): Strategy<MarketMakerParams> {
   const quotes = new QuoteTracker();
   /** Requote band per quote, recomputed when the quote's price changes. */
-  const bands = new WeakMap<QuoteState, RequoteBand>();
+  const bands = new WeakMap<QuoteState, TickBand>();
   // Most book updates leave the mid and the position as they were: the prices are then reused
   // instead of recomputed (pure function of these inputs, so the result is the same).
   const priced = new Map<string, PricedQuote>();
 
   function sizingFor(last: Sizing | undefined, instrument: Instrument, p: MarketMakerParams, inventory: Decimal): Sizing {
     const same = last !== undefined && last.instrument === instrument && last.params === p;
-    if (same && last.inventory.equals(inventory)) return last;
+    // The position keeps its Decimal until a fill changes it: identity settles most calls.
+    if (same && (last.inventory === inventory || last.inventory.equals(inventory))) return last;
     const quantity = same ? last.quantity : instrument.roundQuantityDown(p.orderQuantity);
     return {
       instrument, params: p, inventory, quantity,
@@ -60,12 +64,14 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     const sizing = sizingFor(last?.sizing, instrument, p, inventory);
     if (last !== undefined && last.sizing === sizing && last.midText === midText) return last;
     // Nothing is quoted with a zero size (requote stops there): no prices to compute.
-    if (sizing.quantity.isZero()) return { sizing, midText, bid: undefined, ask: undefined };
+    if (sizing.quantity.isZero()) return { sizing, midText, bid: undefined, ask: undefined, bidTicks: Number.NaN, askTicks: Number.NaN };
     const prices = quotePricesAt(instrument, new Decimal(midText), sizing.factors);
+    const bid = !sizing.bidAllowed || !prices.bid.greaterThan(0) ? undefined : prices.bid;
+    const ask = sizing.askAllowed ? prices.ask : undefined;
     const next: PricedQuote = {
-      sizing, midText,
-      bid: !sizing.bidAllowed || !prices.bid.greaterThan(0) ? undefined : prices.bid,
-      ask: sizing.askAllowed ? prices.ask : undefined,
+      sizing, midText, bid, ask,
+      bidTicks: bid === undefined ? Number.NaN : instrument.priceToTicks(bid.toFixed()),
+      askTicks: ask === undefined ? Number.NaN : instrument.priceToTicks(ask.toFixed()),
     };
     priced.set(instrument.symbol, next);
     return next;
@@ -77,16 +83,18 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     if (instrument === undefined || midText === undefined) return [];
     const p = ctx.params;
     const inventory = ctx.position(symbol)?.quantity ?? ZERO;
-    const { sizing, bid, ask } = pricesFor(instrument, p, midText, inventory);
+    const { sizing, bid, ask, bidTicks, askTicks } = pricesFor(instrument, p, midText, inventory);
     const quantity = sizing.quantity;
     if (quantity.isZero()) return [];
     const out: Intent[] = [];
-    quoteSide(ctx, instrument, 'bid', bid, quantity, out);
-    quoteSide(ctx, instrument, 'ask', ask, quantity, out);
+    quoteSide(ctx, instrument, 'bid', bid, bidTicks, quantity, out);
+    quoteSide(ctx, instrument, 'ask', ask, askTicks, quantity, out);
     return out;
   }
 
-  function quoteSide(ctx: Ctx, instrument: Instrument, side: QuoteSide, target: Decimal | undefined, quantity: Decimal, out: Intent[]): void {
+  function quoteSide(
+    ctx: Ctx, instrument: Instrument, side: QuoteSide, target: Decimal | undefined, targetTicks: number, quantity: Decimal, out: Intent[],
+  ): void {
     const symbol = instrument.symbol;
     const q = quotes.get(symbol, side);
     if (q.pending !== undefined || q.cancelling) return;
@@ -112,8 +120,8 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     const p = ctx.params;
     if (q.price !== undefined) {
       let band = bands.get(q);
-      if (band === undefined || band.price !== q.price || band.bps !== p.requoteBps) bands.set(q, (band = requoteBand(q.price, p.requoteBps)));
-      if (!leavesBand(band, target)) return;
+      if (band === undefined || band.price !== q.price || band.bps !== p.requoteBps) bands.set(q, (band = tickBand(instrument, q.price, p.requoteBps)));
+      if (!leavesTickBand(band, target, targetTicks)) return;
     }
     if (now - q.movedAt < p.minRequoteIntervalMs) return;
     const intent = ctx.replace(q.orderId, quantity, target, tag);

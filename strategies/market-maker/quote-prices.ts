@@ -89,6 +89,40 @@ export function leavesBand(band: RequoteBand, next: Decimal): boolean {
   return next.lessThanOrEqualTo(band.low) || next.greaterThanOrEqualTo(band.high);
 }
 
+/**
+ * A {@link RequoteBand} on an instrument's tick grid, for targets already on it: the tick counts a
+ * target must reach to leave the band, so the per-book-update test compares integers.
+ */
+export interface TickBand extends RequoteBand {
+  /** Ticks of `price`; NaN when it is off the grid (the Decimal test is used then). */
+  readonly priceTicks: number;
+  /** Largest tick count at or below `low`. */
+  readonly lowTicks: number;
+  /** Smallest tick count at or above `high`. */
+  readonly highTicks: number;
+}
+
+/** {@link requoteBand} with its edges in ticks of `instrument` (exact: Decimal division, rounded outwards). */
+export function tickBand(instrument: Instrument, price: Decimal, bps: Decimal): TickBand {
+  const band = requoteBand(price, bps);
+  const tick = instrument.tickSize;
+  const lowTicks = band.low.dividedBy(tick).floor().toNumber();
+  const highTicks = band.high.dividedBy(tick).ceil().toNumber();
+  const exact = Number.isSafeInteger(lowTicks) && Number.isSafeInteger(highTicks);
+  return { ...band, priceTicks: exact ? instrument.priceToTicks(price.toFixed()) : Number.NaN, lowTicks, highTicks };
+}
+
+/**
+ * {@link leavesBand} for a target of `targetTicks` ticks (NaN when the target is off the grid). A
+ * target t x tick is at or below `low` exactly when t <= floor(low / tick), at or above `high`
+ * exactly when t >= ceil(high / tick), and equal to the price exactly when the tick counts are.
+ */
+export function leavesTickBand(band: TickBand, target: Decimal, targetTicks: number): boolean {
+  if (Number.isNaN(band.priceTicks) || Number.isNaN(targetTicks)) return leavesBand(band, target);
+  if (targetTicks === band.priceTicks) return false;
+  return targetTicks <= band.lowTicks || targetTicks >= band.highTicks;
+}
+
 /** True when `next` differs from `current` by at least `bps` basis points of `current`. */
 export function movedBy(current: Decimal, next: Decimal, bps: Decimal): boolean {
   if (current === next || current.equals(next)) return false;

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../framework/model/decimal.js';
-import { leavesBand, movedBy, requoteBand } from '../../strategies/market-maker/quote-prices.js';
+import { Instrument } from '../../framework/model/instrument.js';
+import { parseSymbolInfo } from '../../framework/model/resources/symbol.js';
+import { leavesBand, leavesTickBand, movedBy, requoteBand, tickBand } from '../../strategies/market-maker/quote-prices.js';
 
 const price = fc.integer({ min: 1, max: 10_000_000 }).map((cents) => new Decimal(cents).dividedBy(100));
 const bps = fc.integer({ min: 0, max: 500 }).map((n) => new Decimal(n).dividedBy(10));
@@ -19,5 +21,29 @@ describe('requote band', () => {
     expect(leavesBand(band, new Decimal('3000.29'))).toBe(false);
     expect(leavesBand(band, new Decimal('2999.7'))).toBe(true);
     expect(leavesBand(requoteBand(new Decimal('3000'), new Decimal('0')), new Decimal('3000'))).toBe(false);
+  });
+});
+
+describe('tick band', () => {
+  const instrument = (tick: string): Instrument => new Instrument('ETHUSDT', parseSymbolInfo({
+    type: 'spot', base_currency: 'ETH', quote_currency: 'USDT', quantity_increment: '0.0001', tick_size: tick,
+    take_rate: '0.001', make_rate: '0.001', fee_currency: 'USDT',
+  }));
+  const instruments = [instrument('0.01'), instrument('0.05'), instrument('1'), instrument('0.25')];
+
+  it('gives the same verdict as the Decimal band for any quote price and target, on or off the grid', () => {
+    fc.assert(fc.property(fc.constantFrom(...instruments), fc.boolean(), bps, fc.nat(), fc.nat(), (inst, offGrid, minimum, a, b) => {
+      const current = inst.tickSize.times(a % 1_000_000 + 1).plus(offGrid ? '0.003' : '0');
+      const next = inst.tickSize.times((a % 1_000_000 + 1) + (b % 41) - 20);
+      if (!next.isPositive() || next.isZero()) return;
+      const ticks = inst.priceToTicks(next.toFixed());
+      expect(leavesTickBand(tickBand(inst, current, minimum), next, ticks)).toBe(leavesBand(requoteBand(current, minimum), next));
+    }), { numRuns: 3000 });
+  });
+
+  it('falls back to Decimals for a target without ticks', () => {
+    fc.assert(fc.property(fc.constantFrom(...instruments), bps, price, price, (inst, minimum, current, next) => {
+      expect(leavesTickBand(tickBand(inst, current, minimum), next, Number.NaN)).toBe(leavesBand(requoteBand(current, minimum), next));
+    }));
   });
 });
