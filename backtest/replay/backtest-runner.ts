@@ -5,7 +5,7 @@ import { Decimal, toWire } from '../../framework/model/decimal.js';
 import { ParseError, ValidationError } from '../../framework/model/errors.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { CandlePeriod } from '../../framework/model/resources/candle.js';
-import type { CandlesEvent, MarketEvent } from '../../framework/model/stream/market-events.js';
+import type { CandlesEvent } from '../../framework/model/stream/market-events.js';
 import { BotKernel } from '../../framework/runtime/bot-kernel.js';
 import { closedCandles } from '../../framework/runtime/candle-closer.js';
 import { SILENT_LOGGER, virtualSchedulers, type RuntimeLogger } from '../../framework/runtime/runtime-ports.js';
@@ -17,7 +17,7 @@ import type { BacktestResult } from '../report/backtest-result.js';
 import { ConstantLatency, JitterLatency, type LatencyModel } from '../venue/matching/latency-model.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
-import { BookLineDecoder } from '../recording/book-line-decoder.js';
+import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
 import { LatentVenuePort } from './latent-venue-port.js';
 import { mergeFrameBatches } from './frame-batches.js';
@@ -55,11 +55,11 @@ export interface BacktestOptions {
   /** Equity sampling period (virtual ms); 60 s by default. */
   readonly sampleMs?: number;
   /**
-   * Decode `orderbook/full` lines straight from the bytes (true, the default) or parse every line
-   * with JSON.parse and the live frame parser (false): the results are the same, the default is
-   * faster; false is there to check exactly that.
+   * Decode `orderbook/full` and `trades` lines straight from the bytes (true, the default) or parse
+   * every line with JSON.parse and the live frame parsers (false): the results are the same, the
+   * default is faster; false is there to check exactly that.
    */
-  readonly decodeBookLines?: boolean;
+  readonly decodeMarketLines?: boolean;
   /** Told of every chunk read from the recordings (bytes on disk): progress against the files' sizes. */
   readonly onBytesRead?: (bytes: number) => void;
   /** Called every `progressEvery` frames with the frames replayed so far. */
@@ -68,7 +68,6 @@ export interface BacktestOptions {
 }
 
 const ACCOUNT = 'backtest';
-const NO_EVENTS: readonly MarketEvent[] = Object.freeze([]);
 const LOOKAHEAD = 64;
 
 /**
@@ -87,11 +86,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const logger = options.logger ?? SILENT_LOGGER;
   if (options.recordings.length === 0) throw new ValidationError('recordings', 'name at least one recording');
   const instruments = await loadInstruments(options.recordings, options.symbols);
-  const bookDecoder = options.decodeBookLines === false
+  const lineDecoder = options.decodeMarketLines === false
     ? undefined
-    : new BookLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
+    : new MarketLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
   const frames = new FrameQueue(mergeFrameBatches(options.recordings, {
-    onError: 'skip', onBadLine: (e) => logger.log('warn', 'bad recording line skipped', { error: e.message }), onBytesRead: options.onBytesRead, bookDecoder,
+    onError: 'skip', onBadLine: (e) => logger.log('warn', 'bad recording line skipped', { error: e.message }), onBytesRead: options.onBytesRead, lineDecoder,
   })[Symbol.asyncIterator]());
   // One recording: its first frames are read once, for the channels and then for the replay.
   let channels: Set<string>;
@@ -210,7 +209,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     else await settle(time);
     let parsed: ParsedFrame;
     try {
-      parsed = frame.books !== undefined ? { books: frame.books, events: NO_EVENTS } : feed.parse(frame.msg, time);
+      parsed = frame.books !== undefined ? frame : feed.parse(frame.msg, time);
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
       logger.log('warn', 'malformed frame skipped', { time, error: error.message });

@@ -2,8 +2,9 @@ import { createReadStream } from 'node:fs';
 import type { TransformOptions } from 'node:stream';
 import { createGunzip, type ZlibOptions } from 'node:zlib';
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import type { TradesEvent } from '../../framework/model/stream/market-events.js';
 import { ParseError } from '../../framework/model/errors.js';
-import type { BookLineDecoder } from '../recording/book-line-decoder.js';
+import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { parseRecordedFrame, parseRecordingHeader, type RecordedFrame } from '../recording/recording-format.js';
 import type { RecordingReaderOptions } from '../recording/recording-reader.js';
 
@@ -21,23 +22,24 @@ const READ_AHEAD = 1 << 17;
 const MERGE_BATCH = 512;
 
 /**
- * A frame as a replay reads it: the recorded frame, or, for a book line the {@link BookLineDecoder}
- * took, the frame's time and its books decoded already (no `msg` object is built for it).
+ * A frame as a replay reads it: the recorded frame, or, for a line the {@link MarketLineDecoder}
+ * took, the frame's time and what it holds, decoded already (no `msg` object is built for it).
  */
-export type ReplayFrame = (RecordedFrame & { readonly books?: undefined }) | DecodedBookFrame;
+export type ReplayFrame = (RecordedFrame & { readonly books?: undefined }) | DecodedFrame;
 
-/** A `ws/public` `orderbook/full` line decoded straight to scaled books. */
-export interface DecodedBookFrame {
+/** A `ws/public` `orderbook/full` or `trades` line decoded straight from its bytes (one of the two lists is empty). */
+export interface DecodedFrame {
   readonly t: number;
   readonly src: 'ws/public';
   readonly msg?: undefined;
   readonly books: readonly ScaledOrderBookFrame[];
+  readonly events: readonly TradesEvent[];
 }
 
 /** Options of {@link readFrameBatches}. */
 export interface FrameBatchOptions extends RecordingReaderOptions {
-  /** Decodes the book lines it takes without JSON.parse; every other line is parsed as usual. */
-  readonly bookDecoder?: BookLineDecoder;
+  /** Decodes the book and trades lines it takes without JSON.parse; every other line is parsed as usual. */
+  readonly lineDecoder?: MarketLineDecoder;
 }
 
 const NEWLINE = 0x0a;
@@ -52,7 +54,7 @@ const CR = 0x0d;
  * scavenges, and the collector promotes and later sweeps them). Memory stays bounded by one chunk
  * and its frames.
  *
- * Lines are split on the raw bytes; with a `bookDecoder`, the book lines it takes are decoded from
+ * Lines are split on the raw bytes; with a `lineDecoder`, the lines it takes are decoded from
  * those bytes and never become text, and only the other lines are decoded as UTF-8 and parsed.
  */
 export async function* readFrameBatches(path: string, options: FrameBatchOptions = {}): AsyncGenerator<ReplayFrame[]> {
@@ -61,7 +63,7 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
   const onBytes = options.onBytesRead;
   if (onBytes !== undefined) file.on('data', (chunk: Buffer | string) => onBytes(chunk.length));
   const source = path.endsWith('.gz') ? file.pipe(createGunzip(gunzip)) : file;
-  const decoder = options.bookDecoder;
+  const decoder = options.lineDecoder;
   let lineNo = 0;
   const take = (bytes: Buffer, start: number, end: number, out: ReplayFrame[]): void => {
     lineNo++;
@@ -73,7 +75,7 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
     if (end === start) return;
     const decoded = decoder?.decode(bytes, start, end);
     if (decoded !== undefined) {
-      out.push({ t: decoded.t, src: 'ws/public', books: decoded.books });
+      out.push({ t: decoded.t, src: 'ws/public', books: decoded.books, events: decoded.events });
       return;
     }
     try {

@@ -45,6 +45,7 @@ function addChannel(frame: ReplayFrame, wanted: ReadonlySet<string>, channels: S
   if (frame.src !== 'ws/public') return;
   if (frame.books !== undefined) {
     if (frame.books.some((book) => wanted.has(book.symbol))) channels.add(ORDER_BOOK_CHANNEL);
+    for (const event of frame.events) if (wanted.has(event.symbol)) channels.add(event.channel);
     return;
   }
   const msg = frame.msg as { ch?: unknown; snapshot?: object; update?: object; data?: object };

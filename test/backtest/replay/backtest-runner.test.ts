@@ -47,13 +47,13 @@ describe('runBacktest', () => {
     expect(a).toBe(b);
   });
 
-  it('gives the same results with book lines decoded from the bytes as with every line JSON-parsed', async () => {
+  it('gives the same results with book and trades lines decoded from the bytes as with every line JSON-parsed', async () => {
     const config = loadBotConfig(fileURLToPath(new URL('../../../config/market-maker.yaml', import.meta.url)));
     const { plugin: marketMaker } = await loadStrategyPlugin(config.strategy.name);
-    const run = (decodeBookLines: boolean): Promise<BacktestResult> => runBacktest({
+    const run = (decodeMarketLines: boolean): Promise<BacktestResult> => runBacktest({
       strategyRef: 'market-maker', plugin: marketMaker, params: marketMaker.parseParams(config.strategy.params), symbols: config.strategy.symbols,
       recordings: [fileURLToPath(new URL('../../../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url))],
-      balances: config.backtest.balances, risk: config.risk, seed: config.backtest.seed, decodeBookLines,
+      balances: config.backtest.balances, risk: config.risk, seed: config.backtest.seed, decodeMarketLines,
     });
     const [decoded, parsed] = [await run(true), await run(false)].map(({ meta: { wallMs: _wall, ...meta }, ...rest }) => ({ meta, ...rest }));
     expect(decoded!.fills.length).toBeGreaterThan(10);

@@ -1,20 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BookLineDecoder, type BookScales } from '../../../backtest/recording/book-line-decoder.js';
+import { MarketLineDecoder, type BookScales } from '../../../backtest/recording/market-line-decoder.js';
 import { parseRecordedFrame } from '../../../backtest/recording/recording-format.js';
 import { parseOrderBookFrames, scaledLevelsAsText, type OrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import { OrderBook } from '../../../framework/exchange/book/order-book.js';
 import { Instrument } from '../../../framework/model/instrument.js';
 import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
+import { parseMarketNotification, type MarketEvent } from '../../../framework/model/stream/market-events.js';
 import { parseUnsignedScaled } from '../../../framework/model/parse-unsigned-scaled.js';
 
 const SCALES = new Map<string, BookScales>([
   ['ETHUSDT', { priceScale: 2, quantityScale: 4 }],
   ['BTCUSDT', { priceScale: 1, quantityScale: 5 }],
 ]);
-const decoder = new BookLineDecoder(SCALES);
+const decoder = new MarketLineDecoder(SCALES);
 
-function decode(line: string): ReturnType<BookLineDecoder['decode']> {
+function decode(line: string): ReturnType<MarketLineDecoder['decode']> {
   const bytes = Buffer.from(`garbage\n${line}\nmore`, 'utf8');
   return decoder.decode(bytes, 8, 8 + Buffer.byteLength(line));
 }
@@ -32,7 +33,7 @@ function general(line: string): { t: number; books: OrderBookFrame[] } | undefin
 const canonical = (t: number, kind: 'snapshot' | 'update', entries: Record<string, unknown>): string =>
   JSON.stringify({ t, src: 'ws/public', msg: { ch: 'orderbook/full', [kind]: entries } });
 
-describe('BookLineDecoder', () => {
+describe('MarketLineDecoder: orderbook/full lines', () => {
   it('decodes the recorder layout to scaled levels, with the frame time JSON.parse reads', () => {
     const line = canonical(1723161254152.3228, 'update', { ETHUSDT: { t: 1723161254152, s: 7, a: [['2683.81', '31.4395'], ['2684.5', '0']], b: [['2683.80', '0.0020']] } });
     const decoded = decode(line);
@@ -46,7 +47,7 @@ describe('BookLineDecoder', () => {
   it('leaves every other line to the general parser', () => {
     const entry = { t: 1, s: 1, a: [['1.00', '1.0000']], b: [] };
     const refused = [
-      JSON.stringify({ t: 1, src: 'ws/public', msg: { ch: 'trades', update: { ETHUSDT: [] } } }),
+      JSON.stringify({ t: 1, src: 'ws/public', msg: { ch: 'ticker/1s', data: { ETHUSDT: {} } } }),
       JSON.stringify({ src: 'ws/public', t: 1, msg: { ch: 'orderbook/full', update: { ETHUSDT: entry } } }),
       JSON.stringify({ t: 1, src: 'ws/trading', msg: { ch: 'orderbook/full', update: { ETHUSDT: entry } } }),
       canonical(1, 'update', { XRPUSDT: entry }), // no scales known
@@ -161,3 +162,84 @@ function normalise(book: OrderBookFrame): unknown {
   };
   return { ...book, asks: book.asks.map(([p, q]) => [value(p), value(q)]), bids: book.bids.map(([p, q]) => [value(p), value(q)]) };
 }
+
+describe('MarketLineDecoder: trades lines', () => {
+  const tradesLine = (t: number, kind: 'snapshot' | 'update', bySymbol: Record<string, unknown>): string =>
+    JSON.stringify({ t, src: 'ws/public', msg: { ch: 'trades', [kind]: bySymbol } });
+  const liveParse = (line: string): MarketEvent[] | undefined => {
+    try {
+      const frame = parseRecordedFrame(JSON.parse(line), 2);
+      return parseMarketNotification(frame.msg, frame.t);
+    } catch {
+      return undefined;
+    }
+  };
+
+  it('builds the events the live parser builds', () => {
+    const line = tradesLine(1723161254340.8638, 'update', {
+      ETHUSDT: [{ t: 1723161255611, i: 1520538925, p: '2683.80', q: '0.0020', s: 'sell' }, { s: 'buy', q: '1', p: '2684', i: 7, t: 1723161255612 }],
+      BTCUSDT: [],
+    });
+    const decoded = decode(line);
+    expect(decoded?.books).toEqual([]);
+    expect(decoded?.t).toBe(JSON.parse(line).t);
+    expect(decoded?.events).toEqual(liveParse(line));
+    expect(decoded?.events[0]?.exchangeTime).toBe(1723161255612);
+  });
+
+  it('leaves unusual trades lines to the general parser', () => {
+    const trade = { t: 1, i: 1, p: '1.5', q: '2', s: 'buy' };
+    const refused = [
+      tradesLine(1, 'update', { ETHUSDT: [{ ...trade, i: '1' }] }),
+      tradesLine(1, 'update', { ETHUSDT: [{ ...trade, p: '1e3' }] }),
+      tradesLine(1, 'update', { ETHUSDT: [{ ...trade, p: 1.5 }] }),
+      tradesLine(1, 'update', { ETHUSDT: [{ ...trade, q: '2.' }] }),
+      tradesLine(1, 'update', { ETHUSDT: [{ ...trade, s: 'BUY' }] }),
+      tradesLine(1, 'update', { ETHUSDT: [{ ...trade, t: '2024-08-08T00:00:00Z' }] }),
+      tradesLine(1, 'update', { ETHUSDT: [{ ...trade, x: 1 }] }),
+      tradesLine(1, 'update', { ETHUSDT: [{ t: 1, i: 1, p: '1', s: 'buy' }] }),
+      tradesLine(1, 'update', { XRPUSDT: [trade] }),
+      tradesLine(1, 'update', { ETHUSDT: {} }),
+      JSON.stringify({ t: 1, src: 'ws/public', msg: { ch: 'trades', data: { ETHUSDT: [trade] } } }),
+    ];
+    for (const line of refused) expect(decode(line), line).toBeUndefined();
+    expect(decode(tradesLine(1, 'snapshot', { ETHUSDT: [trade] }))?.events[0]?.snapshot).toBe(true);
+  });
+
+  it('agrees with the live parser on every line it takes, and takes every plain one', () => {
+    const text = fc.oneof(
+      { weight: 8, arbitrary: fc.stringMatching(/^[0-9]{1,6}(\.[0-9]{1,6})?$/) },
+      { weight: 1, arbitrary: fc.constantFrom('1e3', '-1', '', '1.', '.5', ' 1', '007.10') },
+    );
+    const trade = fc.record({
+      t: fc.oneof({ weight: 9, arbitrary: fc.nat() }, { weight: 1, arbitrary: fc.constantFrom(1.5, '12', -3) }),
+      i: fc.oneof({ weight: 9, arbitrary: fc.nat() }, { weight: 1, arbitrary: fc.constantFrom('abc', 2.5, 2 ** 60) }),
+      p: text,
+      q: text,
+      s: fc.oneof({ weight: 9, arbitrary: fc.constantFrom('buy', 'sell') }, { weight: 1, arbitrary: fc.constantFrom('Buy', 'x') }),
+    });
+    const line = fc.record({
+      t: fc.double({ min: 0, max: 2e12, noNaN: true }),
+      kind: fc.constantFrom('snapshot' as const, 'update' as const),
+      bySymbol: fc.dictionary(fc.constantFrom('ETHUSDT', 'ETHUSDT', 'BTCUSDT', 'XRPUSDT'), fc.array(trade, { maxLength: 4 }), { minKeys: 1, maxKeys: 2 }),
+    });
+    const plainText = (v: unknown): boolean => typeof v === 'string' && /^[0-9]+(\.[0-9]+)?$/.test(v);
+    const plainInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e15;
+    let taken = 0;
+    fc.assert(fc.property(line, ({ t, kind, bySymbol }) => {
+      const candidate = tradesLine(t, kind, bySymbol);
+      const fast = decode(candidate);
+      const slow = liveParse(candidate);
+      const plain = Object.entries(bySymbol).every(([symbol, list]) => SCALES.has(symbol) && list.every((trade) =>
+        plainInteger(trade.t) && plainInteger(trade.i) && plainText(trade.p) && plainText(trade.q) && (trade.s === 'buy' || trade.s === 'sell')));
+      if (fast === undefined) {
+        expect(plain).toBe(false);
+        return;
+      }
+      taken++;
+      expect(fast.events).toEqual(slow);
+      expect(fast.t).toBe(JSON.parse(candidate).t);
+    }), { numRuns: 300 });
+    expect(taken).toBeGreaterThan(30);
+  });
+});

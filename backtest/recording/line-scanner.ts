@@ -1,0 +1,218 @@
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+export const QUOTE = 0x22;
+export const COMMA = 0x2c;
+export const COLON = 0x3a;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACKET = 0x5d;
+export const OPEN_BRACE = 0x7b;
+export const CLOSE_BRACE = 0x7d;
+const DOT = 0x2e;
+const ZERO = 0x30;
+const NINE = 0x39;
+const CR = 0x0d;
+
+/** The bytes of an ASCII text. */
+export function ascii(text: string): Uint8Array {
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+}
+
+/**
+ * A cursor over one line of bytes with the few strict JSON pieces a recording line decoder needs.
+ * Every reader answers a sentinel (false, -1, undefined) instead of throwing: a decoder that meets
+ * anything unexpected leaves the line to the general parser. Readers never look past the line.
+ */
+export class LineScanner {
+  protected bytes: Uint8Array = new Uint8Array(0);
+  protected pos = 0;
+  protected end = 0;
+
+  /** Starts on `bytes[start, end)`; a trailing `\r` is not part of the line. */
+  protected reset(bytes: Uint8Array, start: number, end: number): void {
+    this.bytes = bytes;
+    this.pos = start;
+    this.end = end > start && bytes[end - 1] === CR ? end - 1 : end;
+  }
+
+  /** True at the end of the line. */
+  protected atEnd(): boolean {
+    return this.pos === this.end;
+  }
+
+  /** True (and past it) when `expected` follows. */
+  protected literal(expected: Uint8Array): boolean {
+    const bytes = this.bytes;
+    const pos = this.pos;
+    if (pos + expected.length > this.end) return false;
+    for (let i = 0; i < expected.length; i++) if (bytes[pos + i] !== expected[i]) return false;
+    this.pos = pos + expected.length;
+    return true;
+  }
+
+  /** The next byte (and past it); -1 at the end of the line. */
+  protected next(): number {
+    return this.pos < this.end ? (this.bytes[this.pos++] as number) : -1;
+  }
+
+  protected peek(): number {
+    return this.pos < this.end ? (this.bytes[this.pos] as number) : -1;
+  }
+
+  /** `"k":` with a one-letter key: the key's byte, or -1. */
+  protected shortKey(): number {
+    if (this.next() !== QUOTE) return -1;
+    const key = this.next();
+    return this.next() === QUOTE && this.next() === COLON ? key : -1;
+  }
+
+  /** Index in `names` of the quoted name that follows (through its closing quote); -1 when it is none of them. */
+  protected quotedName(names: readonly Uint8Array[]): number {
+    if (this.next() !== QUOTE) return -1;
+    const bytes = this.bytes;
+    const start = this.pos;
+    let close = start;
+    while (close < this.end && bytes[close] !== QUOTE) close++;
+    if (close >= this.end) return -1;
+    this.pos = close + 1;
+    const length = close - start;
+    outer: for (let n = 0; n < names.length; n++) {
+      const name = names[n] as Uint8Array;
+      if (name.length !== length) continue;
+      for (let i = 0; i < length; i++) if (name[i] !== bytes[start + i]) continue outer;
+      return n;
+    }
+    return -1;
+  }
+
+  /**
+   * A quoted plain decimal (`digits` or `digits.digits`) times 10^scale; -1 unless that is an
+   * exact safe integer. Decimals beyond the scale must be zeros (and are not accumulated, so
+   * padding never overflows); while the sum stays below 2^53 every step was exact, and the range
+   * test at the end covers the whole value.
+   */
+  protected scaledDecimal(scale: number): number {
+    if (this.next() !== QUOTE) return -1;
+    const bytes = this.bytes;
+    const end = this.end;
+    let pos = this.pos;
+    let n = 0;
+    let digits = 0;
+    let c = 0;
+    while (pos < end) {
+      c = bytes[pos++] as number;
+      if (c < ZERO || c > NINE) break;
+      n = n * 10 + (c - ZERO);
+      digits++;
+    }
+    if (digits === 0) return -1;
+    let decimals = 0;
+    if (c === DOT) {
+      let fraction = 0;
+      while (pos < end) {
+        c = bytes[pos++] as number;
+        if (c < ZERO || c > NINE) break;
+        fraction++;
+        if (decimals < scale) {
+          n = n * 10 + (c - ZERO);
+          decimals++;
+        } else if (c !== ZERO) {
+          return -1;
+        }
+      }
+      if (fraction === 0) return -1;
+    }
+    this.pos = pos;
+    if (c !== QUOTE || n > MAX_EXACT) return -1;
+    if (decimals === scale) return n;
+    const scaled = n * (POW10[scale - decimals] as number);
+    return scaled <= MAX_EXACT ? scaled : -1;
+  }
+
+  /** A quoted plain decimal (`digits` or `digits.digits`) as its text, without the quotes; undefined when it is not one. */
+  protected plainDecimalText(): string | undefined {
+    if (this.next() !== QUOTE) return undefined;
+    const bytes = this.bytes;
+    const start = this.pos;
+    let pos = start;
+    let dot = -1;
+    for (;;) {
+      const c = this.byteAt(pos);
+      if (c >= ZERO && c <= NINE) {
+        pos++;
+      } else if (c === DOT && dot < 0 && pos > start) {
+        dot = pos++;
+      } else {
+        break;
+      }
+    }
+    if (this.byteAt(pos) !== QUOTE || pos === start || dot === pos - 1) return undefined;
+    this.pos = pos + 1;
+    let text = '';
+    for (let i = start; i < pos; i++) text += String.fromCharCode(bytes[i] as number);
+    return text;
+  }
+
+  /** A JSON integer of digits only (no sign, fraction, exponent or leading zero), at most 15 digits; -1 otherwise. */
+  protected unsignedInteger(): number {
+    const bytes = this.bytes;
+    let pos = this.pos;
+    let n = 0;
+    let digits = 0;
+    while (pos < this.end) {
+      const c = bytes[pos] as number;
+      if (c < ZERO || c > NINE) break;
+      n = n * 10 + (c - ZERO);
+      digits++;
+      pos++;
+    }
+    this.pos = pos;
+    // 15 digits keep every value exact.
+    if (digits === 0 || digits > 15 || (digits > 1 && bytes[pos - digits] === ZERO)) return -1;
+    return n;
+  }
+
+  /**
+   * Past a JSON number in strict grammar (`-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`);
+   * false when none follows.
+   */
+  protected skipJsonNumber(): boolean {
+    let pos = this.pos;
+    if (this.byteAt(pos) === 0x2d) pos++;
+    if (this.byteAt(pos) === ZERO) {
+      pos++;
+    } else {
+      if (!isDigit(this.byteAt(pos))) return false;
+      while (isDigit(this.byteAt(pos))) pos++;
+    }
+    if (this.byteAt(pos) === DOT) {
+      if (!isDigit(this.byteAt(++pos))) return false;
+      while (isDigit(this.byteAt(pos))) pos++;
+    }
+    const e = this.byteAt(pos);
+    if (e === 0x65 || e === 0x45) {
+      const sign = this.byteAt(++pos);
+      if (sign === 0x2b || sign === 0x2d) pos++;
+      if (!isDigit(this.byteAt(pos))) return false;
+      while (isDigit(this.byteAt(pos))) pos++;
+    }
+    this.pos = pos;
+    return true;
+  }
+
+  /** The JSON number `bytes[start, end)` (grammar checked already), converted by the engine's own parser so the double is JSON.parse's. */
+  protected numberBetween(start: number, end: number): number {
+    let text = '';
+    for (let i = start; i < end; i++) text += String.fromCharCode(this.bytes[i] as number);
+    return Number(text);
+  }
+
+  /** The byte at `pos` of the line; -1 past its end. */
+  private byteAt(pos: number): number {
+    return pos < this.end ? (this.bytes[pos] as number) : -1;
+  }
+}
+
+function isDigit(c: number): boolean {
+  return c >= ZERO && c <= NINE;
+}
