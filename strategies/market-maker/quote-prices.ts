@@ -1,5 +1,6 @@
 import { Decimal } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
+import { parseScaled, scaleOf } from '../../framework/model/scaled.js';
 
 const BPS = new Decimal(10_000);
 const ONE = new Decimal(1);
@@ -90,11 +91,15 @@ export function leavesBand(band: RequoteBand, next: Decimal): boolean {
 }
 
 /**
- * A {@link RequoteBand} on an instrument's tick grid, for targets already on it: the tick counts a
- * target must reach to leave the band, so the per-book-update test compares integers.
+ * The band of a quote at `price` on an instrument's tick grid, for targets already on it: the tick
+ * counts a target must reach to leave it, so the per-book-update test compares integers. With the
+ * price at P ticks, the band's half-width is x = P x bps / 10000 ticks, and a target of t ticks is
+ * at or below `low` exactly when t <= P - ceil(x), at or above `high` exactly when t >= P + ceil(x).
  */
-export interface TickBand extends RequoteBand {
-  /** Ticks of `price`; NaN when it is off the grid (the Decimal test is used then). */
+export interface TickBand {
+  readonly price: Decimal;
+  readonly bps: Decimal;
+  /** Ticks of `price`; NaN when the integer form does not apply (the Decimal band is used then). */
   readonly priceTicks: number;
   /** Largest tick count at or below `low`. */
   readonly lowTicks: number;
@@ -102,23 +107,30 @@ export interface TickBand extends RequoteBand {
   readonly highTicks: number;
 }
 
-/** {@link requoteBand} with its edges in ticks of `instrument` (exact: Decimal division, rounded outwards). */
+/** `bps` as an integer over a power of ten, for the last `bps` seen (one per market maker). */
+let lastBps: { readonly bps: Decimal; readonly units: number; readonly divisor: number } | undefined;
+
+/** {@link requoteBand} in ticks of `instrument` (exact integer arithmetic, or NaN ticks when out of its range). */
 export function tickBand(instrument: Instrument, price: Decimal, bps: Decimal): TickBand {
-  const band = requoteBand(price, bps);
-  const tick = instrument.tickSize;
-  const lowTicks = band.low.dividedBy(tick).floor().toNumber();
-  const highTicks = band.high.dividedBy(tick).ceil().toNumber();
-  const exact = Number.isSafeInteger(lowTicks) && Number.isSafeInteger(highTicks);
-  return { ...band, priceTicks: exact ? instrument.priceToTicks(price.toFixed()) : Number.NaN, lowTicks, highTicks };
+  if (lastBps?.bps !== bps) {
+    const text = bps.toFixed();
+    const scale = scaleOf(text);
+    lastBps = { bps, units: parseScaled(text, scale), divisor: 10 ** (4 + scale) };
+  }
+  const { units, divisor } = lastBps;
+  const ticks = instrument.priceToTicks(price.toFixed());
+  const numerator = ticks * units;
+  if (!(units >= 0) || !Number.isSafeInteger(numerator) || !Number.isSafeInteger(divisor)) {
+    return { price, bps, priceTicks: Number.NaN, lowTicks: Number.NaN, highTicks: Number.NaN };
+  }
+  const rest = numerator % divisor;
+  const half = (numerator - rest) / divisor + (rest > 0 ? 1 : 0);
+  return { price, bps, priceTicks: ticks, lowTicks: ticks - half, highTicks: ticks + half };
 }
 
-/**
- * {@link leavesBand} for a target of `targetTicks` ticks (NaN when the target is off the grid). A
- * target t x tick is at or below `low` exactly when t <= floor(low / tick), at or above `high`
- * exactly when t >= ceil(high / tick), and equal to the price exactly when the tick counts are.
- */
+/** {@link leavesBand} for a target of `targetTicks` ticks (NaN when the target is off the grid). */
 export function leavesTickBand(band: TickBand, target: Decimal, targetTicks: number): boolean {
-  if (Number.isNaN(band.priceTicks) || Number.isNaN(targetTicks)) return leavesBand(band, target);
+  if (Number.isNaN(band.priceTicks) || Number.isNaN(targetTicks)) return leavesBand(requoteBand(band.price, band.bps), target);
   if (targetTicks === band.priceTicks) return false;
   return targetTicks <= band.lowTicks || targetTicks >= band.highTicks;
 }

@@ -7,6 +7,7 @@ import { leavesBand, leavesTickBand, movedBy, requoteBand, tickBand } from '../.
 
 const price = fc.integer({ min: 1, max: 10_000_000 }).map((cents) => new Decimal(cents).dividedBy(100));
 const bps = fc.integer({ min: 0, max: 500 }).map((n) => new Decimal(n).dividedBy(10));
+const anyBps = fc.oneof(bps, fc.integer({ min: 0, max: 500_000 }).map((n) => new Decimal(n).dividedBy(1000)), fc.integer({ min: 0, max: 50 }).map((n) => new Decimal(n)));
 
 describe('requote band', () => {
   it('gives the same verdict as movedBy for any quote price, target and minimum move', () => {
@@ -32,13 +33,17 @@ describe('tick band', () => {
   const instruments = [instrument('0.01'), instrument('0.05'), instrument('1'), instrument('0.25')];
 
   it('gives the same verdict as the Decimal band for any quote price and target, on or off the grid', () => {
-    fc.assert(fc.property(fc.constantFrom(...instruments), fc.boolean(), bps, fc.nat(), fc.nat(), (inst, offGrid, minimum, a, b) => {
-      const current = inst.tickSize.times(a % 1_000_000 + 1).plus(offGrid ? '0.003' : '0');
-      const next = inst.tickSize.times((a % 1_000_000 + 1) + (b % 41) - 20);
-      if (!next.isPositive() || next.isZero()) return;
+    const near = fc.tuple(fc.boolean(), fc.integer({ min: -2, max: 2 }), fc.integer({ min: -3000, max: 3000 }));
+    fc.assert(fc.property(fc.constantFrom(...instruments), fc.boolean(), anyBps, fc.integer({ min: 1, max: 1_000_000 }), near, (inst, offGrid, minimum, p, [edge, delta, anywhere]) => {
+      const current = inst.tickSize.times(p).plus(offGrid ? '0.003' : '0');
+      // Targets at the band's edges (the half-width in ticks, rounded, +/- 2) or anywhere near.
+      const half = new Decimal(p).times(minimum).dividedBy(10_000).round().toNumber();
+      const offset = edge ? (delta < 0 ? -half : half) + delta : anywhere;
+      if (p + offset <= 0) return;
+      const next = inst.tickSize.times(p + offset);
       const ticks = inst.priceToTicks(next.toFixed());
       expect(leavesTickBand(tickBand(inst, current, minimum), next, ticks)).toBe(leavesBand(requoteBand(current, minimum), next));
-    }), { numRuns: 3000 });
+    }), { numRuns: 5000 });
   });
 
   it('falls back to Decimals for a target without ticks', () => {
