@@ -24,12 +24,12 @@ export function ascii(text: string): Uint8Array {
  * anything unexpected leaves the line to the general parser. Readers never look past the line.
  */
 export class LineScanner {
-  protected bytes: Uint8Array = new Uint8Array(0);
+  protected bytes: Buffer = Buffer.alloc(0);
   protected pos = 0;
   protected end = 0;
 
   /** Starts on `bytes[start, end)`; a trailing `\r` is not part of the line. */
-  protected reset(bytes: Uint8Array, start: number, end: number): void {
+  protected reset(bytes: Buffer, start: number, end: number): void {
     this.bytes = bytes;
     this.pos = start;
     this.end = end > start && bytes[end - 1] === CR ? end - 1 : end;
@@ -148,9 +148,7 @@ export class LineScanner {
     }
     if (this.byteAt(pos) !== QUOTE || pos === start || dot === pos - 1) return undefined;
     this.pos = pos + 1;
-    let text = '';
-    for (let i = start; i < pos; i++) text += String.fromCharCode(bytes[i] as number);
-    return text;
+    return bytes.toString('latin1', start, pos);
   }
 
   /** A JSON integer of digits only (no sign, fraction, exponent or leading zero), at most 15 digits; -1 otherwise. */
@@ -202,9 +200,7 @@ export class LineScanner {
 
   /** The JSON number `bytes[start, end)` (grammar checked already), converted by the engine's own parser so the double is JSON.parse's. */
   protected numberBetween(start: number, end: number): number {
-    let text = '';
-    for (let i = start; i < end; i++) text += String.fromCharCode(this.bytes[i] as number);
-    return Number(text);
+    return Number(this.bytes.toString('latin1', start, end));
   }
 
   /** The byte at `pos` of the line; -1 past its end. */

@@ -50,6 +50,7 @@ export class MarketLineDecoder extends LineScanner {
   private readonly names: readonly Uint8Array[];
   private readonly symbols: readonly string[];
   private readonly scales: readonly BookScales[];
+  private readonly scratch: number[] = [];
 
   /** `scales`: the symbols whose lines to decode, with their scales. */
   constructor(scales: ReadonlyMap<string, BookScales>) {
@@ -60,7 +61,7 @@ export class MarketLineDecoder extends LineScanner {
   }
 
   /** Decodes `bytes[start, end)` (one line, without its `\n`); `undefined` when the line is not one the decoder takes. */
-  decode(bytes: Uint8Array, start: number, end: number): DecodedMarketLine | undefined {
+  decode(bytes: Buffer, start: number, end: number): DecodedMarketLine | undefined {
     this.reset(bytes, start, end);
     if (!this.literal(FRAME_START)) return undefined;
     const timeStart = this.pos;
@@ -129,20 +130,23 @@ export class MarketLineDecoder extends LineScanner {
   /** `[["price","quantity"],...]` as `[price, quantity, ...]` scaled; undefined unless every value is a plain decimal that is a safe integer at the scales. */
   private levels(scales: BookScales): number[] | undefined {
     if (this.next() !== OPEN_BRACKET) return undefined;
-    const out: number[] = [];
     if (this.peek() === CLOSE_BRACKET) {
       this.pos++;
-      return out;
+      return [];
     }
+    // Values gather in a scratch list that keeps its capacity; the frame gets one exact-size copy.
+    const scratch = this.scratch;
+    let count = 0;
     do {
       if (this.next() !== OPEN_BRACKET) return undefined;
       const price = this.scaledDecimal(scales.priceScale);
       if (price < 0 || this.next() !== COMMA) return undefined;
       const quantity = this.scaledDecimal(scales.quantityScale);
       if (quantity < 0 || this.next() !== CLOSE_BRACKET) return undefined;
-      out.push(price, quantity);
+      scratch[count++] = price;
+      scratch[count++] = quantity;
     } while (this.more());
-    return this.peekClosed(CLOSE_BRACKET) ? out : undefined;
+    return this.peekClosed(CLOSE_BRACKET) ? scratch.slice(0, count) : undefined;
   }
 
   /** `SYMBOL:[{trade},...],...}` of a `trades` frame: one event per symbol, as the live parser builds it. */
