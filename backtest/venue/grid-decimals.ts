@@ -20,13 +20,9 @@ function memoOf(instrument: Instrument): Memo {
   return memo;
 }
 
-function cached(map: Map<number, Decimal>, n: number, build: () => Decimal): Decimal {
-  let value = map.get(n);
-  if (value === undefined) {
-    if (map.size >= MAX_ENTRIES) map.clear();
-    value = build();
-    map.set(n, value);
-  }
+function remember(map: Map<number, Decimal>, n: number, value: Decimal): Decimal {
+  if (map.size >= MAX_ENTRIES) map.clear();
+  map.set(n, value);
   return value;
 }
 
@@ -36,10 +32,12 @@ function cached(map: Map<number, Decimal>, n: number, build: () => Decimal): Dec
  * so one instance per tick count serves every caller and skips the text round trip.
  */
 export function ticksDecimal(instrument: Instrument, ticks: number): Decimal {
-  return cached(memoOf(instrument).ticks, ticks, () => instrument.ticksToDecimal(ticks));
+  const map = memoOf(instrument).ticks;
+  return map.get(ticks) ?? remember(map, ticks, instrument.ticksToDecimal(ticks));
 }
 
 /** `instrument.lotsToDecimal(lots)`, shared per value (see {@link ticksDecimal}). */
 export function lotsDecimal(instrument: Instrument, lots: number): Decimal {
-  return cached(memoOf(instrument).lots, lots, () => instrument.lotsToDecimal(lots));
+  const map = memoOf(instrument).lots;
+  return map.get(lots) ?? remember(map, lots, instrument.lotsToDecimal(lots));
 }

@@ -258,6 +258,11 @@ export class StrategyEngine<Params = unknown> {
         this.send(returned);
         return;
       }
+      // Most handler calls return no intent or one (a book update that moves one quote): nothing to de-duplicate.
+      if (returned.length <= 1) {
+        if (returned[0] !== undefined) this.send(returned[0]);
+        return;
+      }
     }
     this.sendAll(submitted ?? [], returned);
   }
