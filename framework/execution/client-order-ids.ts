@@ -34,6 +34,8 @@ export interface ParsedClientOrderId {
  */
 export class ClientOrderIdGenerator {
   private day: string;
+  /** UTC day number of the last `next()`: the day text is only rebuilt when it changes. */
+  private dayIndex: number;
   private counter: number;
 
   constructor(
@@ -42,7 +44,9 @@ export class ClientOrderIdGenerator {
     resume?: ClientOrderIdState,
   ) {
     if (typeof prefix !== 'string' || !PREFIX.test(prefix)) throw new ValidationError('prefix', 'must be 1-12 letters or digits', prefix);
-    this.day = utcDay(clock.now());
+    const now = clock.now();
+    this.day = utcDay(now);
+    this.dayIndex = Math.floor(now / DAY_MS);
     this.counter = 0;
     if (resume !== undefined) {
       if (!Number.isSafeInteger(resume.counter) || resume.counter < 0) {
@@ -54,11 +58,16 @@ export class ClientOrderIdGenerator {
 
   /** The next id; the counter starts again at 1 on a new UTC day. */
   next(): string {
-    const today = utcDay(this.clock.now());
-    // A clock that steps back across midnight must not reuse yesterday's counters under today's day.
-    if (today > this.day) {
-      this.day = today;
-      this.counter = 0;
+    const now = this.clock.now();
+    const index = Math.floor(now / DAY_MS);
+    if (index !== this.dayIndex) {
+      this.dayIndex = index;
+      const today = utcDay(now);
+      // A clock that steps back across midnight must not reuse yesterday's counters under today's day.
+      if (today > this.day) {
+        this.day = today;
+        this.counter = 0;
+      }
     }
     this.counter += 1;
     const id = `${this.prefix}_${this.day}_${this.counter.toString(36)}`;

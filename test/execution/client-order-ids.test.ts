@@ -61,3 +61,25 @@ describe('ClientOrderIdGenerator', () => {
     expect(utcDay(Date.UTC(2024, 0, 1))).toBe('20240101');
   });
 });
+
+describe('ClientOrderIdGenerator day tracking', () => {
+  it('property: with a clock moving back and forth across midnights, ids follow the latest day seen', () => {
+    fc.assert(fc.property(fc.array(fc.integer({ min: -2 * 86_400_000, max: 2 * 86_400_000 }), { maxLength: 60 }), (moves) => {
+      let now = JAN5;
+      const ids = new ClientOrderIdGenerator('p', { now: () => now });
+      // The rule spelled out: the day only moves forward, and the counter restarts when it does.
+      let day = utcDay(JAN5);
+      let counter = 0;
+      for (const move of moves) {
+        now += move;
+        const today = utcDay(now);
+        if (today > day) {
+          day = today;
+          counter = 0;
+        }
+        counter++;
+        expect(ids.next()).toBe(`p_${day}_${counter.toString(36)}`);
+      }
+    }));
+  });
+});
