@@ -1,10 +1,11 @@
-import { EMPTY, map, merge, type Subscription } from 'rxjs';
+import { EMPTY, type Subscription } from 'rxjs';
 import type { Instrument } from '../model/instrument.js';
 import type { Order } from '../model/resources/order.js';
 import type { Intent } from '../model/intent.js';
 import { ValidationError } from '../model/errors.js';
 import type { MarketEvent } from '../model/stream/market-events.js';
 import type { Clock } from '../time/clock.js';
+import { eventSource, subscribeAll } from './engine-sources.js';
 import { EventQueue, type RuntimeEvent } from './event-queue.js';
 import { SILENT_LOGGER, type AccountSource, type IntentSink, type MarketSource, type RuntimeLogger, type RuntimeSchedulers } from './runtime-ports.js';
 import { RuntimeState } from './runtime-state.js';
@@ -122,16 +123,14 @@ export class StrategyEngine<Params = unknown> {
     this.run(() => this.options.strategy.onStart?.(this.context), 'onStart');
     if (this.currentStatus !== 'running') return;
     const { market, account, sink } = this.options;
-    this.sources = merge(
-      sink.reports$.pipe(map((report): RuntimeEvent => ({ kind: 'report', report }))),
-      account.orderReports$.pipe(map((report): RuntimeEvent => ({ kind: 'report', report }))),
-      account.balances$.pipe(map((balances): RuntimeEvent => ({ kind: 'balances', balances }))),
-      market.books$.pipe(map((event): RuntimeEvent => ({ kind: 'book', event }))),
-      market.market$.pipe(map(toMarketEvent)),
-      (market.candleClosed$ ?? EMPTY).pipe(map((event): RuntimeEvent => ({ kind: 'candle', event, closed: true }))),
-    ).subscribe((event) => {
-      if (event !== undefined) this.enqueue(event);
-    });
+    this.sources = subscribeAll([
+      eventSource(sink.reports$, (report) => ({ kind: 'report', report })),
+      eventSource(account.orderReports$, (report) => ({ kind: 'report', report })),
+      eventSource(account.balances$, (balances) => ({ kind: 'balances', balances })),
+      eventSource(market.books$, (event) => ({ kind: 'book', event })),
+      eventSource(market.market$, toMarketEvent),
+      eventSource(market.candleClosed$ ?? EMPTY, (event) => ({ kind: 'candle', event, closed: true })),
+    ], (event) => this.enqueue(event));
   }
 
   /**
