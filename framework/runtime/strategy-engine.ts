@@ -90,6 +90,8 @@ export class StrategyEngine<Params = unknown> {
   private readonly collected: Intent[] = [];
   /** After a halt: orders already covered by the cancelAll or a cancel. */
   private readonly haltCancelled = new Set<string>();
+  /** The scheduled drain, one closure for the engine's life (a drain is scheduled per instant with events). */
+  private readonly drainNow = (): void => this.drain();
 
   constructor(private readonly options: StrategyEngineOptions<Params>) {
     if (options.strategyId.length === 0) throw new ValidationError('strategyId', 'must not be empty', options.strategyId);
@@ -159,7 +161,7 @@ export class StrategyEngine<Params = unknown> {
     this.queue.push(this.options.clock.now(), event);
     this.stats.conflatedBooks = this.queue.conflated;
     if (!this.draining && this.drainTask === undefined) {
-      this.drainTask = this.options.schedulers.drain.schedule(() => this.drain(), 0);
+      this.drainTask = this.options.schedulers.drain.schedule(this.drainNow, 0);
     }
   }
 
