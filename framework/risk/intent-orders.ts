@@ -19,6 +19,50 @@ const NONE: readonly CheckedOrder[] = Object.freeze([]);
  * spot, where the position is the base currency held.
  */
 export function ordersOf(intent: Intent, view: RiskView): readonly CheckedOrder[] {
+  if (scope !== undefined && scope.intent === intent && scope.view === view) return scope.orders;
+  return buildOrders(intent, view);
+}
+
+/** What one evaluation shares between its checks (see {@link evaluating}). */
+interface EvaluationScope {
+  readonly intent: Intent;
+  readonly view: RiskView;
+  readonly orders: readonly CheckedOrder[];
+  /** Funds needs computed so far, per order of `orders` (see {@link oncePerEvaluation}). */
+  readonly needs: Map<CheckedOrder, unknown>;
+}
+
+let scope: EvaluationScope | undefined;
+
+/**
+ * Runs `evaluate` with the intent's orders built once: every check asks for them, and the funds
+ * checks and the reservation price the same orders. The view must not change meanwhile (the
+ * gate's checks only read it). Outside such a run nothing is kept.
+ */
+export function evaluating<T>(intent: Intent, view: RiskView, evaluate: () => T): T {
+  const outer = scope;
+  scope = { intent, view, orders: buildOrders(intent, view), needs: new Map() };
+  try {
+    return evaluate();
+  } finally {
+    scope = outer;
+  }
+}
+
+/**
+ * The funds need of an order of the evaluation under way, computed once (the balance check and the
+ * reservation both ask); `compute` runs every time for any other order, or outside an evaluation.
+ */
+export function oncePerEvaluation<T>(order: CheckedOrder, compute: (order: CheckedOrder) => T): T {
+  const needs = scope?.needs;
+  if (needs === undefined || !scope?.orders.includes(order)) return compute(order);
+  if (needs.has(order)) return needs.get(order) as T;
+  const value = compute(order);
+  needs.set(order, value);
+  return value;
+}
+
+function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
   switch (intent.kind) {
     case 'place':
       return [{ ...intent, key: intent.intentId }];

@@ -5,7 +5,7 @@ import type { Denial, RiskCheck } from './denial.js';
 import { futuresRiskLimitCheck } from './futures-risk-limit-check.js';
 import { gridCheck } from './grid-check.js';
 import { instrumentStatusCheck } from './instrument-status-check.js';
-import { fundedOrders, ordersOf, type CheckedOrder } from './intent-orders.js';
+import { evaluating, fundedOrders, ordersOf, type CheckedOrder } from './intent-orders.js';
 import { killSwitchCheck } from './kill-switch.js';
 import { marketBuyReserveCheck } from './market-buy-reserve-check.js';
 import { maxNotionalCheck } from './max-notional-check.js';
@@ -65,6 +65,10 @@ export class RiskGate {
 
   /** Runs the checks; passes (and reserves) or returns the first denial. */
   evaluate(intent: Intent, view: RiskView): RiskPass | DeniedReport {
+    return evaluating(intent, view, () => this.run(intent, view));
+  }
+
+  private run(intent: Intent, view: RiskView): RiskPass | DeniedReport {
     for (const check of this.checks) {
       const denial = check(intent, view, this.config);
       if (denial !== undefined) return denied(intent, denial, view.now);
