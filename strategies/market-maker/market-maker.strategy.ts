@@ -66,7 +66,8 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     // Nothing is quoted with a zero size (requote stops there): no prices to compute.
     if (sizing.quantity.isZero()) return { sizing, midText, bid: undefined, ask: undefined, bidTicks: Number.NaN, askTicks: Number.NaN };
     const prices = quotePricesAt(instrument, new Decimal(midText), sizing.factors);
-    const bid = !sizing.bidAllowed || !prices.bid.greaterThan(0) ? undefined : prices.bid;
+    // isPositive and not zero: greater than 0 without building a Decimal of 0.
+    const bid = !sizing.bidAllowed || !prices.bid.isPositive() || prices.bid.isZero() ? undefined : prices.bid;
     const ask = sizing.askAllowed ? prices.ask : undefined;
     const next: PricedQuote = {
       sizing, midText, bid, ask,
