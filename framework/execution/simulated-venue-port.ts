@@ -1,6 +1,6 @@
 import { NEVER, Subject, type Observable } from 'rxjs';
 import { ExchangeError } from '../exchange/errors.js';
-import { toWire } from '../model/decimal.js';
+import { toWire, type Decimal } from '../model/decimal.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { Order } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
@@ -26,6 +26,8 @@ export class SimulatedVenuePort implements VenuePort {
   readonly balances$: Observable<readonly TradingBalance[]> = this.balanceSubject.asObservable();
   readonly reconnected$: Observable<number> = NEVER;
   private venue: Venue | undefined;
+  /** The last replace quantity and its wire text: a quoting strategy resends the same size (Decimals are immutable). */
+  private lastQuantity: { readonly value: Decimal; readonly text: string } | undefined;
 
   constructor(readonly accountId: AccountId) {}
 
@@ -52,7 +54,7 @@ export class SimulatedVenuePort implements VenuePort {
 
   replaceOrder(clientOrderId: string, change: VenueReplaceRequest): Promise<Order> {
     return this.call((v) => v.replaceOrder(this.accountId, {
-      client_order_id: clientOrderId, new_client_order_id: change.new_client_order_id, quantity: toWire(change.quantity),
+      client_order_id: clientOrderId, new_client_order_id: change.new_client_order_id, quantity: this.quantityText(change.quantity),
       price: change.price === undefined ? undefined : toWire(change.price),
     }));
   }
@@ -82,6 +84,11 @@ export class SimulatedVenuePort implements VenuePort {
 
   balances(): Promise<TradingBalance[]> {
     return this.call((v) => v.spotBalances(this.accountId));
+  }
+
+  private quantityText(value: Decimal): string {
+    if (this.lastQuantity?.value !== value) this.lastQuantity = { value, text: toWire(value) };
+    return this.lastQuantity.text;
   }
 
   /** Completes the streams. */
