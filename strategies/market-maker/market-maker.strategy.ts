@@ -8,6 +8,9 @@ import { QuoteTracker, type QuoteSide, type QuoteState } from './quote-tracker.j
 
 type Ctx = StrategyContext<MarketMakerParams>;
 
+/** Parsed mids kept before the memo starts over. */
+const MAX_MIDS = 4096;
+
 /** What a symbol's quotes depend on besides the mid: the position, the parameters, the grid. */
 interface Sizing {
   readonly instrument: Instrument;
@@ -44,6 +47,18 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
   // Most book updates leave the mid and the position as they were: the prices are then reused
   // instead of recomputed (pure function of these inputs, so the result is the same).
   const priced = new Map<string, PricedQuote>();
+  /** Mids seen, parsed: a book's mid wanders among a few hundred values and comes back to them. */
+  const mids = new Map<string, Decimal>();
+
+  function midOf(text: string): Decimal {
+    let mid = mids.get(text);
+    if (mid === undefined) {
+      if (mids.size >= MAX_MIDS) mids.clear();
+      mid = new Decimal(text);
+      mids.set(text, mid);
+    }
+    return mid;
+  }
 
   function sizingFor(last: Sizing | undefined, instrument: Instrument, p: MarketMakerParams, inventory: Decimal): Sizing {
     const same = last !== undefined && last.instrument === instrument && last.params === p;
@@ -65,7 +80,7 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     if (last !== undefined && last.sizing === sizing && last.midText === midText) return last;
     // Nothing is quoted with a zero size (requote stops there): no prices to compute.
     if (sizing.quantity.isZero()) return { sizing, midText, bid: undefined, ask: undefined, bidTicks: Number.NaN, askTicks: Number.NaN };
-    const prices = quotePricesAt(instrument, new Decimal(midText), sizing.factors);
+    const prices = quotePricesAt(instrument, midOf(midText), sizing.factors);
     // isPositive and not zero: greater than 0 without building a Decimal of 0.
     const bid = !sizing.bidAllowed || !prices.bid.isPositive() || prices.bid.isZero() ? undefined : prices.bid;
     const ask = sizing.askAllowed ? prices.ask : undefined;

@@ -1,5 +1,5 @@
-import { Decimal } from '../../framework/model/decimal.js';
-import type { Instrument } from '../../framework/model/instrument.js';
+import { Decimal, Rounding } from '../../framework/model/decimal.js';
+import type { Instrument, Side } from '../../framework/model/instrument.js';
 import { parseScaled, scaleOf } from '../../framework/model/scaled.js';
 
 const BPS = new Decimal(10_000);
@@ -60,10 +60,19 @@ export function quoteFactors(inputs: Omit<QuoteInputs, 'mid'>): QuoteFactors {
 /** {@link quotePrices} from a mid and factors computed before. */
 export function quotePricesAt(instrument: Instrument, mid: Decimal, factors: QuoteFactors): QuotePrices {
   const center = mid.times(factors.skew);
-  const bid = instrument.roundPricePassive('buy', center.times(factors.below));
-  let ask = instrument.roundPricePassive('sell', center.times(factors.above));
+  const bid = passivePrice(instrument, 'buy', center.times(factors.below));
+  let ask = passivePrice(instrument, 'sell', center.times(factors.above));
   if (!ask.greaterThan(bid)) ask = bid.plus(instrument.tickSize);
   return { center, bid, ask };
+}
+
+/**
+ * `instrument.roundPricePassive(side, price)`. With a tick of one unit in its last decimal (0.01)
+ * rounding to the tick is rounding to that many decimals, so no Decimal division and product.
+ */
+export function passivePrice(instrument: Instrument, side: Side, price: Decimal): Decimal {
+  if (instrument.tickUnits !== 1) return instrument.roundPricePassive(side, price);
+  return price.toDecimalPlaces(instrument.priceScale, side === 'buy' ? Rounding.floor : Rounding.ceil);
 }
 
 /**
