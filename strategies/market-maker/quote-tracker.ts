@@ -120,10 +120,10 @@ export class QuoteTracker {
 
   /** Frees every quote of `symbol` whose order is no longer open. */
   private dropEnded(ctx: StrategyContext, symbol: string): void {
-    const open = new Set(ctx.openOrders(symbol).map((o) => o.client_order_id));
-    for (const side of ['bid', 'ask'] as const) {
+    const open = ctx.openOrders(symbol);
+    for (const side of SIDES) {
       const q = this.get(symbol, side);
-      if (q.orderId !== undefined && !open.has(q.orderId)) {
+      if (q.orderId !== undefined && !isOpen(open, q.orderId)) {
         q.orderId = undefined;
         q.price = undefined;
         q.cancelling = false;
@@ -133,12 +133,19 @@ export class QuoteTracker {
 
   private find(report: StrategyReport): { symbol: string; quote: QuoteState } | undefined {
     for (const [symbol, sides] of this.quotes) {
-      for (const quote of [sides.bid, sides.ask]) {
-        if (matches(report, quote)) return { symbol, quote };
-      }
+      if (matches(report, sides.bid)) return { symbol, quote: sides.bid };
+      if (matches(report, sides.ask)) return { symbol, quote: sides.ask };
     }
     return undefined;
   }
+}
+
+const SIDES: readonly QuoteSide[] = ['bid', 'ask'];
+
+/** True when an order of the list carries the id (a symbol has a couple of open orders: a scan, no Set). */
+function isOpen(orders: readonly Order[], clientOrderId: string): boolean {
+  for (const order of orders) if (order.client_order_id === clientOrderId) return true;
+  return false;
 }
 
 function matches(report: StrategyReport, quote: QuoteState): boolean {
