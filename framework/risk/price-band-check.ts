@@ -30,13 +30,30 @@ export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfi
   return undefined;
 }
 
-/** The mid and the distance allowed from it; the last one is kept, as intents come in bursts at one mid. */
-let lastBand: { readonly midText: string; readonly band: Decimal; readonly mid: Decimal; readonly allowed: Decimal } | undefined;
+/** Mids kept per band before the memo starts over. */
+const MAX_MIDS = 4096;
 
-function bandAt(midText: string, band: Decimal): { readonly mid: Decimal; readonly allowed: Decimal } {
-  if (lastBand === undefined || lastBand.midText !== midText || lastBand.band !== band) {
-    const mid = new Decimal(midText);
-    lastBand = { midText, band, mid, allowed: mid.times(band) };
+interface MidBand {
+  readonly mid: Decimal;
+  /** mid x band: the largest distance that passes. */
+  readonly allowed: Decimal;
+}
+
+/** Parsed mids and their allowed distance per band: a book's mid comes back to the same few hundred values. */
+const bands = new WeakMap<Decimal, Map<string, MidBand>>();
+
+function bandAt(midText: string, band: Decimal): MidBand {
+  let byMid = bands.get(band);
+  if (byMid === undefined) {
+    byMid = new Map();
+    bands.set(band, byMid);
   }
-  return lastBand;
+  let found = byMid.get(midText);
+  if (found === undefined) {
+    if (byMid.size >= MAX_MIDS) byMid.clear();
+    const mid = new Decimal(midText);
+    found = { mid, allowed: mid.times(band) };
+    byMid.set(midText, found);
+  }
+  return found;
 }

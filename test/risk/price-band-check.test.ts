@@ -1,4 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Decimal } from '../../framework/model/decimal.js';
 import { priceBandCheck } from '../../framework/risk/price-band-check.js';
 import { book, config, place, spotInstrument, spotState } from './risk-fixtures.js';
 
@@ -31,5 +33,23 @@ describe('priceBandCheck', () => {
     expect(priceBandCheck(place({ side: 'buy', type: 'market', quantity: '1' }), state, cfg)).toBeUndefined();
     state.books.delete('ETHUSDT');
     expect(priceBandCheck(place({ side: 'buy', quantity: '1', price: '2000' }), state, cfg)?.reason).toMatch(/no valid book mid/);
+  });
+});
+
+describe('priceBandCheck over changing books', () => {
+  it('property: the verdict is |price - mid| <= mid x band for every book, however often a mid comes back', () => {
+    const state = spotState();
+    const cfg = config({ priceBand: '0.001' });
+    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 199_000, max: 199_020 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: -300, max: 300 })), { maxLength: 40 }), (steps) => {
+      for (const [bidTicks, spread, offset] of steps) {
+        const bid = new Decimal(bidTicks).dividedBy(100);
+        const ask = bid.plus(new Decimal(spread).dividedBy(100));
+        state.books.set('ETHUSDT', book(spotInstrument(), [[ask.toFixed(), '1']], [[bid.toFixed(), '1']]));
+        const mid = bid.plus(ask).dividedBy(2);
+        const price = mid.plus(new Decimal(offset).dividedBy(100)).toDecimalPlaces(2);
+        const passes = !price.minus(mid).abs().greaterThan(mid.times('0.001'));
+        expect(priceBandCheck(place({ side: 'buy', quantity: '1', price: price.toFixed() }), state, cfg) === undefined).toBe(passes);
+      }
+    }));
   });
 });
