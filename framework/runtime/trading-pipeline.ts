@@ -2,7 +2,7 @@ import { Observable, Subject, type Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import type { ExecutionAdapter } from '../execution/execution-adapter.js';
 import type { OrderTracker } from '../execution/order-tracker.js';
-import { Decimal, ZERO } from '../model/decimal.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { TradingBalance } from '../model/resources/balance.js';
@@ -315,7 +315,10 @@ export class TradingPipeline implements IntentSink, AccountSource {
     }, instrument, this.risk, this.options.gate.config);
     if (isDenial(need) || need.amount.isZero()) return false;
     const ledger = this.options.ledger;
-    if (!ledger.reserve(key, need.currency, Decimal.min(need.amount, Decimal.max(ledger.free(need.currency), ZERO)), remaining)) return false;
+    // min(need, max(free, 0)) by comparisons, reusing the operands (Decimal.min and max copy every argument).
+    const free = ledger.free(need.currency);
+    const cap = free.lessThan(ZERO) ? ZERO : free;
+    if (!ledger.reserve(key, need.currency, need.amount.greaterThan(cap) ? cap : need.amount, remaining)) return false;
     ledger.accept(key);
     this.fillOffsets.set(key, tracker.quantityCumulative);
     return true;
