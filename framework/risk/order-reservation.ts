@@ -134,5 +134,7 @@ function computeNetFunds(order: CheckedOrder, instrument: Instrument, view: Risk
   const replaced = order.replaces;
   if (isDenial(need) || replaced === undefined) return need;
   const held = view.reservedFor(replaced.reservationKey ?? replaced.clientOrderId);
-  return { ...need, amount: Decimal.max(ZERO, need.amount.minus(held)) };
+  // max(0, need - held) by one comparison (Decimal.max copies every argument).
+  const increase = need.amount.minus(held);
+  return { ...need, amount: increase.greaterThan(ZERO) ? increase : ZERO };
 }
