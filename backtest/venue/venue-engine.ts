@@ -141,16 +141,24 @@ export class VenueEngine {
 
   /** Brings ledger reservations to what the orders hold and emits the balance changes. */
   commit(): void {
-    for (const { account, currency } of this.dirty.values()) {
-      this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
+    // Called after every request and market frame; most change nothing, so the loops are skipped
+    // without creating their iterators.
+    if (this.dirty.size > 0) {
+      for (const { account, currency } of this.dirty.values()) {
+        this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
+      }
+      this.dirty.clear();
     }
-    this.dirty.clear();
     const changes = this.ledger.takeChanges();
-    for (const [account, currencies] of changes.spot) {
-      this.listener({ kind: 'balance', account, balances: this.ledger.spotBalances(account, currencies) });
+    if (changes.spot.size > 0) {
+      for (const [account, currencies] of changes.spot) {
+        this.listener({ kind: 'balance', account, balances: this.ledger.spotBalances(account, currencies) });
+      }
     }
-    for (const [account, currencies] of changes.wallet) {
-      this.listener({ kind: 'wallet', account, balances: this.ledger.walletBalances(account, currencies) });
+    if (changes.wallet.size > 0) {
+      for (const [account, currencies] of changes.wallet) {
+        this.listener({ kind: 'wallet', account, balances: this.ledger.walletBalances(account, currencies) });
+      }
     }
   }
 
