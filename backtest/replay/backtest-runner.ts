@@ -68,6 +68,11 @@ export interface BacktestOptions {
 }
 
 const ACCOUNT = 'backtest';
+/**
+ * Canceled orders the venue keeps in its history: nothing in a backtest reads more than the
+ * latest (an unknown outcome's lookup), and a market maker cancels thousands.
+ */
+const UNFILLED_HISTORY_KEPT = 1_000;
 const LOOKAHEAD = 64;
 
 /**
@@ -123,7 +128,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     if (event.account !== ACCOUNT) return;
     if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now(), event.cause);
     else if (event.kind === 'balance') late.collector?.onBalances(event.balances);
-  }, Math.floor(first.t));
+  }, Math.floor(first.t), { maxUnfilledClosed: UNFILLED_HISTORY_KEPT });
   port.attach(venue);
   const latency = latencyModel(options);
   const feed = new ReplayMarketFeed({ instruments, buildCandles });

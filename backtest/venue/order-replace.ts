@@ -1,7 +1,7 @@
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import { activate } from './order-activation.js';
 import { insufficient, resolveClientOrderId } from './order-placement.js';
-import { isActive, remainingLots, toOrder, transition, type OrderRecord } from './order-state.js';
+import { isActive, remainingLots, transition, type OrderRecord } from './order-state.js';
 import { invalid, toLots, toTicks } from './order-validation.js';
 import { hasLimitPrice } from './triggers.js';
 import type { VenueEngine } from './venue-engine.js';
@@ -52,7 +52,7 @@ export function replaceOrder(engine: VenueEngine, account: AccountId, request: R
   old.resting = false;
   transition(old, 'canceled', engine.time);
   engine.unregister(old);
-  engine.history.addClosed(account, toOrder(old, true), engine.time);
+  engine.history.addClosed(account, old, engine.time);
 
   engine.register(next);
   if (next.status === 'suspended') engine.park(next);

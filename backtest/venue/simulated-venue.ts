@@ -13,6 +13,7 @@ import type { BookFrame } from '../../framework/exchange/book/order-book-frame.j
 import type { MarketEvent } from '../../framework/model/stream/market-events.js';
 import type { SymbolMarket } from './matching/market-port.js';
 import { placeSingle } from './order-placement.js';
+import type { VenueHistoryOptions } from './venue-history.js';
 import { replaceOrder } from './order-replace.js';
 import { isActive, toOrder, type OrderRecord } from './order-state.js';
 import { invalid, validateNewOrder, type ValidationContext } from './order-validation.js';
@@ -24,6 +25,9 @@ import {
 
 /** Builds the matching model of one symbol. */
 export type SymbolMarketFactory = (instrument: Instrument) => SymbolMarket;
+
+/** Options of {@link SimulatedVenue}: how much closed-order history it keeps (see {@link VenueHistoryOptions}). */
+export type SimulatedVenueOptions = VenueHistoryOptions;
 
 /**
  * The simulated exchange behind both the sandbox server and the backtester (see {@link Venue}).
@@ -50,6 +54,7 @@ export class SimulatedVenue implements Venue {
     marketFactory: SymbolMarketFactory,
     listener: (event: VenueEvent) => void,
     startTime: number,
+    options: SimulatedVenueOptions = {},
   ) {
     const map = new Map<string, Instrument>();
     for (const inst of Array.isArray(instruments) ? (instruments as readonly Instrument[]) : [...(instruments as ReadonlyMap<string, Instrument>).values()]) {
@@ -62,7 +67,7 @@ export class SimulatedVenue implements Venue {
     for (const b of Object.values(balances)) {
       for (const c of [...Object.keys(b.spot ?? {}), ...Object.keys(b.wallet ?? {})]) this.currencies.add(c);
     }
-    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime);
+    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime, options);
   }
 
   now(): number {

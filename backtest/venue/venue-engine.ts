@@ -8,11 +8,11 @@ import { lotsDecimal, ticksDecimal } from './grid-decimals.js';
 import { Ledger, type AccountBalances } from './ledger.js';
 import type { SymbolMarket, MatchFill } from './matching/market-port.js';
 import type { ListRole, ListState } from './order-lists.js';
-import { isActive, remainingLots, toOrder, toReport, transition, type OrderRecord } from './order-state.js';
+import { isActive, remainingLots, toReport, transition, type OrderRecord } from './order-state.js';
 import { limitNeed, marketNeed, receiveCurrency, Reservations, spendCurrency, type ReservationNeed } from './reservations.js';
 import { hasLimitPrice, isConditionalType } from './triggers.js';
 import { ClientOrderIdRegistry, VenueIds } from './venue-ids.js';
-import { VenueHistory } from './venue-history.js';
+import { VenueHistory, type VenueHistoryOptions } from './venue-history.js';
 import type { AccountId, EventCause, VenueEvent } from './venue-types.js';
 
 /** Where an order sits in its list. */
@@ -33,7 +33,7 @@ export class VenueEngine {
   readonly clientIds = new ClientOrderIdRegistry();
   readonly ledger: Ledger;
   readonly reservations = new Reservations();
-  readonly history = new VenueHistory();
+  readonly history: VenueHistory;
   readonly expiries = new ExpiryQueue();
   /** Active orders (new, suspended, partiallyFilled, inactive list secondaries) by key. */
   readonly orders = new Map<number, OrderRecord>();
@@ -55,8 +55,10 @@ export class VenueEngine {
     marketFactory: (instrument: Instrument) => SymbolMarket,
     private readonly listener: (event: VenueEvent) => void,
     startTime: number,
+    historyOptions: VenueHistoryOptions = {},
   ) {
     this.time = startTime;
+    this.history = new VenueHistory(historyOptions);
     this.ledger = new Ledger(balances);
     for (const [symbol, instrument] of instruments) this.markets.set(symbol, marketFactory(instrument));
   }
@@ -175,7 +177,7 @@ export class VenueEngine {
     order.marketBudget = undefined;
     this.hold(order, undefined);
     this.unregister(order);
-    this.history.addClosed(order.account, toOrder(order, true), this.time);
+    this.history.addClosed(order.account, order, this.time);
     this.report(order, reportType);
   }
 
@@ -222,7 +224,7 @@ export class VenueEngine {
       order.marketBudget = undefined;
       this.hold(order, undefined);
       this.unregister(order);
-      this.history.addClosed(order.account, toOrder(order, true), this.time);
+      this.history.addClosed(order.account, order, this.time);
     } else {
       this.hold(order, this.needOf(order));
     }
