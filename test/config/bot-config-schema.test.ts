@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { BOT_CONFIG_SCHEMA_FILE } from '../../framework/config/bot-config.js';
 import { mergeConfig } from '../../framework/config/merge-config.js';
@@ -25,8 +26,10 @@ function objects(node: SchemaNode, path: string, out: [string, SchemaNode][] = [
 }
 
 describe('config/bot-config.schema.json', () => {
-  it('is a draft-07 schema', () => {
+  it('is a draft-07 schema, valid against its meta-schema (start-up does not check that)', () => {
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    const ajv = new Ajv({ strict: true, strictTypes: false });
+    expect(ajv.validateSchema(schema), JSON.stringify(ajv.errors)).toBe(true);
   });
 
   it('describes every property, for editors', () => {
