@@ -15,7 +15,7 @@ const RECORDING = path.resolve(repoRoot, '..', 'shared', 'data', 'ethusdt-2024-0
 const CHILD = path.join(repoRoot, 'bench', 'replay-child.ts');
 const REPEATS = 10;
 /** Backtests of the recording after the first one; the best is the warm figure. */
-const WARM_ROUNDS = 4;
+const WARM_ROUNDS = 7;
 const TARGET_RATIO = 0.5;
 const MIB = 1024 * 1024;
 
