@@ -2,6 +2,7 @@ import type { Order } from '../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import { toOrder, type OrderRecord } from './order-state.js';
 import type { AccountId } from './venue-types.js';
+import { objectList } from '../../framework/model/object-list.js';
 
 /** How long a closed order without executions stays in the order history (document 001). */
 export const UNFILLED_HISTORY_MS = 86_400_000;
@@ -101,7 +102,7 @@ export class VenueHistory {
   private of(account: AccountId): AccountHistory {
     let history = this.accounts.get(account);
     if (history === undefined) {
-      history = { executed: [], unfilled: [], head: 0, trades: [] };
+      history = { executed: objectList(), unfilled: objectList(), head: 0, trades: objectList() };
       this.accounts.set(account, history);
     }
     return history;

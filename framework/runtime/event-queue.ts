@@ -2,6 +2,7 @@ import type { BookEvent } from '../exchange/book/book-event.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { CandlesEvent, TickerEvent, TradesEvent } from '../model/stream/market-events.js';
+import { objectList } from '../model/object-list.js';
 
 /** An event on its way to a strategy, tagged by `kind`. */
 export type RuntimeEvent =
@@ -46,7 +47,7 @@ export interface QueuedEvent {
 export class EventQueue {
   /** Book events replaced by a newer one of the same symbol before dispatch. */
   conflated = 0;
-  private pending: QueuedEvent[] = [];
+  private pending = objectList<QueuedEvent>();
   private readonly waitingBooks = new Map<string, QueuedEvent>();
   private seq = 0;
 
@@ -72,7 +73,7 @@ export class EventQueue {
   /** Takes every waiting event, in dispatch order; call {@link settle} on each as it is dispatched. */
   take(): QueuedEvent[] {
     const batch = this.pending;
-    this.pending = [];
+    this.pending = objectList();
     if (batch.length > 1) batch.sort(compareQueued);
     return batch;
   }
@@ -86,7 +87,7 @@ export class EventQueue {
   /** Drops everything waiting; returns how many were dropped. */
   clear(): number {
     const dropped = this.pending.length;
-    this.pending = [];
+    this.pending = objectList();
     this.waitingBooks.clear();
     return dropped;
   }

@@ -8,6 +8,7 @@ import type { OutsideTrade } from './outside-trade.js';
 import { OutsideBook } from './outside-book.js';
 import { TRADES_ONLY_QUEUE, type QueueModel } from './queue-model.js';
 import { RestingSide, type RestingOrder } from './resting-orders.js';
+import { objectList } from '../../../framework/model/object-list.js';
 
 /** Options of {@link ReplayedSymbolMarket}. */
 export interface ReplayedSymbolMarketOptions {
@@ -99,15 +100,15 @@ export class ReplayedSymbolMarket implements SymbolMarket {
       this.applyLevels('bid', frame.bids, this.buys);
       this.applyLevels('ask', frame.asks, this.sells);
     }
-    if (this.orders.size === 0) return [];
-    const fills: MatchFill[] = [];
+    if (this.orders.size === 0) return objectList();
+    const fills = objectList<MatchFill>();
     this.fillCrossed(this.buys, 'ask', fills);
     this.fillCrossed(this.sells, 'bid', fills);
     return fills;
   }
 
   applyTrades(trades: readonly OutsideTrade[]): MatchFill[] {
-    const fills: MatchFill[] = [];
+    const fills = objectList<MatchFill>();
     for (let i = 0; i < trades.length; i++) {
       const trade = trades[i] as OutsideTrade;
       const price = trade.priceTicks;
@@ -135,7 +136,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
 
   take(orderKey: number, side: Side, limitTicks: number | undefined, lots: number): TakeResult {
     checkLots('lots', lots);
-    const fills: MatchFill[] = [];
+    const fills = objectList<MatchFill>();
     const filled = this.book.take(takenSide(side), limitOf(limitTicks), lots, orderKey, fills);
     return { fills, unfilledLots: lots - filled };
   }

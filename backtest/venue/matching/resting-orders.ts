@@ -1,4 +1,5 @@
 import type { Side } from '../../../framework/model/instrument.js';
+import { numberList } from '../../../framework/model/object-list.js';
 
 /** One of our orders resting in the simulated book, with its queue estimate (mutable state). */
 export interface RestingOrder {
@@ -20,7 +21,7 @@ export interface RestingOrder {
  */
 export class RestingSide {
   /** Prices holding orders, best first. */
-  readonly prices: number[] = [];
+  readonly prices: number[] = numberList();
   private readonly levels = new Map<number, RestingOrder[]>();
 
   constructor(readonly side: Side) {}
