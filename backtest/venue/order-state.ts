@@ -131,15 +131,19 @@ export function toOrder(order: OrderRecord, withTrades = false): Order {
  * report goes out for every order change, so no Order is built just to be taken apart.
  */
 export function toReport(order: OrderRecord, reportType: ReportType, trade?: OrderTrade): OrderReport {
+  return trade === undefined ? plainReport(order, reportType) : tradeReport(order, reportType, trade);
+}
+
+function plainReport(order: OrderRecord, reportType: ReportType): OrderReport {
   const inst = order.instrument;
-  const fields = {
+  return {
     id: order.id,
     client_order_id: order.clientOrderId,
     order_list_id: order.orderListId,
     contingency_type: order.contingencyType,
     symbol: inst.symbol,
     side: order.side,
-    status: order.status === 'none' ? 'new' as const : order.status,
+    status: order.status === 'none' ? 'new' : order.status,
     type: order.type,
     time_in_force: order.timeInForce,
     quantity: lotsDecimal(inst, order.quantityLots),
@@ -149,14 +153,41 @@ export function toReport(order: OrderRecord, reportType: ReportType, trade?: Ord
     expire_time: order.timeInForce === 'GTD' ? order.expireTime : undefined,
     post_only: order.postOnly,
     original_client_order_id: order.originalClientOrderId,
-    inactive: order.inactive ? true as const : undefined,
+    inactive: order.inactive ? true : undefined,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
     report_type: reportType,
   };
-  if (trade === undefined) return fields;
+}
+
+/**
+ * The same fields followed by the execution's, written out as one literal: copying a plain report
+ * with spread gave each run's trade reports a shape of their own, so code reading reports kept
+ * meeting an unknown shape and was deoptimised in every run.
+ */
+function tradeReport(order: OrderRecord, reportType: ReportType, trade: OrderTrade): OrderReport {
+  const inst = order.instrument;
   return {
-    ...fields,
+    id: order.id,
+    client_order_id: order.clientOrderId,
+    order_list_id: order.orderListId,
+    contingency_type: order.contingencyType,
+    symbol: inst.symbol,
+    side: order.side,
+    status: order.status === 'none' ? 'new' : order.status,
+    type: order.type,
+    time_in_force: order.timeInForce,
+    quantity: lotsDecimal(inst, order.quantityLots),
+    quantity_cumulative: lotsDecimal(inst, order.cumulativeLots),
+    price: order.priceTicks === undefined ? undefined : ticksDecimal(inst, order.priceTicks),
+    stop_price: order.stopTicks === undefined ? undefined : ticksDecimal(inst, order.stopTicks),
+    expire_time: order.timeInForce === 'GTD' ? order.expireTime : undefined,
+    post_only: order.postOnly,
+    original_client_order_id: order.originalClientOrderId,
+    inactive: order.inactive ? true : undefined,
+    created_at: order.createdAt,
+    updated_at: order.updatedAt,
+    report_type: reportType,
     trade_id: trade.id,
     trade_quantity: trade.quantity,
     trade_price: trade.price,
