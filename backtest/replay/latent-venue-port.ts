@@ -79,9 +79,14 @@ export class LatentVenuePort implements VenuePort {
   private async delayed<T>(kind: LatencyKind, call: () => Promise<T>): Promise<T> {
     await this.sleep(this.latency.entryDelayMs(this.scheduler.now(), kind));
     this.beforeCall();
-    const settled = await call().then((value) => ({ value }), (error: unknown) => ({ error }));
+    // Both outcomes have one shape: a first rejection, late in a run, would otherwise meet code
+    // optimised for successes only.
+    const settled = await call().then(
+      (value): Settled<T> => ({ failed: false, value, error: undefined }),
+      (error: unknown): Settled<T> => ({ failed: true, value: undefined, error }),
+    );
     await this.sleep(this.latency.responseDelayMs(this.scheduler.now(), kind));
-    if ('error' in settled) throw settled.error;
+    if (settled.failed) throw settled.error;
     return settled.value;
   }
 
@@ -90,3 +95,6 @@ export class LatentVenuePort implements VenuePort {
     return new Promise((resolve) => this.scheduler.schedule(() => resolve(), ms));
   }
 }
+
+/** A venue call's outcome, held while its response delay passes. */
+type Settled<T> = { readonly failed: false; readonly value: T; readonly error: undefined } | { readonly failed: true; readonly value: undefined; readonly error: unknown };
