@@ -1,7 +1,9 @@
 import { Decimal, type DecimalString } from '../../framework/model/decimal.js';
 import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type BookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { Instrument } from '../../framework/model/instrument.js';
+import { objectList } from '../../framework/model/object-list.js';
 import { parseMarketNotification, type MarketEvent } from '../../framework/model/stream/market-events.js';
+import type { OutsideTrade } from './matching/outside-trade.js';
 import { checkTriggers, settleAll } from './order-activation.js';
 import type { VenueEngine } from './venue-engine.js';
 
@@ -41,7 +43,10 @@ export function applyMarketEvents(engine: VenueEngine, events: readonly MarketEv
     const instrument = engine.instruments.get(event.symbol);
     if (market === undefined || instrument === undefined) continue;
     engine.cause = { kind: 'market', frameTime: event.exchangeTime, channel: event.channel, symbol: event.symbol };
-    const trades = event.trades.map((t) => ({ priceTicks: ticksOf(instrument, t.price), lots: lotsOf(instrument, t.quantity), side: t.side }));
+    // Filled in a loop rather than by map(): map's result array has a different kind depending on
+    // whether it ran optimised or not, and the matching code met the other kind mid-run.
+    const trades = objectList<OutsideTrade>();
+    for (const t of event.trades) trades.push({ priceTicks: ticksOf(instrument, t.price), lots: lotsOf(instrument, t.quantity), side: t.side });
     settleAll(engine, market.applyTrades(trades));
     checkTriggers(engine, event.symbol);
     engine.commit();
