@@ -193,14 +193,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
         this.badLevel(level, side, i);
         continue;
       }
-      const mine = resting?.at(ticks);
-      if (mine === undefined) {
-        this.book.set(side, ticks, lots);
-        continue;
-      }
-      const previous = this.book.availableAt(side, ticks);
-      this.book.set(side, ticks, lots);
-      this.depthChanged(mine, previous, lots);
+      this.setLevel(side, ticks, lots, resting);
     }
     this.zeroText = zeroText;
   }
@@ -215,15 +208,20 @@ export class ReplayedSymbolMarket implements SymbolMarket {
         this.offGridLevels++;
         continue;
       }
-      const mine = resting?.at(ticks);
-      if (mine === undefined) {
-        this.book.set(side, ticks, lots);
-        continue;
-      }
-      const previous = this.book.availableAt(side, ticks);
-      this.book.set(side, ticks, lots);
-      this.depthChanged(mine, previous, lots);
+      this.setLevel(side, ticks, lots, resting);
     }
+  }
+
+  /** Sets one outside level; our orders resting at its price (only probed while we rest any) see the depth change. */
+  private setLevel(side: BookSide, ticks: number, lots: number, resting: RestingSide | undefined): void {
+    const mine = resting?.at(ticks);
+    if (mine === undefined) {
+      this.book.set(side, ticks, lots);
+      return;
+    }
+    const previous = this.book.availableAt(side, ticks);
+    this.book.set(side, ticks, lots);
+    this.depthChanged(mine, previous, lots);
   }
 
   /** Throws for malformed text; counts and skips a price off the grid (or a zero price). */

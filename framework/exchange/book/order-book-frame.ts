@@ -7,11 +7,8 @@ export const ORDER_BOOK_CHANNEL = 'orderbook/full';
 /** One L2 level as the exchange sent it: `[price, quantity]`, exact decimal text. */
 export type BookLevelText = readonly [price: string, quantity: string];
 
-/**
- * One symbol's entry of an `orderbook/full` notification. `asks` and `bids` are the arrays
- * `JSON.parse` built, validated but not copied, so a frame costs one small object per symbol.
- */
-export interface OrderBookFrame {
+/** What every form of one symbol's `orderbook/full` entry carries besides its levels. */
+export interface BookFrameHead {
   readonly symbol: string;
   /** The exchange's `s`: rises by exactly 1 per message for a symbol; a snapshot restarts it. */
   readonly sequence: number;
@@ -21,6 +18,13 @@ export interface OrderBookFrame {
   readonly receivedAt: number;
   /** True for a `snapshot` (replaces the book), false for an `update` (changed levels only). */
   readonly snapshot: boolean;
+}
+
+/**
+ * One symbol's entry of an `orderbook/full` notification. `asks` and `bids` are the arrays
+ * `JSON.parse` built, validated but not copied, so a frame costs one small object per symbol.
+ */
+export interface OrderBookFrame extends BookFrameHead {
   readonly asks: readonly BookLevelText[];
   readonly bids: readonly BookLevelText[];
 }
@@ -33,12 +37,7 @@ export interface OrderBookFrame {
  * safe integer at these scales, and readers whose scales differ convert exactly or fall back to
  * the text (see {@link scaledLevelsAsText}).
  */
-export interface ScaledOrderBookFrame {
-  readonly symbol: string;
-  readonly sequence: number;
-  readonly exchangeTime: number;
-  readonly receivedAt: number;
-  readonly snapshot: boolean;
+export interface ScaledOrderBookFrame extends BookFrameHead {
   /** Decimals of the scaled prices. */
   readonly priceScale: number;
   /** Decimals of the scaled quantities. */
