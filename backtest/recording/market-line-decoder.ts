@@ -146,7 +146,7 @@ export class MarketLineDecoder extends LineScanner {
       scratch[count++] = price;
       scratch[count++] = quantity;
     } while (this.more());
-    return this.peekClosed(CLOSE_BRACKET) ? scratch.slice(0, count) : undefined;
+    return this.next() === CLOSE_BRACKET ? scratch.slice(0, count) : undefined;
   }
 
   /** `SYMBOL:[{trade},...],...}` of a `trades` frame: one event per symbol, as the live parser builds it. */
@@ -166,7 +166,7 @@ export class MarketLineDecoder extends LineScanner {
           trades.push(trade);
           if (trade.timestamp > exchangeTime) exchangeTime = trade.timestamp;
         } while (this.more());
-        if (!this.peekClosed(CLOSE_BRACKET)) return undefined;
+        if (this.next() !== CLOSE_BRACKET) return undefined;
       }
       events.push({
         kind: 'trades', channel: 'trades', symbol: this.symbols[symbol] as string, snapshot,
@@ -226,11 +226,6 @@ export class MarketLineDecoder extends LineScanner {
   /** Past the `}` that closes an object. */
   private done(): boolean {
     return this.next() === CLOSE_BRACE;
-  }
-
-  /** Past `closer`, when it follows. */
-  private peekClosed(closer: number): boolean {
-    return this.next() === closer;
   }
 }
 

@@ -35,9 +35,7 @@ export class GridReader {
   /** Ticks of a price text; NaN when off the grid, too large or malformed. */
   ticks(text: string): number {
     const scaled = parseUnsignedScaled(text, this.priceScale);
-    if (!(scaled >= 0)) return Number.NaN;
-    if (this.tickUnits === 1) return scaled;
-    return scaled % this.tickUnits === 0 ? scaled / this.tickUnits : Number.NaN;
+    return scaled >= 0 ? this.ticksOfScaled(scaled) : Number.NaN;
   }
 
   /** True when values scaled at these decimals are read by {@link ticksOfScaled} and {@link lotsOfScaled}. */
@@ -64,8 +62,7 @@ export class GridReader {
       if (!isPlainUnsigned(text)) return Number.NaN;
       scaled = this.slowScaled(text);
     }
-    if (this.lotUnits === 1) return scaled;
-    return (scaled - (scaled % this.lotUnits)) / this.lotUnits;
+    return this.lotsOfScaled(scaled);
   }
 
   /** A public trade in ticks and lots; price NaN when off the grid (the market then skips it). */

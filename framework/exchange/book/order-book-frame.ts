@@ -1,4 +1,5 @@
 import { ParseError } from '../../model/errors.js';
+import { formatScaled } from '../../model/scaled.js';
 import { parseDateTime } from '../../model/wire.js';
 
 /** The streaming channel of the full-depth L2 book. */
@@ -61,7 +62,7 @@ export function scaledLevelsAsText(frame: ScaledOrderBookFrame): OrderBookFrame 
   const text = (levels: readonly number[]): BookLevelText[] => {
     const out: BookLevelText[] = [];
     for (let i = 0; i + 1 < levels.length; i += 2) {
-      out.push([scaledText(levels[i] as number, frame.priceScale), scaledText(levels[i + 1] as number, frame.quantityScale)]);
+      out.push([formatScaled(levels[i] as number, frame.priceScale), formatScaled(levels[i + 1] as number, frame.quantityScale)]);
     }
     return out;
   };
@@ -69,13 +70,6 @@ export function scaledLevelsAsText(frame: ScaledOrderBookFrame): OrderBookFrame 
     symbol: frame.symbol, sequence: frame.sequence, exchangeTime: frame.exchangeTime, receivedAt: frame.receivedAt,
     snapshot: frame.snapshot, asks: text(frame.askLevels), bids: text(frame.bidLevels),
   };
-}
-
-/** `value` x 10^-scale as plain decimal text (value a safe non-negative integer). */
-function scaledText(value: number, scale: number): string {
-  if (scale === 0) return String(value);
-  const digits = String(value).padStart(scale + 1, '0');
-  return `${digits.slice(0, digits.length - scale)}.${digits.slice(digits.length - scale)}`;
 }
 
 const NO_LEVELS: readonly BookLevelText[] = Object.freeze([]);
