@@ -55,3 +55,23 @@ export function describe(value: unknown): string {
   if (Array.isArray(value)) return `array(${value.length})`;
   return typeof value;
 }
+
+/**
+ * A price, quantity or amount that cannot be held exactly in the integer units of an instrument's
+ * grid (beyond 2^53 units, not a finite number, or off the grid where the grid is required). A
+ * wrong number is worse than a stop: code that meets one throws this instead of rounding, clamping,
+ * skipping or carrying NaN. `instrument` names the symbol (or the currency) and `field` the value.
+ */
+export class UnrepresentableValueError extends TradeloopError {
+  readonly code = 'UNREPRESENTABLE';
+  readonly retryable = false;
+
+  constructor(
+    readonly instrument: string,
+    readonly field: string,
+    readonly value: unknown,
+    readonly rule: string,
+  ) {
+    super(`${instrument} ${field}: ${rule} (got ${describe(value)})`);
+  }
+}
