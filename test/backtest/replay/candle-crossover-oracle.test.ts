@@ -103,8 +103,6 @@ describe('candle-only backtest of an SMA(10)/SMA(30) crossover against an indepe
       strategyRef: 'ma-crossover', plugin: maCrossover, symbols: [SYMBOL], recordings: [recording],
       params: maCrossover.parseParams({ average: 'sma', fastPeriod: FAST, slowPeriod: SLOW, orderQuantity: '1', allowShort: false }),
       balances: { USDT: START_USDT.toFixed() }, candles: 'M1', candleSlippageBps: 0,
-      // Without a book the gate cannot price a market buy's reserve or a price band: the others run.
-      risk: { checks: ['kill-switch', 'order-rate', 'instrument-status', 'grid'] },
     });
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
