@@ -98,7 +98,9 @@ describe('candle-only backtest of an SMA(10)/SMA(30) crossover against an indepe
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-candle-oracle-'));
     const recording = path.join(dir, 'solusdt-m1.v3.jsonl.gz');
-    await importCandles({ csvPath: FIXTURE, outPath: recording, symbol: SYMBOL, period: 'M1' });
+    // The fee rates of the rules, given rather than left to the import's defaults.
+    const fees = { take_rate: FEE_RATE.toFixed(), make_rate: FEE_RATE.toFixed(), fee_currency: 'USDT' };
+    await importCandles({ csvPath: FIXTURE, outPath: recording, symbol: SYMBOL, period: 'M1', symbolInfo: fees });
     result = await runBacktest({
       strategyRef: 'ma-crossover', plugin: maCrossover, symbols: [SYMBOL], recordings: [recording],
       params: maCrossover.parseParams({ average: 'sma', fastPeriod: FAST, slowPeriod: SLOW, orderQuantity: '1', allowShort: false }),
