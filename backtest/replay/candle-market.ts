@@ -23,10 +23,10 @@ const AMPLE_LOTS = 1_000_000_000;
  *    book: the venue's matching takes from each side independently, so a market buy and a market
  *    sell both fill at the open). A market order the strategy sends after seeing candle n closed
  *    fills there, as taker: at the next candle's open, plus slippage for a buy, minus it for a
- *    sell. A limit order that reaches that level fills there too; one that does not rests and is
- *    filled by rule 1 or by the next book (a resting buy at or above the next open, a resting sell
- *    at or below it, fill at their own price, as maker, when the book moves there). The venue
- *    knows the next open; the strategy does not (no look-ahead).
+ *    sell. A limit order that reaches that level fills there too, as taker; one that does not
+ *    rests and is filled by rule 1, or by a later book that crosses it (an ask at or below a
+ *    resting buy, a bid at or above a resting sell), at its own price, as maker. The venue knows
+ *    the next open; the strategy does not (no look-ahead).
  * 3. After the last candle there is no next open: the book is emptied, so a market order sent on
  *    the last candle does not fill (the venue expires it, as the exchange does a market order
  *    that meets an empty book) and resting orders stay unfilled until the run ends and cancels
