@@ -235,6 +235,20 @@ describe('computeMetrics properties', () => {
     }));
   });
 
+  it('counts one round trip each time the position comes back to zero or goes through it', () => {
+    fc.assert(fc.property(fc.array(fillArb, { maxLength: 30 }), (specs) => {
+      const fills = flatFills(specs);
+      let position = 0;
+      let closes = 0;
+      for (const f of fills) {
+        const next = position + (f.side === 'buy' ? 1 : -1) * f.quantity.toNumber();
+        if (position !== 0 && (next === 0 || Math.sign(next) !== Math.sign(position))) closes++;
+        position = next;
+      }
+      expect(computeMetrics(result({ fills })).roundTrips).toBe(closes);
+    }));
+  });
+
   const cashFlow = (fills: readonly FillRecord[]): Decimal =>
     fills.reduce((s, f) => s.plus(f.price.times(f.quantity).times(f.side === 'sell' ? 1 : -1)).minus(f.fee), ZERO);
 
