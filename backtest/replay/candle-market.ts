@@ -26,7 +26,8 @@ const AMPLE_LOTS = 1_000_000_000;
  *    sell. A limit order that reaches that level fills there too, as taker; one that does not
  *    rests and is filled by rule 1, or by a later book that crosses it (an ask at or below a
  *    resting buy, a bid at or above a resting sell), at its own price, as maker. The venue knows
- *    the next open; the strategy does not (no look-ahead).
+ *    the next open; the strategy does not (no look-ahead). After a gap in the candles the next
+ *    open is that of the next candle there is, and the fill is still stamped when candle n closed.
  * 3. After the last candle there is no next open: the book is emptied, so a market order sent on
  *    the last candle does not fill (the venue expires it, as the exchange does a market order
  *    that meets an empty book) and resting orders stay unfilled until the run ends and cancels
