@@ -101,6 +101,20 @@ describe('candle-only backtests (CandleMarket rules)', () => {
     expect(result.fills.map((f) => `${(f.time - T0) / M} ${f.side} ${f.quantity.toFixed()}`)).toEqual(['3 sell 1']);
   });
 
+  it('finds the next open however many other frames come before it', async () => {
+    const busy = writeRecording([
+      candle(T0, '100', '101', '99', '100.5'),
+      ...Array.from({ length: 200 }, (_, i) => trades(T0 + M + 1 + i, i + 1, [['100.5', '1', 'buy']])),
+      candle(T0 + M, '102', '104', '101.5', '103'),
+    ]);
+    try {
+      const { result } = await onClose(busy, 1, 0, (ctx) => [market(ctx, 'buy')]);
+      expect(fills(result)).toEqual(['1 buy 102 1 taker']);
+    } finally {
+      rmSync(path.dirname(busy), { recursive: true, force: true });
+    }
+  });
+
   it('builds M1 candles from trades when the recording has none', async () => {
     const tradeOnly = writeRecording([
       book(T0, 1, [['99', '5']], [['101', '5']], true),
