@@ -75,7 +75,7 @@ const ACCOUNT = 'backtest';
 const UNFILLED_HISTORY_KEPT = 1_000;
 const LOOKAHEAD = 64;
 /** Frames a candle run may read ahead for a symbol's next open (memory stays bounded). */
-const MAX_CANDLE_LOOKAHEAD = 1_000_000;
+const MAX_CANDLE_LOOKAHEAD = 100_000;
 
 /**
  * Replays recordings through the live code path: the same {@link BotKernel} (strategy engine,
