@@ -264,7 +264,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
         if (i >= frames.available) return undefined;
       }
       if (i >= MAX_CANDLE_LOOKAHEAD) {
-        throw new ValidationError('recordings', `must hold the next ${period} candle of ${symbol} within ${MAX_CANDLE_LOOKAHEAD} frames of the one at ${after}`);
+        throw new ValidationError('recordings', `must hold the next ${period} candle of ${symbol} after the one at ${after} within ${MAX_CANDLE_LOOKAHEAD} frames, or end sooner (the fill price of an order sent on that candle is unknown)`);
       }
       const ahead = frames.peek(i)!;
       if (ahead.books !== undefined) continue;
