@@ -74,6 +74,8 @@ const ACCOUNT = 'backtest';
  */
 const UNFILLED_HISTORY_KEPT = 1_000;
 const LOOKAHEAD = 64;
+/** Frames a candle run may read ahead for a symbol's next open (memory stays bounded). */
+const MAX_CANDLE_LOOKAHEAD = 100_000;
 
 /**
  * Replays recordings through the live code path: the same {@link BotKernel} (strategy engine,
@@ -244,16 +246,27 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       for (const candle of event.candles) {
         venue.onMarketFrame(market.pathTrades(candle, time), time);
         const nextOpen = await peekNextOpen(event.symbol, event.period, candle.timestamp);
-        venue.onMarketFrame(market.bookAround(nextOpen ?? candle.close, time), time);
+        venue.onMarketFrame(market.bookAround(nextOpen, time), time);
       }
     }
   }
 
+  /**
+   * The open of the symbol's next candle after `after`, looking ahead as far as it takes (another
+   * symbol's frames, or hours of a gap, may come first); undefined only when the recordings end
+   * before it. A candle recording so dense that the next candle lies beyond
+   * {@link MAX_CANDLE_LOOKAHEAD} frames is refused rather than given a wrong fill price.
+   */
   async function peekNextOpen(symbol: string, period: string, after: number): Promise<string | undefined> {
-    await frames.fill(LOOKAHEAD);
-    for (let i = 0; i < LOOKAHEAD; i++) {
-      const ahead = frames.peek(i);
-      if (ahead === undefined) return undefined;
+    for (let i = 0; ; i++) {
+      if (i >= frames.available) {
+        await frames.fill(Math.max(LOOKAHEAD, 2 * i));
+        if (i >= frames.available) return undefined;
+      }
+      if (i >= MAX_CANDLE_LOOKAHEAD) {
+        throw new ValidationError('recordings', `must hold the next ${period} candle of ${symbol} after the one at ${after} within ${MAX_CANDLE_LOOKAHEAD} frames, or end sooner (the fill price of an order sent on that candle is unknown)`);
+      }
+      const ahead = frames.peek(i)!;
       if (ahead.books !== undefined) continue;
       const msg = ahead.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
       if (msg.ch !== `candles/${period}`) continue;
@@ -263,7 +276,6 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
         if (typeof c.t === 'number' && c.t > after && typeof c.o === 'string') return c.o;
       }
     }
-    return undefined;
   }
 
   await settle(lastTime);

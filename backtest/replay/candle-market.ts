@@ -17,13 +17,24 @@ const AMPLE_LOTS = 1_000_000_000;
  *    resting limit fills when the range reaches its price (as maker, at its own price; a price
  *    only touched fills too, as the trades carry ample size); a stop triggers when the range
  *    reaches its stop price.
- * 2. Then the venue's book becomes one level each side at the NEXT candle's open plus/minus the
- *    configured slippage (ask rounded up, bid down to the tick). A market order the strategy sends
- *    after seeing candle n closed fills there: at the next candle's open plus slippage. The venue
- *    knows the next open; the strategy does not (no look-ahead). Without a next candle, the close
- *    stands in for it.
- * 3. Size is unconstrained: the synthetic book and trades carry ample quantity, so orders fill
- *    completely (no partial fills, no market impact), and fees are the symbol's taker/maker rates.
+ * 2. Then the venue's book becomes one level each side at the NEXT candle's open: the ask at
+ *    open x (1 + slippage) rounded up to the tick, the bid at open x (1 - slippage) rounded down.
+ *    With zero slippage and an open on the tick grid both sides sit at the open itself (a locked
+ *    book: the venue's matching takes from each side independently, so a market buy and a market
+ *    sell both fill at the open). A market order the strategy sends after seeing candle n closed
+ *    fills there, as taker: at the next candle's open, plus slippage for a buy, minus it for a
+ *    sell. A limit order that reaches that level fills there too, as taker; one that does not
+ *    rests and is filled by rule 1, or by a later book that crosses it (an ask at or below a
+ *    resting buy, a bid at or above a resting sell), at its own price, as maker. The venue knows
+ *    the next open; the strategy does not (no look-ahead). After a gap in the candles the next
+ *    open is that of the next candle there is, and the fill is still stamped when candle n closed.
+ * 3. After the last candle there is no next open: the book is emptied, so a market order sent on
+ *    the last candle does not fill (the venue expires it, as the exchange does a market order
+ *    that meets an empty book) and resting orders stay unfilled until the run ends and cancels
+ *    them. The report's orders list shows them with their final status.
+ * 4. Size is unconstrained: the synthetic book and trades carry ample quantity, so orders fill
+ *    completely (no partial fills, no volume limit, no market impact), and fees are the symbol's
+ *    taker/maker rates on the fill's value.
  */
 export class CandleMarket {
   private sequence = 0;
@@ -50,14 +61,22 @@ export class CandleMarket {
     return { ch: 'trades', update: { [this.instrument.symbol]: trades } };
   }
 
-  /** Synthetic `orderbook/full` snapshot around `reference` (the next open) +/- slippage. */
-  bookAround(reference: string, time: number): unknown {
-    const price = new Decimal(reference);
-    const ask = this.instrument.roundPricePassive('sell', price.times(ONE.plus(this.slippage)));
-    let bid = this.instrument.roundPricePassive('buy', price.times(ONE.minus(this.slippage)));
-    if (!bid.lessThan(ask)) bid = ask.minus(this.instrument.info.tick_size);
+  /**
+   * Synthetic `orderbook/full` snapshot at `nextOpen` +/- slippage (rule 2), or an empty book
+   * when there is no next candle (rule 3).
+   */
+  bookAround(nextOpen: string | undefined, time: number): unknown {
     const q = this.instrument.lotsToQuantity(AMPLE_LOTS);
-    const levels = { t: time, s: ++this.sequence, a: [[ask.toFixed(), q]], b: bid.isPositive() ? [[bid.toFixed(), q]] : [] };
+    let asks: [string, string][] = [];
+    let bids: [string, string][] = [];
+    if (nextOpen !== undefined) {
+      const price = new Decimal(nextOpen);
+      const ask = this.instrument.roundPricePassive('sell', price.times(ONE.plus(this.slippage)));
+      const bid = this.instrument.roundPricePassive('buy', price.times(ONE.minus(this.slippage)));
+      asks = [[ask.toFixed(), q]];
+      bids = bid.isPositive() && !bid.isZero() ? [[bid.toFixed(), q]] : [];
+    }
+    const levels = { t: time, s: ++this.sequence, a: asks, b: bids };
     return { ch: 'orderbook/full', snapshot: { [this.instrument.symbol]: levels } };
   }
 

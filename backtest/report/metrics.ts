@@ -10,6 +10,9 @@ import { matchRoundTrips } from './round-trips.js';
 /** Default resampling period of the equity returns behind Sharpe and Sortino: one minute. */
 export const DEFAULT_PERIOD_MS = 60_000;
 
+/** Fewest period returns behind a Sharpe or Sortino ratio. */
+export const MIN_RATIO_RETURNS = 30;
+
 /** Upper bound on resampled periods, so a tiny period on a long run fails fast instead of hanging. */
 const MAX_PERIODS = 10_000_000;
 
@@ -43,8 +46,9 @@ export interface BacktestMetrics {
   /** Sum of `price * quantity` over all fills. */
   readonly tradedNotional: Decimal;
   /**
-   * Closed FIFO lots (see `matchRoundTrips`), winners (PnL > 0) and their PnL after fees, in each
-   * symbol's quote (summed as if all symbols shared one quote, the usual case).
+   * Round trips of the positions, flat to flat (see `matchRoundTrips`: one buy and one sell of the
+   * same quantity are one), winners (PnL > 0) and their PnL after fees, in each symbol's quote
+   * (summed as if all symbols shared one quote, the usual case).
    */
   readonly roundTrips: number;
   readonly winningRoundTrips: number;
@@ -55,9 +59,17 @@ export interface BacktestMetrics {
   readonly periodMs: number;
   /** Number of period returns behind the ratios. */
   readonly returns: number;
-  /** Annualised by `sqrt(365 d / periodMs)`; see `sharpeRatio` / `sortinoRatio`. */
+  /**
+   * Annualised by `sqrt(365 d / periodMs)`; see `sharpeRatio` / `sortinoRatio`. Undefined with
+   * fewer than {@link MIN_RATIO_RETURNS} returns (a handful of returns annualised says nothing),
+   * or when the ratio has no denominator; the reason is in `sharpeUnavailable` / `sortinoUnavailable`.
+   */
   readonly sharpe: number | undefined;
   readonly sortino: number | undefined;
+  /** Why `sharpe` is undefined; undefined when it is computed. */
+  readonly sharpeUnavailable: string | undefined;
+  /** Why `sortino` is undefined; undefined when it is computed. */
+  readonly sortinoUnavailable: string | undefined;
   /** Deepest drawdown as a fraction of its peak, in [0, 1] while equity stays non-negative. */
   readonly maxDrawdown: number;
   /** Largest drop below a previous peak, in quote. */
@@ -144,8 +156,7 @@ export function computeMetrics(result: BacktestResult, options: MetricsOptions =
     roundTripPnl: trips.reduce((s, t) => s.plus(t.pnl), ZERO),
     periodMs,
     returns: returns.length,
-    sharpe: sharpeRatio(returns, periodsPerYear),
-    sortino: sortinoRatio(returns, periodsPerYear),
+    ...ratios(returns, periodsPerYear),
     maxDrawdown: drawdown.fraction,
     maxDrawdownAmount: drawdown.amount,
     maxDrawdownDurationMs: drawdown.durationMs,
@@ -153,6 +164,21 @@ export function computeMetrics(result: BacktestResult, options: MetricsOptions =
     exposure: exposure(equity),
     averageEquity,
     turnover: averageEquity.greaterThan(ZERO) ? tradedNotional.dividedBy(averageEquity).toNumber() : undefined,
+  };
+}
+
+/** Sharpe and Sortino, each with the reason it is missing when it cannot be computed. */
+function ratios(returns: readonly number[], periodsPerYear: number): Pick<BacktestMetrics, 'sharpe' | 'sortino' | 'sharpeUnavailable' | 'sortinoUnavailable'> {
+  if (returns.length < MIN_RATIO_RETURNS) {
+    const reason = `${returns.length} returns, fewer than the ${MIN_RATIO_RETURNS} needed`;
+    return { sharpe: undefined, sortino: undefined, sharpeUnavailable: reason, sortinoUnavailable: reason };
+  }
+  const sharpe = sharpeRatio(returns, periodsPerYear);
+  const sortino = sortinoRatio(returns, periodsPerYear);
+  return {
+    sharpe, sortino,
+    sharpeUnavailable: sharpe === undefined ? 'the returns do not vary' : undefined,
+    sortinoUnavailable: sortino === undefined ? 'no return is negative' : undefined,
   };
 }
 

@@ -3,86 +3,93 @@ import { ZERO } from '../../framework/model/decimal.js';
 import type { FillRecord } from './backtest-result.js';
 
 /**
- * One closed position lot: an opening fill matched (FIFO, per symbol) against the later fills of
- * the opposite side that closed it.
+ * One round trip of a symbol's position: from flat to flat again (or to the fill that reverses it).
  */
 export interface RoundTrip {
   readonly symbol: string;
-  /** `long` when the lot was opened by a buy, `short` when by a sell. */
+  /** `long` when opened by a buy, `short` when by a sell. */
   readonly direction: 'long' | 'short';
+  /** Time of the fill that opened the position. */
   readonly openTime: number;
-  /** Time of the fill that closed the last part of the lot. */
+  /** Time of the fill that brought it back to zero (or through zero). */
   readonly closeTime: number;
+  /** Largest absolute position held during the trip. */
   readonly quantity: Decimal;
-  readonly entryPrice: Decimal;
-  /** Gross PnL minus the lot's opening fee and its share of the closing fills' fees, in the symbol's quote. */
+  /** Fills that took part (a reversing fill counts in both trips it touches). */
+  readonly fills: number;
+  /** Sells' value minus buys' value minus the fees, in the symbol's quote. */
   readonly pnl: Decimal;
 }
 
 /** A fill's fee in its symbol's quote currency, or undefined when it cannot be valued. */
 export type FeeInQuote = (fill: FillRecord) => Decimal | undefined;
 
-interface OpenLot {
-  readonly fill: FillRecord;
-  remaining: Decimal;
+interface OpenTrip {
+  readonly direction: 'long' | 'short';
+  readonly openTime: number;
+  /** Signed: positive long, negative short. */
+  position: Decimal;
+  peak: Decimal;
+  fills: number;
   pnl: Decimal;
-  lastTime: number;
 }
 
 /**
- * Matches fills into round trips, FIFO per symbol.
+ * Round trips of each symbol's position, the way a trader counts trades: a trip opens when the
+ * position leaves zero and closes when it is back at zero, however many fills (partial fills,
+ * adds, partial exits) it took. One buy and one sell of the same quantity are one round trip, even
+ * when either filled in pieces. A fill that takes the position through zero closes the trip with
+ * the part that reaches zero and opens the next one with the rest; its fee is split pro rata to
+ * quantity (the opening part takes the remainder, so no fee is lost to rounding).
  *
- * A fill first closes the oldest open lots of the opposite side; what is left of it opens a new lot
- * of its own side. A lot becomes a round trip when its whole quantity is closed; its PnL is
- * `sum(matched * (exit - entry))` for a long (`entry - exit` for a short), minus the lot's own
- * opening fee, minus each closing fill's fee pro rata to the quantity it closed of this lot
- * (`fee * matched / fill.quantity`, the fill's last piece taking the remainder so no fee is lost to
- * rounding). Fees `feeInQuote` cannot value count as zero.
- * Lots still open at the end are not round trips. Round trips are returned in close order.
+ * PnL of a trip: `sum(sell price x quantity) - sum(buy price x quantity) - fees`, exact except
+ * for the pro-rata fee split of a reversing fill. Fees `feeInQuote` cannot value count as zero.
+ * A position still open at the end is not a round trip. Trips are returned in close order.
  */
 export function matchRoundTrips(fills: readonly FillRecord[], feeInQuote: FeeInQuote): RoundTrip[] {
-  const open = new Map<string, OpenLot[]>();
+  const open = new Map<string, OpenTrip>();
   const trips: RoundTrip[] = [];
   for (const fill of fills) {
-    const lots = open.get(fill.symbol) ?? [];
-    open.set(fill.symbol, lots);
+    if (fill.quantity.isZero()) continue;
     const fee = feeInQuote(fill) ?? ZERO;
-    // The last piece of a fill takes what is left of its fee, so the pieces add up to the fee exactly.
-    let feeLeft = fee;
-    let left = fill.quantity;
-    while (left.greaterThan(ZERO) && lots.length > 0 && lots[0]!.fill.side !== fill.side) {
-      const lot = lots[0]!;
-      const matched = minOf(left, lot.remaining);
-      const move = fill.price.minus(lot.fill.price).times(matched);
-      const gross = lot.fill.side === 'buy' ? move : move.negated();
-      const last = matched.equals(left);
-      const feeShare = last ? feeLeft : fee.times(matched).dividedBy(fill.quantity);
-      feeLeft = feeLeft.minus(feeShare);
-      lot.pnl = lot.pnl.plus(gross).minus(feeShare);
-      lot.remaining = lot.remaining.minus(matched);
-      lot.lastTime = fill.time;
-      left = left.minus(matched);
-      if (lot.remaining.isZero()) {
-        lots.shift();
-        trips.push({
-          symbol: fill.symbol,
-          direction: lot.fill.side === 'buy' ? 'long' : 'short',
-          openTime: lot.fill.time,
-          closeTime: lot.lastTime,
-          quantity: lot.fill.quantity,
-          entryPrice: lot.fill.price,
-          pnl: lot.pnl,
-        });
-      }
+    const signed = fill.side === 'buy' ? fill.quantity : fill.quantity.negated();
+    let trip = open.get(fill.symbol);
+    if (trip !== undefined && trip.position.isPositive() !== signed.isPositive() && fill.quantity.greaterThan(trip.position.abs())) {
+      // Through zero: the part that flattens closes this trip, the rest opens the next.
+      const closing = trip.position.abs();
+      const closingFee = fee.times(closing).dividedBy(fill.quantity);
+      apply(trip, fill, trip.position.negated(), closingFee);
+      trips.push(closed(fill.symbol, trip, fill.time));
+      trip = startTrip(fill);
+      apply(trip, fill, signed.plus(closing.times(signed.isPositive() ? -1 : 1)), fee.minus(closingFee));
+      open.set(fill.symbol, trip);
+      continue;
     }
-    if (left.greaterThan(ZERO)) {
-      // The opened part carries the rest of the fee, charged to its round trip when it closes.
-      lots.push({ fill: { ...fill, quantity: left }, remaining: left, pnl: feeLeft.negated(), lastTime: fill.time });
+    if (trip === undefined) {
+      trip = startTrip(fill);
+      open.set(fill.symbol, trip);
+    }
+    apply(trip, fill, signed, fee);
+    if (trip.position.isZero()) {
+      trips.push(closed(fill.symbol, trip, fill.time));
+      open.delete(fill.symbol);
     }
   }
   return trips;
 }
 
-function minOf(a: Decimal, b: Decimal): Decimal {
-  return a.lessThan(b) ? a : b;
+function startTrip(fill: FillRecord): OpenTrip {
+  return { direction: fill.side === 'buy' ? 'long' : 'short', openTime: fill.time, position: ZERO, peak: ZERO, fills: 0, pnl: ZERO };
+}
+
+/** Books `signed` base units of `fill` (buys positive) and `fee` into the trip. */
+function apply(trip: OpenTrip, fill: FillRecord, signed: Decimal, fee: Decimal): void {
+  trip.position = trip.position.plus(signed);
+  if (trip.position.abs().greaterThan(trip.peak)) trip.peak = trip.position.abs();
+  trip.pnl = trip.pnl.minus(fill.price.times(signed)).minus(fee);
+  trip.fills++;
+}
+
+function closed(symbol: string, trip: OpenTrip, closeTime: number): RoundTrip {
+  return { symbol, direction: trip.direction, openTime: trip.openTime, closeTime, quantity: trip.peak, fills: trip.fills, pnl: trip.pnl };
 }

@@ -1,4 +1,6 @@
-import { EMA, SMA } from 'trading-signals';
+import { EMA } from 'trading-signals';
+import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import type { DecimalString } from '../../framework/model/decimal.js';
 
 /** Which moving average. */
 export type AverageKind = 'ema' | 'sma';
@@ -9,20 +11,21 @@ export type Cross = 'golden' | 'death';
 /**
  * Fast and slow moving averages of closing prices and their crossings.
  *
- * The averages are the float (number) indicators of `trading-signals`: they only decide *when* to
- * trade, by comparing two averages, and never become a price or a quantity (those stay Decimal).
- * A closing price is a short decimal text, so its nearest double is off by less than 1e-15
- * relative; that can only matter when the two averages are equal to 15 digits, which is a tie
- * either way.
+ * Crossing rule (both kinds): the sign of `fast - slow` is first taken at the `slowPeriod`-th
+ * close (before that the slow average is not defined over a full window, for either kind), so
+ * the earliest crossing is reported at close `slowPeriod + 1`. A crossing is a change of the last
+ * non-zero sign: a close where the averages are equal is skipped (the sign before it stands), so
+ * a touch followed by a return is no crossing, and a cross through an equal close is reported at
+ * the first close on the other side.
  *
- * Crossings: the sign of `fast - slow` is first recorded at the `slowPeriod`-th close (before that
- * the slow average is not defined over a full window, for either kind), so the earliest crossing is
- * reported at close `slowPeriod + 1`. A crossing is a change of the last non-zero sign, so a
- * touch (`fast == slow`) followed by a return is not one.
+ * SMA: the sign is exact. `fast - slow` has the sign of `slowPeriod x sum(fast window) -
+ * fastPeriod x sum(slow window)`, kept in Decimal sums of the closing prices' exact text, so a
+ * tie (common when prices stand still) is a tie, not a float rounding residue of either sign.
+ * EMA: the float indicator of `trading-signals` (an EMA of decimal prices has no finite decimal
+ * form anyway); it only decides *when* to trade, never a price or a quantity.
  */
 export class CrossoverSignal {
-  private readonly fast: EMA | SMA;
-  private readonly slow: EMA | SMA;
+  private readonly difference: (close: DecimalString) => number | undefined;
   private closes = 0;
   private lastSign = 0;
 
@@ -31,8 +34,7 @@ export class CrossoverSignal {
     fastPeriod: number,
     readonly slowPeriod: number,
   ) {
-    this.fast = kind === 'ema' ? new EMA(fastPeriod) : new SMA(fastPeriod);
-    this.slow = kind === 'ema' ? new EMA(slowPeriod) : new SMA(slowPeriod);
+    this.difference = kind === 'ema' ? emaDifference(fastPeriod, slowPeriod) : smaDifference(fastPeriod, slowPeriod);
   }
 
   /** Closes seen so far. */
@@ -40,17 +42,42 @@ export class CrossoverSignal {
     return this.closes;
   }
 
-  /** Adds one closing price; returns the crossing it makes, if any. */
-  add(close: number): Cross | undefined {
+  /** Adds one closing price (its exact decimal text); returns the crossing it makes, if any. */
+  add(close: DecimalString): Cross | undefined {
     this.closes++;
-    const fast = this.fast.add(close);
-    const slow = this.slow.add(close);
-    if (this.closes < this.slowPeriod || fast === null || slow === null) return undefined;
-    const sign = Math.sign(fast - slow);
-    if (sign === 0) return undefined;
+    const sign = this.difference(close);
+    if (this.closes < this.slowPeriod || sign === undefined || sign === 0) return undefined;
     const previous = this.lastSign;
     this.lastSign = sign;
     if (previous === 0 || previous === sign) return undefined;
     return sign > 0 ? 'golden' : 'death';
   }
+}
+
+/** Sign of `SMA(fast) - SMA(slow)` after each close, exactly; undefined until the slow window is full. */
+function smaDifference(fastPeriod: number, slowPeriod: number): (close: DecimalString) => number | undefined {
+  const window: Decimal[] = [];
+  let fastSum = ZERO;
+  let slowSum = ZERO;
+  return (close) => {
+    const price = new Decimal(close);
+    window.push(price);
+    fastSum = fastSum.plus(price);
+    slowSum = slowSum.plus(price);
+    if (window.length > fastPeriod) fastSum = fastSum.minus(window[window.length - 1 - fastPeriod]!);
+    if (window.length > slowPeriod) slowSum = slowSum.minus(window.shift()!);
+    if (window.length < slowPeriod) return undefined;
+    return fastSum.times(slowPeriod).comparedTo(slowSum.times(fastPeriod));
+  };
+}
+
+/** Sign of `EMA(fast) - EMA(slow)` after each close, in floats. */
+function emaDifference(fastPeriod: number, slowPeriod: number): (close: DecimalString) => number | undefined {
+  const fast = new EMA(fastPeriod);
+  const slow = new EMA(slowPeriod);
+  return (close) => {
+    const f = fast.add(Number(close));
+    const s = slow.add(Number(close));
+    return f === null || s === null ? undefined : Math.sign(f - s);
+  };
 }

@@ -94,7 +94,7 @@ export function createMaCrossover(): Strategy<MaCrossoverParams> {
         // A repeated candle (snapshot after a reconnect) must not count twice.
         if (candle.timestamp <= s.lastCandle) continue;
         s.lastCandle = candle.timestamp;
-        const cross = s.signal.add(Number(candle.close));
+        const cross = s.signal.add(candle.close);
         if (cross === undefined) continue;
         const intent = order(ctx, event.symbol, cross);
         if (intent !== undefined) out.push(intent);

@@ -78,6 +78,26 @@ describe('ma crossover', () => {
     expect(summary(closes(margin, [11, 12, 13, 14, 5]))).toEqual(['market sell 0.1']);
   });
 
+  it('compares SMAs exactly: equal averages are a tie, not a float residue, and the sign before it stands', () => {
+    const h = harness({ ...PARAMS, allowShort: true });
+    // 4th close: fast 0.15 > slow 0.08. 6th: window 0.1 0.2 0.15 0.15, fast 0.15 = slow 0.15 exactly
+    // (float sums make slow 0.15000000000000002, a false death cross). 7th: fast 0.15 < slow 0.1625.
+    expect(closes(h, [0.01, 0.01, 0.1, 0.2, 0.15, 0.15])).toEqual([]);
+    expect(summary(closes(h, [0.15]))).toEqual(['market sell 0.1']);
+  });
+
+  it('takes a crossing from the last non-zero difference: a touch and return is none, a cross through a tie is one', () => {
+    // SMA 2/4. 4th close: window 1 2 3 4, fast 3.5 > slow 2.5. 5th: window 2 3 4 1, fast 2.5 = slow 2.5 (a tie).
+    const through = harness({ ...PARAMS, allowShort: true });
+    expect(closes(through, [1, 2, 3, 4, 1])).toEqual([]);
+    // 6th: window 3 4 1 0, fast 0.5 < slow 2: the last non-zero sign was +, so this is a death cross.
+    expect(summary(closes(through, [0]))).toEqual(['market sell 0.1']);
+    const touch = harness({ ...PARAMS, allowShort: true });
+    expect(closes(touch, [1, 2, 3, 4, 1])).toEqual([]);
+    // 6th: window 3 4 1 6, fast 3.5 = slow 3.5 (a tie again); 7th: window 4 1 6 9, fast 7.5 > slow 5: back above, no crossing.
+    expect(closes(touch, [6, 9])).toEqual([]);
+  });
+
   it('sends no second order while one is in flight, and trades again after a denial', () => {
     const h = harness();
     closes(h, [14, 13, 12, 11]);

@@ -53,7 +53,7 @@ describe('renderHtmlReport', () => {
 
   it('shows the metrics, the run meta with the Sharpe period, and the fills', () => {
     expect(own).toContain('Net PnL');
-    expect(own).toContain('9.8 USDT');
+    expect(own).toContain('9.80 USDT');
     expect(own).toContain('1m 00s (60000 ms)');
     expect(own).toContain('rec/btc.jsonl.gz');
     expect(own).toContain('&quot;spacing&quot;: &quot;0.5&quot;');

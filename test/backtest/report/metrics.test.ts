@@ -52,20 +52,40 @@ describe('computeMetrics', () => {
     expect(computeMetrics(result()).makerShareByCount).toBeUndefined();
   });
 
-  it('matches round trips FIFO with fees, partial closes included', () => {
-    // lot 1: 1 @ 100 closed at 120 -> 20 - 1 (open fee) - 1 (2/3 of the 1.5 close fee) = 18
-    // lot 2: 1 @ 110, half closed at 120 and half at 100 -> 5 - 5 - 1 - 0.5 - 0.5 = -2
+  it('counts a round trip per position cycle, flat to flat, whatever the number of fills', () => {
+    // Long 1 @ 100 then 1 @ 110, out with 1.5 @ 120 and 0.5 @ 100: one trip.
+    // Sells 180 + 50 - buys 100 + 110 = 20, fees 1 + 1 + 1.5 + 0.5 = 4 -> 16.
     const m = computeMetrics(result({
       fills: [
         fill(1, 'buy', '100', '1', '1'), fill(2, 'buy', '110', '1', '1'),
         fill(3, 'sell', '120', '1.5', '1.5'), fill(4, 'sell', '100', '0.5', '0.5'),
       ],
     }));
-    expect([m.roundTrips, m.winningRoundTrips, m.winRate]).toEqual([2, 1, 0.5]);
+    expect([m.roundTrips, m.winningRoundTrips, m.winRate]).toEqual([1, 1, 1]);
     expect(m.roundTripPnl.toFixed()).toBe('16');
   });
 
-  it('counts short round trips and leaves open lots out', () => {
+  it('counts one buy and one sell of the same quantity as one round trip, also when the buy filled in pieces', () => {
+    const whole = computeMetrics(result({ fills: [fill(1, 'buy', '100', '2', '0.2'), fill(2, 'sell', '99', '2', '0.198')] }));
+    // 198 - 200 - 0.2 - 0.198
+    expect([whole.roundTrips, whole.winningRoundTrips, whole.roundTripPnl.toFixed()]).toEqual([1, 0, '-2.398']);
+    const pieces = computeMetrics(result({
+      fills: [fill(1, 'buy', '100', '0.5', '0.05'), fill(1, 'buy', '100', '1.5', '0.15'), fill(2, 'sell', '99', '2', '0.198')],
+    }));
+    expect([pieces.roundTrips, pieces.roundTripPnl.toFixed()]).toEqual([1, '-2.398']);
+  });
+
+  it('splits a fill that reverses the position between the trip it closes and the one it opens', () => {
+    // Long 1 @ 100; sell 3 @ 110 (fee 0.3): 1 closes the long (fee 0.1) -> 10 - 0.1 = 9.9;
+    // 2 open a short (fee 0.2), bought back @ 105 -> 2 x 5 - 0.2 = 9.8.
+    const m = computeMetrics(result({
+      fills: [fill(1, 'buy', '100', '1'), fill(2, 'sell', '110', '3', '0.3'), fill(3, 'buy', '105', '2')],
+    }));
+    expect([m.roundTrips, m.winningRoundTrips]).toEqual([2, 2]);
+    expect(m.roundTripPnl.toFixed()).toBe('19.7');
+  });
+
+  it('counts short round trips and leaves an open position out', () => {
     const m = computeMetrics(result({
       fills: [fill(1, 'sell', '100', '1'), fill(2, 'buy', '90', '1'), fill(3, 'buy', '90', '5')],
     }));
@@ -73,26 +93,44 @@ describe('computeMetrics', () => {
     expect(m.roundTripPnl.toFixed()).toBe('10');
   });
 
-  it('annualises Sharpe and Sortino over one-minute returns of 10%, -10%, 10%', () => {
-    const m = computeMetrics(result({
-      equity: [point(0, '100'), point(60_000, '110'), point(120_000, '99'), point(180_000, '108.9')],
-    }));
-    // mean 1/30, sample stdev sqrt(1/75), downside deviation sqrt(0.01 / 3); 525600 minutes a year
+  /** Equity every minute from 100, moved by `moves` in turn (e.g. 1.1 for +10 %), exactly. */
+  const curve = (moves: readonly string[], count: number): ReturnType<typeof point>[] => {
+    const points = [point(0, '100')];
+    let value = dec('100');
+    for (let k = 0; k < count; k++) {
+      value = value.times(moves[k % moves.length]!);
+      points.push(point((k + 1) * 60_000, value.toFixed()));
+    }
+    return points;
+  };
+
+  it('annualises Sharpe and Sortino over 30 one-minute returns of 10%, -10%, 10%, ...', () => {
+    const m = computeMetrics(result({ equity: curve(['1.1', '0.9', '1.1'], 30) }));
+    // mean 1/30; deviations 1/15 (x20) and -2/15 (x10): sum of squares 4/15, sample variance
+    // 4/15/29 = 4/435; downside deviation sqrt(10 x 0.01 / 30) = sqrt(1/300); 525600 minutes a year.
     expect(m.periodMs).toBe(60_000);
-    expect(m.returns).toBe(3);
-    expect(m.sharpe).toBeCloseTo((Math.sqrt(75) / 30) * Math.sqrt(525_600), 6);
+    expect(m.returns).toBe(30);
+    expect(m.sharpe).toBeCloseTo((Math.sqrt(435) / 60) * Math.sqrt(525_600), 6);
     expect(m.sortino).toBeCloseTo(Math.sqrt(525_600 / 3), 6);
+    expect([m.sharpeUnavailable, m.sortinoUnavailable]).toEqual([undefined, undefined]);
+  });
+
+  it('gives no Sharpe or Sortino from fewer than 30 returns, and says why', () => {
+    const m = computeMetrics(result({ equity: curve(['1.1', '0.9', '1.1'], 29) }));
+    expect([m.returns, m.sharpe, m.sortino]).toEqual([29, undefined, undefined]);
+    expect(m.sharpeUnavailable).toBe('29 returns, fewer than the 30 needed');
+    expect(m.sortinoUnavailable).toBe(m.sharpeUnavailable);
+    const rising = computeMetrics(result({ equity: curve(['1.1', '1.2'], 30) }));
+    expect(rising.sharpe).toBeGreaterThan(0);
+    expect([rising.sortino, rising.sortinoUnavailable]).toEqual([undefined, 'no return is negative']);
+    const flat = computeMetrics(result({ equity: curve(['1'], 30) }));
+    expect([flat.sharpe, flat.sharpeUnavailable]).toEqual([undefined, 'the returns do not vary']);
   });
 
   it('resamples on the period grid holding the last sample, so extra samples between do not count', () => {
-    const sparse = computeMetrics(result({ equity: [point(0, '100'), point(60_000, '110'), point(120_000, '99')] }));
-    const dense = computeMetrics(result({
-      equity: [point(0, '100'), point(10_000, '150'), point(60_000, '110'), point(90_000, '1'), point(120_000, '99')],
-    }));
-    expect(dense.sharpe).toBeCloseTo(sparse.sharpe!, 9);
-    expect(computeMetrics(result({ equity: [point(0, '100'), point(60_000, '110')] })).sharpe).toBeUndefined();
-    expect(computeMetrics(result({ equity: [point(0, '1'), point(60_000, '2'), point(120_000, '4')] })).sortino)
-      .toBeUndefined();
+    const sparse = curve(['1.1', '0.9', '1.1'], 30);
+    const dense = sparse.flatMap((p, i) => (i === 0 ? [p] : [point(p.time - 30_000, '1'), p]));
+    expect(computeMetrics(result({ equity: dense })).sharpe).toBe(computeMetrics(result({ equity: sparse })).sharpe);
     expect(computeMetrics(result({ equity: [point(0, '1'), point(30_000, '2')] }), { periodMs: 10_000 }).returns)
       .toBe(3);
   });
@@ -177,7 +215,7 @@ describe('computeMetrics properties', () => {
 
   it('keeps exposure in [0, 1] and Sharpe and Sortino on the same side of zero', () => {
     const sample = fc.tuple(amount, fc.boolean());
-    fc.assert(fc.property(fc.array(sample, { minLength: 1, maxLength: 30 }), (samples) => {
+    fc.assert(fc.property(fc.array(sample, { minLength: 1, maxLength: 60 }), (samples) => {
       const equity = samples.map(([v, held], i) => point(i * 60_000, v.toFixed(), held ? '1' : '0'));
       const m = computeMetrics(result({ equity }));
       expect(m.exposure).toBeGreaterThanOrEqual(0);
@@ -194,6 +232,20 @@ describe('computeMetrics properties', () => {
         expect(m.winRate).toBeGreaterThanOrEqual(0);
         expect(m.winRate).toBeLessThanOrEqual(1);
       }
+    }));
+  });
+
+  it('counts one round trip each time the position comes back to zero or goes through it', () => {
+    fc.assert(fc.property(fc.array(fillArb, { maxLength: 30 }), (specs) => {
+      const fills = flatFills(specs);
+      let position = 0;
+      let closes = 0;
+      for (const f of fills) {
+        const next = position + (f.side === 'buy' ? 1 : -1) * f.quantity.toNumber();
+        if (position !== 0 && (next === 0 || Math.sign(next) !== Math.sign(position))) closes++;
+        position = next;
+      }
+      expect(computeMetrics(result({ fills })).roundTrips).toBe(closes);
     }));
   });
 

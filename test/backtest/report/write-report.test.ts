@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../../backtest/report/write-report.js';
-import { meta, sampleResult } from './result-fixture.js';
+import { meta, point, sampleResult } from './result-fixture.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -69,5 +69,19 @@ describe('writeReport', () => {
     expect(summary.metrics['pnlByCurrency']).toEqual({ BTC: '0', USDT: '9.8' });
     expect(summary.metrics['winRate']).toBeNull();
     expect(summary.metrics['periodMs']).toBe(60_000);
+    expect(summary.metrics['sharpe']).toBeNull();
+    expect(summary.metrics['sharpeUnavailable']).toBe('5 returns, fewer than the 30 needed');
+  });
+
+  it('rounds the figures of the page summary while summary.json keeps them exact', async () => {
+    const dir = await tempDir();
+    // Equity 1000 -> 1009.876543 USDT: the page's summary table shows cents, summary.json every digit.
+    const result = sampleResult({ equity: [point(0, '1000'), point(60_000, '1009.876543')] });
+    await writeReport(result, dir);
+    const summary = JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')) as { metrics: Record<string, unknown> };
+    expect(summary.metrics['pnlQuote']).toBe('9.876543');
+    expect(summary.metrics['returnFraction']).toBe(0.009876543);
+    const html = await readFile(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain('<tr><td>Net PnL</td><td>9.88 USDT (0.99%)</td></tr>');
   });
 });

@@ -39,6 +39,15 @@ describe('ReplayedSymbolMarket: outside book', () => {
     expect(market.take(2, 'sell', undefined, 12)).toEqual({ fills: [taker(2, 99, 5), taker(2, 98, 5)], unfilledLots: 2 });
   });
 
+  it('serves a locked book (bid = ask, as the candle rules build at a zero-slippage next open) to takers on both sides at that price', () => {
+    const market = marketWith([[99, 5]], [[101, 5]]);
+    market.rest(7, 'buy', 100, 2);
+    // The locked snapshot crosses the resting buy at its price; what is left serves both sides.
+    expect(market.applyBookFrame(bookFrame(true, [[100, 5]], [[100, 5]]))).toEqual([maker(7, 100, 2)]);
+    expect(market.take(1, 'buy', undefined, 3)).toEqual({ fills: [taker(1, 100, 3)], unfilledLots: 0 });
+    expect(market.take(2, 'sell', undefined, 3)).toEqual({ fills: [taker(2, 100, 3)], unfilledLots: 0 });
+  });
+
   it('keeps taken liquidity taken until the feed updates that level', () => {
     const market = marketWith([[99, 5]], [[101, 2], [102, 3]]);
     market.take(1, 'buy', 102, 4);
