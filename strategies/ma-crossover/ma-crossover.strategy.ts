@@ -23,8 +23,10 @@ interface SymbolState {
  * short `orderQuantity`). Candle updates that are not closed are ignored, so nothing depends on
  * a price the candle may still revise. Acts on every symbol whose candles it receives.
  */
-export function createMaCrossover(): Strategy<MaCrossoverParams> {
+export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrossoverParams> {
   const symbols = new Map<string, SymbolState>();
+  const name = (speed: string, period: number | undefined): string =>
+    `${speed} ${params === undefined ? 'average' : `${params.average.toUpperCase()} ${period}`}`;
 
   function stateOf(ctx: Ctx, symbol: string): SymbolState {
     let s = symbols.get(symbol);
@@ -85,6 +87,11 @@ export function createMaCrossover(): Strategy<MaCrossoverParams> {
   }
 
   return {
+    // Backtest reports draw both averages over the price, as the strategy knew them at each close.
+    indicators: [
+      { id: 'fast', label: name('fast', params?.fastPeriod), pane: 'price', color: '#f9a825' },
+      { id: 'slow', label: name('slow', params?.slowPeriod), pane: 'price', color: '#6a1b9a' },
+    ],
     onCandle: (ctx, event, closed) => {
       if (!closed) return [];
       const s = stateOf(ctx, event.symbol);
@@ -95,6 +102,9 @@ export function createMaCrossover(): Strategy<MaCrossoverParams> {
         if (candle.timestamp <= s.lastCandle) continue;
         s.lastCandle = candle.timestamp;
         const cross = s.signal.add(Number(candle.close));
+        const { fast, slow } = s.signal.averages;
+        if (fast !== null) ctx.recordIndicator('fast', event.symbol, fast);
+        if (slow !== null) ctx.recordIndicator('slow', event.symbol, slow);
         if (cross === undefined) continue;
         const intent = order(ctx, event.symbol, cross);
         if (intent !== undefined) out.push(intent);
@@ -110,7 +120,7 @@ const maCrossover: StrategyPlugin<MaCrossoverParams> = {
   name: 'ma-crossover',
   description: 'Buys on a golden cross and sells on a death cross of two moving averages of closed candles',
   parseParams: parseMaCrossoverParams,
-  create: () => createMaCrossover(),
+  create: (params) => createMaCrossover(params),
 };
 
 export default maCrossover;
