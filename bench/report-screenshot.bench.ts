@@ -28,7 +28,7 @@ async function maCrossoverOnCandles(recording: string): Promise<BacktestResult> 
   });
 }
 
-function problems(check: BrowserCheck): string[] {
+function problems(check: BrowserCheck, fills: number): string[] {
   const out = [...check.consoleErrors.map((e) => `console error: ${e}`), ...check.networkRequests.map((u) => `network request: ${u}`)];
   if (check.charts.length === 0) out.push('no chart on the page');
   for (const chart of check.charts) {
@@ -37,6 +37,8 @@ function problems(check: BrowserCheck): string[] {
   }
   if (check.legends < check.charts.length) out.push(`${check.legends} legends for ${check.charts.length} charts`);
   for (const el of check.overflowing) out.push(`wider than the 1280 px viewport: ${el}`);
+  if (fills > 0 && check.fillTooltip === undefined) out.push('no fill tooltip when hovering the price chart');
+  if (check.fillTooltip !== undefined && !/^(BUY|SELL) \S+ @ \S+ {2}fee /.test(check.fillTooltip)) out.push(`fill tooltip reads "${check.fillTooltip}"`);
   return out;
 }
 
@@ -69,12 +71,12 @@ export async function run(): Promise<void> {
       const png = path.join(OUT, `${name}.png`);
       const started = performance.now();
       const check = await checkReportInBrowser(written.html, png);
-      const found = problems(check);
+      const found = problems(check, result.fills.length);
       failures.push(...found.map((p) => `${name}: ${p}`));
       rows.push({
         report: name, fills: result.fills.length, 'html KiB': Math.round(statSync(written.html).size / 1024), charts: check.charts.length,
         legends: check.legends, 'console errors': check.consoleErrors.length, 'browser s': ((performance.now() - started) / 1000).toFixed(1),
-        screenshot: path.relative(repoRoot, png),
+        tooltip: check.fillTooltip === undefined ? '-' : 'yes', screenshot: path.relative(repoRoot, png),
       });
     }
     printTable('report in headless Chromium (1280x800)', rows);

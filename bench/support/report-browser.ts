@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 
 /** Debian's Chromium, the browser the report is checked in. */
 export const CHROMIUM = '/usr/bin/chromium';
@@ -31,6 +31,8 @@ export interface BrowserCheck {
   readonly legends: number;
   /** Elements wider than the viewport (clipped or forcing a horizontal scroll). */
   readonly overflowing: readonly string[];
+  /** The text of the first fill tooltip the mouse brought up on the first price chart, if any did. */
+  readonly fillTooltip?: string;
 }
 
 /**
@@ -55,7 +57,7 @@ const PAGE_PROBE = String.raw`(() => {
   const overflowing = Array.from(document.body.querySelectorAll('*'))
     .filter((el) => el.getBoundingClientRect().right > width + 1 && el.closest('.scroll') === null)
     .map((el) => el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') + (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ').join('.') : ''));
-  return { charts, legends: document.querySelectorAll('.legend').length, overflowing };
+  return { charts, legends: Array.from(document.querySelectorAll('.legend')).filter((el) => el.children.length > 0).length, overflowing };
 })()`;
 
 /**
@@ -82,11 +84,39 @@ export async function checkReportInBrowser(htmlFile: string, screenshot?: string
     await page.goto(own, { waitUntil: 'load' });
     // lightweight-charts paints on the next animation frames.
     await page.waitForTimeout(500);
-    const seen = (await page.evaluate(PAGE_PROBE)) as Omit<BrowserCheck, 'consoleErrors' | 'networkRequests'>;
-    if (screenshot !== undefined) await page.screenshot({ path: screenshot, fullPage: true });
-    return { consoleErrors, networkRequests, ...seen };
+    const seen = (await page.evaluate(PAGE_PROBE)) as Omit<BrowserCheck, 'consoleErrors' | 'networkRequests' | 'fillTooltip'>;
+    if (screenshot !== undefined) {
+      await page.screenshot({ path: screenshot.replace(/\.png$/, '-screen.png') });
+      await page.screenshot({ path: screenshot, fullPage: true });
+      // The charts alone, at full size.
+      const charts = page.locator('#charts');
+      if ((await charts.count()) > 0) await charts.screenshot({ path: screenshot.replace(/\.png$/, '-charts.png') });
+    }
+    const tooltip = await hoverUntilTooltip(page, screenshot?.replace(/\.png$/, '-tooltip.png'));
+    return { consoleErrors, networkRequests, ...seen, fillTooltip: tooltip };
   } finally {
     await browser.close();
     rmSync(profile, { recursive: true, force: true });
   }
+}
+
+/**
+ * Sweeps the mouse across the first price chart until a fill tooltip shows; returns its text
+ * (undefined when none showed) and saves the chart with it to `screenshot` when given.
+ */
+async function hoverUntilTooltip(page: Page, screenshot: string | undefined): Promise<string | undefined> {
+  const chart = page.locator('#price-0');
+  if ((await chart.count()) === 0) return undefined;
+  await chart.scrollIntoViewIfNeeded();
+  const box = await chart.boundingBox();
+  if (box === null) return undefined;
+  const tip = page.locator('.tooltip').first();
+  for (let x = box.x + 4; x < box.x + box.width - 100; x += 2) {
+    await page.mouse.move(x, box.y + box.height / 2);
+    if ((await tip.count()) > 0 && (await tip.isVisible())) {
+      if (screenshot !== undefined) await page.locator('#price-0').locator('xpath=..').screenshot({ path: screenshot });
+      return (await tip.textContent()) ?? '';
+    }
+  }
+  return undefined;
 }
