@@ -1,10 +1,15 @@
-import type { Decimal } from '../../framework/model/decimal.js';
-import { ZERO } from '../../framework/model/decimal.js';
+import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { BacktestResult, PriceBar } from './backtest-result.js';
-import { alignToBars, decimalsOf, lastPerSecond, resolutionSeconds, roundForChart } from './report-series.js';
+import { alignToBars, decimalsOf, lastPerSecond, resolutionSeconds, roundForChart, thinOut } from './report-series.js';
 
 /** A point of a chart series: UTC seconds and a decimal string (the page converts with `Number`). */
 export type SeriesPoint = readonly [time: number, value: string];
+
+/** Points of the equity, drawdown and position charts at most (a long run's samples are thinned out). */
+export const CHART_SAMPLES = 2_000;
+
+const keepLast = (_kept: string, next: string): string => next;
+const keepLowest = (kept: string, next: string): string => (new Decimal(next).lessThan(kept) ? next : kept);
 
 /** Fills drawn per symbol at most (a long run's page stays light; fills.csv has them all). */
 export const CHART_FILLS_PER_SYMBOL = 5_000;
@@ -56,9 +61,11 @@ export interface ReportData {
   /** Virtual time the run covered, seconds (picks the time axis' labels). */
   readonly spanSeconds: number;
   readonly prices: Readonly<Record<string, ReportPrices>>;
+  /** Equity samples; past {@link CHART_SAMPLES}, the last of each time bucket. */
   readonly equity: readonly SeriesPoint[];
-  /** `-(peak - equity) / peak` (0 or negative) at each equity sample, 8 decimals. */
+  /** `-(peak - equity) / peak` (0 or negative) at each equity sample, 8 decimals; thinned out to the deepest of each bucket. */
   readonly drawdown: readonly SeriesPoint[];
+  /** Base quantity held per symbol; thinned out to the last of each bucket. */
   readonly positions: Readonly<Record<string, readonly SeriesPoint[]>>;
 }
 
@@ -130,16 +137,16 @@ export function buildReportData(result: BacktestResult): ReportData {
 
   const positions: Record<string, SeriesPoint[]> = {};
   for (const symbol of symbols) {
-    positions[symbol] = lastPerSecond(result.equity.map((p): SeriesPoint =>
-      [seconds(p.time), (p.positions[symbol] ?? ZERO).toFixed()]));
+    positions[symbol] = thinOut(lastPerSecond(result.equity.map((p): SeriesPoint =>
+      [seconds(p.time), (p.positions[symbol] ?? ZERO).toFixed()])), CHART_SAMPLES, keepLast);
   }
   return {
     quoteCurrency: result.meta.quoteCurrency,
     symbols,
     spanSeconds: Math.max(0, seconds(result.meta.endTime) - seconds(result.meta.startTime)),
     prices,
-    equity: lastPerSecond(equity),
-    drawdown: lastPerSecond(drawdown),
+    equity: thinOut(lastPerSecond(equity), CHART_SAMPLES, keepLast),
+    drawdown: thinOut(lastPerSecond(drawdown), CHART_SAMPLES, keepLowest),
     positions,
   };
 }

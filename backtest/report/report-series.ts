@@ -1,3 +1,5 @@
+import { RESOLUTIONS_MS } from '../replay/time-resolution.js';
+
 /** Chart libraries want strictly ascending times: several samples in one second keep the last. */
 export function lastPerSecond<T extends readonly [number, ...unknown[]]>(rows: readonly T[]): T[] {
   const out: T[] = [];
@@ -53,4 +55,39 @@ export function decimalsOf(text: string): number {
 /** A float indicator value to 10 significant digits: more only weighs on the page, never on the drawing. */
 export function roundForChart(value: number): number {
   return Number(value.toPrecision(10));
+}
+
+/**
+ * At most `maxPoints` of `[seconds, value]` rows (ascending): rows are grouped in buckets of the
+ * finest width of {@link RESOLUTIONS_MS} that leaves no more buckets than that, and `merge` folds
+ * each bucket's rows, oldest first, into the one kept at the bucket's first time (keep the last
+ * value for a level, the lowest for a drawdown). Fewer rows come back as they are.
+ */
+export function thinOut<V>(rows: readonly (readonly [number, V])[], maxPoints: number, merge: (kept: V, next: V) => V): (readonly [number, V])[] {
+  if (rows.length <= maxPoints) return [...rows];
+  const width = RESOLUTIONS_MS.map((ms) => ms / 1000).find((w) => bucketCount(rows, w) <= maxPoints) ?? RESOLUTIONS_MS[RESOLUTIONS_MS.length - 1]! / 1000;
+  const out: (readonly [number, V])[] = [];
+  let bucket = Number.NaN;
+  for (const [time, value] of rows) {
+    const start = Math.floor(time / width);
+    if (start === bucket) {
+      const last = out[out.length - 1]!;
+      out[out.length - 1] = [last[0], merge(last[1], value)];
+    } else {
+      bucket = start;
+      out.push([time, value]);
+    }
+  }
+  return out;
+}
+
+function bucketCount(rows: readonly (readonly [number, unknown])[], width: number): number {
+  let count = 0;
+  let bucket = Number.NaN;
+  for (const [time] of rows) {
+    const start = Math.floor(time / width);
+    if (start !== bucket) count++;
+    bucket = start;
+  }
+  return count;
 }

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { chartLibrarySource } from '../../../backtest/report/chart-library.js';
 import { HTML_FILL_ROWS, renderHtmlReport } from '../../../backtest/report/html-report.js';
 import { computeMetrics } from '../../../backtest/report/metrics.js';
-import type { ReportData } from '../../../backtest/report/report-data.js';
+import { CHART_SAMPLES, type ReportData } from '../../../backtest/report/report-data.js';
 import type { BacktestResult } from '../../../backtest/report/backtest-result.js';
 import { dec } from '../../../framework/model/decimal.js';
-import { bar, fill, meta, sampleResult } from './result-fixture.js';
+import { bar, fill, meta, point, sampleResult } from './result-fixture.js';
 
 function render(result: BacktestResult): string {
   return renderHtmlReport(result, computeMetrics(result));
@@ -83,6 +83,19 @@ describe('renderHtmlReport', () => {
       // A separate pane keeps its own times; floats are cut to 10 significant digits.
       { id: 'rsi', label: 'rsi', pane: 'separate', points: [[30, 0.3333333333]] },
     ]);
+  });
+
+  it('thins a long run\'s equity out for the charts, keeping each bucket\'s deepest drawdown', () => {
+    // Three days of minute samples: a slow rise with one sharp dip at sample 2000.
+    const equity = Array.from({ length: 3 * 1440 }, (_, i) => point(i * 60_000, i === 2_000 ? '500' : String(1000 + i), '0'));
+    const data = embedded(render(sampleResult({ equity, meta: meta({ endTime: 3 * 86_400_000 }) })));
+    expect(data.equity.length).toBeLessThanOrEqual(CHART_SAMPLES);
+    expect(data.equity.length).toBeGreaterThan(CHART_SAMPLES / 5);
+    expect(data.drawdown).toHaveLength(data.equity.length);
+    // Oracle: the deepest drawdown of the whole series, 500 against the peak of 2999 just before the dip.
+    const deepest = Math.min(...data.drawdown.map(([, d]) => Number(d)));
+    expect(deepest).toBeCloseTo(-(2999 - 500) / 2999, 8);
+    expect(data.positions['BTCUSDT']!.length).toBe(data.equity.length);
   });
 
   it('gives the price scale as many decimals as the prices have, and the bar width in seconds', () => {
