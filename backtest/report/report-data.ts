@@ -41,7 +41,7 @@ export interface ReportIndicator {
 export interface ReportPrices {
   /** Width of the bars in seconds (the chart's time resolution). */
   readonly barSeconds: number;
-  /** Decimals the price scale shows (the most any bar price has). */
+  /** Decimals the price scale shows: the most a book price or fill price has (else a bar price). */
   readonly priceDecimals: number;
   /** `[time, open, high, low, close]` bars. */
   readonly bars: readonly (readonly [number, string, string, string, string])[];
@@ -101,10 +101,14 @@ function symbolPrices(result: BacktestResult, symbol: string): ReportPrices {
     points: (i.pane === 'price' ? alignToBars(barTimes, i.points.map((p) => [seconds(p.time), p.value] as const))
       : lastPerSecond(i.points.map((p) => [seconds(p.time), p.value] as const))).map(([t, v]) => [t, roundForChart(v)] as const),
   }));
+  const bid = side((p) => p.bid);
+  const ask = side((p) => p.ask);
+  // Book prices and fills sit on the tick grid; bars may hold a mid with one more decimal.
+  const onGrid = [...bid.map((p) => p[1]), ...ask.map((p) => p[1]), ...fills.map((f) => f.price)];
+  const shown = onGrid.length > 0 ? onGrid : bars.flatMap((b) => [b[1], b[2], b[3], b[4]]);
   return {
-    barSeconds: resolutionSeconds(barTimes),
-    priceDecimals: Math.max(0, ...bars.flatMap((b) => [b[1], b[2], b[3], b[4]].map(decimalsOf))),
-    bars, fills, fillCount: own.length, bid: side((p) => p.bid), ask: side((p) => p.ask), indicators,
+    barSeconds: resolutionSeconds(barTimes), priceDecimals: shown.reduce((most, text) => Math.max(most, decimalsOf(text)), 0),
+    bars, fills, fillCount: own.length, bid, ask, indicators,
   };
 }
 

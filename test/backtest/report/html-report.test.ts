@@ -99,10 +99,16 @@ describe('renderHtmlReport', () => {
   });
 
   it('gives the price scale as many decimals as the prices have, and the bar width in seconds', () => {
-    const fine = sampleResult({ prices: { BTCUSDT: [0, 5_000, 15_000].map((t) => bar(t, '0.00125')) } });
+    const fine = sampleResult({ fills: [], prices: { BTCUSDT: [0, 5_000, 15_000].map((t) => bar(t, '0.00125')) } });
     const btc = embedded(render(fine)).prices['BTCUSDT']!;
     expect(btc.priceDecimals).toBe(5);
     expect(btc.barSeconds).toBe(5);
+    // Bars from mids may have a decimal more than the tick: book and fill prices decide then.
+    const mids = sampleResult({
+      fills: [fill(65_500, 'buy', '100.25', '1')], prices: { BTCUSDT: [0, 60_000].map((t) => bar(t, '100.125')) },
+      bookTops: { BTCUSDT: [{ time: 0, bid: dec('100.1'), ask: dec('100.15') }] },
+    });
+    expect(embedded(render(mids)).prices['BTCUSDT']!.priceDecimals).toBe(2);
   });
 
   it('shows the metrics, the run meta with the Sharpe period, and the fills', () => {
