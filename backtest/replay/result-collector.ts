@@ -19,6 +19,19 @@ export interface BookTop {
   readonly ask?: string;
 }
 
+/** A book top with the bot's own best resting limit prices at the same time. */
+interface SampledTop extends BookTop {
+  readonly ownBid?: Decimal;
+  readonly ownAsk?: Decimal;
+}
+
+/** One of the bot's resting limit orders. */
+interface RestingQuote {
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: Decimal;
+}
+
 /**
  * Gathers what a backtest report needs while the replay runs: every fill of the bot (from the
  * venue's own reports, so fills are counted where they happened, with the intent that made the
@@ -44,7 +57,9 @@ export class ResultCollector {
   private readonly tradePriced = new Set<string>();
   private nextSample = Number.NEGATIVE_INFINITY;
   private pendingFillSample = false;
-  private readonly tops = new Map<string, SampledSeries<BookTop>>();
+  private readonly tops = new Map<string, SampledSeries<SampledTop>>();
+  /** The bot's resting limit orders by client_order_id, from its order reports. */
+  private readonly resting = new Map<string, RestingQuote>();
   private readonly declared = new Map<string, IndicatorDeclaration>();
   /** Indicator values by `<indicator id> <symbol>` (an id has no space). */
   private readonly indicatorValues = new Map<string, { readonly id: string; readonly symbol: string; readonly series: SampledSeries<number> }>();
@@ -59,7 +74,7 @@ export class ResultCollector {
     private readonly top?: (symbol: string) => BookTop | undefined,
   ) {
     this.bars = new PriceBars(barMs, CHART_POINTS);
-    if (top !== undefined) for (const i of instruments) this.tops.set(i.symbol, new SampledSeries<BookTop>(CHART_POINTS, barMs));
+    if (top !== undefined) for (const i of instruments) this.tops.set(i.symbol, new SampledSeries<SampledTop>(CHART_POINTS, barMs));
   }
 
   /** The strategy's indicator declarations (already checked by the runtime). */
@@ -85,6 +100,7 @@ export class ResultCollector {
 
   /** One of the bot's order reports from the venue; trades become fill records. */
   onOrderReport(report: OrderReport, time: number, cause?: EventCause): void {
+    this.trackResting(report);
     if (report.report_type !== 'trade' || report.trade_quantity === undefined || report.trade_price === undefined) return;
     const tracker = this.adapter.registry.get(report.client_order_id);
     const instrument = this.instruments.find((i) => i.symbol === report.symbol);
@@ -121,12 +137,32 @@ export class ResultCollector {
       if (!series.startsBucket(time)) continue;
       const top = this.top!(symbol);
       if (top === undefined || (top.bid === undefined && top.ask === undefined)) continue;
-      series.add(time, top);
+      series.add(time, { ...top, ...this.ownBest(symbol) });
       if (!this.tradePriced.has(symbol)) {
         const mid = this.mid(symbol);
         if (mid !== undefined) this.bars.add(symbol, mid, time);
       }
     }
+  }
+
+  /** Keeps the bot's resting limit orders: a replacement takes its original's place. */
+  private trackResting(report: OrderReport): void {
+    if (report.original_client_order_id !== undefined) this.resting.delete(report.original_client_order_id);
+    const rests = (report.status === 'new' || report.status === 'partiallyFilled') && report.type === 'limit' && report.price !== undefined;
+    if (rests) this.resting.set(report.client_order_id, { symbol: report.symbol, side: report.side, price: report.price! });
+    else this.resting.delete(report.client_order_id);
+  }
+
+  /** The bot's highest resting buy and lowest resting sell of `symbol`. */
+  private ownBest(symbol: string): { ownBid?: Decimal; ownAsk?: Decimal } {
+    let ownBid: Decimal | undefined;
+    let ownAsk: Decimal | undefined;
+    for (const quote of this.resting.values()) {
+      if (quote.symbol !== symbol) continue;
+      if (quote.side === 'buy' && (ownBid === undefined || quote.price.greaterThan(ownBid))) ownBid = quote.price;
+      if (quote.side === 'sell' && (ownAsk === undefined || quote.price.lessThan(ownAsk))) ownAsk = quote.price;
+    }
+    return { ...(ownBid === undefined ? {} : { ownBid }), ...(ownAsk === undefined ? {} : { ownAsk }) };
   }
 
   /** Best bid and ask per symbol, sampled (symbols whose book never had a level are left out). */
@@ -135,6 +171,7 @@ export class ResultCollector {
     for (const [symbol, series] of this.tops) {
       const points = series.list().map(({ time, value }): BookTopPoint => ({
         time, ...(value.bid === undefined ? {} : { bid: new Decimal(value.bid) }), ...(value.ask === undefined ? {} : { ask: new Decimal(value.ask) }),
+        ...(value.ownBid === undefined ? {} : { ownBid: value.ownBid }), ...(value.ownAsk === undefined ? {} : { ownAsk: value.ownAsk }),
       }));
       if (points.length > 0) out[symbol] = points;
     }

@@ -25,11 +25,16 @@ export interface BacktestResult {
   readonly indicators?: readonly IndicatorSeries[];
 }
 
-/** The best bid and ask of a symbol at a time (a side is absent while the book has no level there). */
+/**
+ * The best bid and ask of a symbol at a time (a side is absent while the book has no level there),
+ * and the strategy's own best resting limit prices then (absent while it quotes no such side).
+ */
 export interface BookTopPoint {
   readonly time: number;
   readonly bid?: Decimal;
   readonly ask?: Decimal;
+  readonly ownBid?: Decimal;
+  readonly ownAsk?: Decimal;
 }
 
 /** One declared indicator of one symbol and its values (floats: indicators are not money). */

@@ -18,7 +18,7 @@ td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f0f0f0}
 .chart-wrap{position:relative}.chart{height:420px;background:#fff;border:1px solid #ddd}.chart.tall{height:400px}.chart.short{height:240px}
 .legend{display:flex;flex-wrap:wrap;gap:2px 18px;font-size:12px;padding:4px 2px;min-height:18px}.legend b{font-weight:600;font-variant-numeric:tabular-nums}
 .swatch{display:inline-block;margin-right:5px;vertical-align:middle}.swatch.line{width:16px;height:3px;background:currentColor}
-.swatch.bar{width:7px;height:12px;background:currentColor}.swatch.up,.swatch.down{font-size:11px;line-height:1}
+.swatch.bar{width:7px;height:12px;background:currentColor}.swatch.dashed{width:16px;border-top:2px dashed currentColor}.swatch.up,.swatch.down{font-size:11px;line-height:1}
 .tooltip{position:absolute;display:none;z-index:5;pointer-events:none;background:rgba(255,255,255,.96);border:1px solid #999;
 border-radius:3px;padding:4px 6px;font:12px/1.5 ui-monospace,monospace;white-space:pre;box-shadow:0 1px 4px rgba(0,0,0,.2)}
 .tooltip .buy{color:#1565c0}.tooltip .sell{color:#e65100}.scroll{overflow-x:auto;max-width:100%}

@@ -5,6 +5,9 @@ import { alignToBars, decimalsOf, lastPerSecond, resolutionSeconds, roundForChar
 /** A point of a chart series: UTC seconds and a decimal string (the page converts with `Number`). */
 export type SeriesPoint = readonly [time: number, value: string];
 
+/** A point of a series with gaps: null where the series has no value. */
+export type GapPoint = readonly [time: number, value: string | null];
+
 /** Points of the equity, drawdown and position charts at most (a long run's samples are thinned out). */
 export const CHART_SAMPLES = 2_000;
 
@@ -51,6 +54,9 @@ export interface ReportPrices {
   /** Best bid and ask at the bars' times (book runs; empty otherwise). */
   readonly bid: readonly SeriesPoint[];
   readonly ask: readonly SeriesPoint[];
+  /** The strategy's own best resting buy and sell limit prices at the bars' times; null where it had none (a gap). */
+  readonly ownBid: readonly GapPoint[];
+  readonly ownAsk: readonly GapPoint[];
   readonly indicators: readonly ReportIndicator[];
 }
 
@@ -79,10 +85,10 @@ function symbolPrices(result: BacktestResult, symbol: string): ReportPrices {
   const priceBars = result.prices[symbol] ?? [];
   const bars = lastPerSecond(priceBars.map(barRow));
   const barTimes = bars.map((b) => b[0]);
-  const own = result.fills.filter((f) => f.symbol === symbol);
+  const ownFills = result.fills.filter((f) => f.symbol === symbol);
   const fills: ReportFill[] = [];
   if (barTimes.length > 0) {
-    for (const f of own.slice(0, CHART_FILLS_PER_SYMBOL)) {
+    for (const f of ownFills.slice(0, CHART_FILLS_PER_SYMBOL)) {
       fills.push({
         time: alignToBars(barTimes, [[seconds(f.time), 0]])[0]![0], at: f.time, side: f.side, price: f.price.toFixed(),
         quantity: f.quantity.toFixed(), fee: f.fee.toFixed(), feeCurrency: f.feeCurrency, liquidity: f.liquidity,
@@ -103,12 +109,16 @@ function symbolPrices(result: BacktestResult, symbol: string): ReportPrices {
   }));
   const bid = side((p) => p.bid);
   const ask = side((p) => p.ask);
+  const own = (pick: (p: { ownBid?: Decimal; ownAsk?: Decimal }) => Decimal | undefined): GapPoint[] => {
+    if (!tops.some((p) => pick(p) !== undefined)) return [];
+    return alignToBars(barTimes, tops.map((p): GapPoint => [seconds(p.time), pick(p)?.toFixed() ?? null]));
+  };
   // Book prices and fills sit on the tick grid; bars may hold a mid with one more decimal.
   const onGrid = [...bid.map((p) => p[1]), ...ask.map((p) => p[1]), ...fills.map((f) => f.price)];
   const shown = onGrid.length > 0 ? onGrid : bars.flatMap((b) => [b[1], b[2], b[3], b[4]]);
   return {
     barSeconds: resolutionSeconds(barTimes), priceDecimals: shown.reduce((most, text) => Math.max(most, decimalsOf(text)), 0),
-    bars, fills, fillCount: own.length, bid, ask, indicators,
+    bars, fills, fillCount: ownFills.length, bid, ask, ownBid: own((p) => p.ownBid), ownAsk: own((p) => p.ownAsk), indicators,
   };
 }
 

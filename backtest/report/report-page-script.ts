@@ -124,13 +124,20 @@ export const REPORT_PAGE_SCRIPT = String.raw`(function () {
     bars.setData(p.bars.map(function (b) {
       return { time: b[0], open: Number(b[1]), high: Number(b[2]), low: Number(b[3]), close: Number(b[4]) };
     }));
-    entries.push({ label: symbol + ' ' + (p.barSeconds < 60 ? p.barSeconds + ' s' : p.barSeconds < 3600 ? p.barSeconds / 60 + ' min' : p.barSeconds / 3600 + ' h') + ' bars (close)', color: UP, shape: 'bar', series: bars,
+    entries.push({ label: symbol + ' ' + (p.barSeconds < 60 ? p.barSeconds + 's' : p.barSeconds < 3600 ? p.barSeconds / 60 + 'min' : p.barSeconds / 3600 + 'h') + ' bars', color: UP, shape: 'bar', series: bars,
       format: function (d) { return d.close === undefined ? '' : bars.priceFormatter().format(d.close); } });
     [['bid', 'best bid', BID], ['ask', 'best ask', ASK]].forEach(function (side) {
       if (p[side[0]].length === 0) return;
       var s = c.addSeries(LW.LineSeries, { color: side[2], lineWidth: 1, lineType: 1, priceFormat: fmt, lastValueVisible: false, priceLineVisible: false, crosshairMarkerVisible: false });
       s.setData(line(p[side[0]]));
       entries.push({ label: side[1], color: side[2], series: s });
+    });
+    [['ownBid', 'own buy quote', BUY], ['ownAsk', 'own sell quote', SELL]].forEach(function (side) {
+      if (p[side[0]].length === 0) return;
+      var s = c.addSeries(LW.LineSeries, { color: side[2], lineWidth: 1, lineStyle: 2, lineType: 1, priceFormat: fmt, lastValueVisible: false, priceLineVisible: false, crosshairMarkerVisible: false });
+      // null: no quote on that side then, drawn as a gap.
+      s.setData(p[side[0]].map(function (q) { return q[1] === null ? { time: q[0] } : { time: q[0], value: Number(q[1]) }; }));
+      entries.push({ label: side[1], color: side[2], shape: 'dashed', series: s });
     });
     var separate = 0;
     p.indicators.forEach(function (ind, k) {
@@ -150,11 +157,11 @@ export const REPORT_PAGE_SCRIPT = String.raw`(function () {
       return { time: f.time, position: 'atPriceMiddle', price: Number(f.price), color: buy ? BUY : SELL, shape: buy ? 'arrowUp' : 'arrowDown', size: 0.8 };
     }));
     if (p.fillCount > 0) {
-      entries.push({ label: 'buy fill (at its price)', color: BUY, shape: 'up' });
+      entries.push({ label: 'buy fill', color: BUY, shape: 'up' });
       entries.push({ label: 'sell fill', color: SELL, shape: 'down' });
     }
-    var note = p.fillCount > p.fills.length ? 'first ' + p.fills.length + ' of ' + p.fillCount + ' fills drawn' : p.fillCount > 0 ? 'hover a bar for its fills' : 'no fills';
-    legend(id, c, entries, note + '; times UTC');
+    var note = p.fillCount > p.fills.length ? 'first ' + p.fills.length + ' of ' + p.fillCount + ' fills drawn' : p.fillCount > 0 ? 'fills at their price; hover for details' : 'no fills';
+    legend(id, c, entries, note + '; UTC');
     fillTooltip(id, c, p.fills);
     fit(c, p.bars.length);
   });

@@ -2,6 +2,7 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runBacktest } from '../../../backtest/replay/backtest-runner.js';
+import { dec } from '../../../framework/model/decimal.js';
 import type { Strategy } from '../../../framework/runtime/strategy.js';
 import maCrossover from '../../../strategies/ma-crossover/ma-crossover.strategy.js';
 import { backtest, book, candle, SYMBOL, T0, trades, writeRecording, type TestFrame } from './support/replay-fixture.js';
@@ -57,6 +58,26 @@ describe('chart series of a backtest', () => {
     const [spread] = result.indicators!;
     expect(spread).toMatchObject({ id: 'spread', label: 'spread (cents)', pane: 'separate', symbol: SYMBOL });
     expect(spread!.points.map((p) => [p.time - T0, p.value])).toEqual([[0, 10], [1_000, 10], [2_000, 10], [3_000, 10], [4_000, 10]]);
+  });
+
+  it('follows the strategy\'s own best resting quotes, through a replace, with gaps where it quotes no side', async () => {
+    let placed: string | undefined;
+    const quoter = (): Strategy => ({
+      onBook: (ctx, symbol) => {
+        const open = ctx.openOrders(symbol)[0];
+        if (placed === undefined) {
+          placed = 'yes';
+          return ctx.place({ symbol, side: 'buy', type: 'limit', quantity: dec('0.1'), price: dec('99.00'), timeInForce: 'GTC' });
+        }
+        if (open !== undefined && ctx.now() >= T0 + 2_000 && open.price?.toFixed() === '99') return ctx.replace(open.client_order_id, dec('0.1'), dec('99.50'));
+        return [];
+      },
+    });
+    const result = await backtest(recording(steppingBook(45)), quoter);
+    const tops = result.bookTops?.[SYMBOL] ?? [];
+    const bids = tops.map((p) => p.ownBid?.toFixed() ?? '-');
+    expect([...new Set(bids)]).toEqual(['99', '99.5']);
+    expect(tops.every((p) => p.ownAsk === undefined)).toBe(true);
   });
 
   it('has no book tops in a candle run, and ma-crossover\'s averages as it computed them at each close', async () => {

@@ -63,7 +63,7 @@ describe('renderHtmlReport', () => {
     const withLines = sampleResult({
       bookTops: {
         BTCUSDT: [
-          { time: 1_000, bid: dec('99.5'), ask: dec('100.5') },
+          { time: 1_000, bid: dec('99.5'), ask: dec('100.5'), ownBid: dec('99.25') },
           { time: 61_000, bid: dec('102.5'), ask: dec('103.5') },
           { time: 119_000, bid: dec('102.75') },
           { time: 125_000, ask: dec('106.5') },
@@ -78,6 +78,9 @@ describe('renderHtmlReport', () => {
     const btc = embedded(render(withLines)).prices['BTCUSDT']!;
     expect(btc.bid).toEqual([[0, '99.5'], [60, '102.75']]);
     expect(btc.ask).toEqual([[0, '100.5'], [60, '103.5'], [120, '106.5']]);
+    // The strategy's own quote: a gap (null) where it had none; no own ask at all, no series.
+    expect(btc.ownBid).toEqual([[0, '99.25'], [60, null], [120, null]]);
+    expect(btc.ownAsk).toEqual([]);
     expect(btc.indicators).toEqual([
       { id: 'fast', label: 'fast SMA 2', pane: 'price', color: '#f9a825', points: [[60, 101.5], [120, 104.5]] },
       // A separate pane keeps its own times; floats are cut to 10 significant digits.
