@@ -11,9 +11,11 @@ import { formatDuration, formatTime, summaryRows } from './summary-rows.js';
 export const HTML_FILL_ROWS = 500;
 
 const STYLE = `
-body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fafafa}
-h1{font-size:22px}h2{font-size:17px;margin-top:28px}
-table{border-collapse:collapse;background:#fff}td,th{border:1px solid #ddd;padding:3px 8px;text-align:left}
+body{font:14px/1.4 system-ui,sans-serif;margin:16px 24px;color:#222;background:#fafafa}
+h1{font-size:21px;margin:4px 0 8px}h2{font-size:17px;margin:22px 0 8px}h3{font-size:15px;margin:12px 0 4px}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:12px 24px;align-items:start}.cols table{width:100%}.cols td:first-child{white-space:nowrap}
+@media (max-width:900px){.cols{grid-template-columns:1fr}}
+table{border-collapse:collapse;background:#fff}td,th{border:1px solid #ddd;padding:2px 8px;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f0f0f0}
 .chart-wrap{position:relative}.chart{height:420px;background:#fff;border:1px solid #ddd}.chart.tall{height:400px}.chart.short{height:240px}
 .legend{display:flex;flex-wrap:wrap;gap:2px 18px;font-size:12px;padding:4px 2px;min-height:18px}.legend b{font-weight:600;font-variant-numeric:tabular-nums}
@@ -69,6 +71,12 @@ function resyncSection(result: BacktestResult): string {
   return table(['time', 'symbol', 'reason'], resyncs.map((r) => [formatTime(r.time), r.symbol, r.reason]));
 }
 
+/** The summary in two tables side by side, so the charts start on the first screen. */
+function summaryColumns(rows: readonly (readonly string[])[]): string {
+  const half = Math.ceil(rows.length / 2);
+  return `<div class="cols">${table(['figure', 'value'], rows.slice(0, half))}\n${table(['figure', 'value'], rows.slice(half))}</div>`;
+}
+
 /** A chart's box: its legend (filled by the page script) above the drawing area. */
 function chartBox(id: string, size: '' | 'tall' | 'short'): string {
   return `<div class="chart-wrap"><div class="legend" id="legend-${id}"></div><div class="chart${size === '' ? '' : ` ${size}`}" id="${id}"></div></div>`;
@@ -101,7 +109,7 @@ export function renderHtmlReport(result: BacktestResult, metrics: BacktestMetric
 <body>
 <h1>${escapeHtml(title)}</h1>
 <h2>Summary</h2>
-${table(['figure', 'value'], summaryRows(result, metrics).map((r) => [r.label, r.value]))}
+${summaryColumns(summaryRows(result, metrics).map((r) => [r.label, r.value]))}
 <section id="charts">
 <h2>Prices and fills</h2>
 ${priceCharts.join('\n')}
