@@ -53,9 +53,4 @@ export class CrossoverSignal {
     if (previous === 0 || previous === sign) return undefined;
     return sign > 0 ? 'golden' : 'death';
   }
-
-  /** The fast and slow averages after the last close (null until an average has its first value), for charts. */
-  get averages(): { readonly fast: number | null; readonly slow: number | null } {
-    return { fast: this.fast.getResult(), slow: this.slow.getResult() };
-  }
 }
