@@ -185,7 +185,7 @@ export const REPORT_PAGE_SCRIPT = String.raw`(function () {
     legend('equity', eq, [
       { label: 'equity (' + data.quoteCurrency + ')', color: BUY, series: equity },
       { label: 'drawdown from peak (lower pane)', color: DOWN, series: dd },
-    ], 'times UTC');
+    ], 'UTC');
     fit(eq, data.equity.length);
   }
   var pos = chart('positions', spanSeconds);
@@ -199,7 +199,7 @@ export const REPORT_PAGE_SCRIPT = String.raw`(function () {
       s.setData(line(points));
       entries.push({ label: symbol + ' position (base quantity)', color: color, series: s });
     });
-    legend('positions', pos, entries, 'times UTC');
+    legend('positions', pos, entries, 'UTC');
     fit(pos, data.equity.length);
   }
 })();
