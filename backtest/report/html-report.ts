@@ -87,8 +87,7 @@ function chartBox(id: string, size: '' | 'tall' | 'short'): string {
  * inlined (data as JSON, decimals as strings), so the file opens offline and references no network
  * resource. Shows per-symbol price bars with each fill at its price (buy and sell markers with a
  * tooltip), the best bid/ask and the strategy's own quotes in book runs, the strategy's declared
- * indicators, equity with its drawdown, the
- * position per symbol, the metrics, the run's meta and parameters, book resyncs and the first
+ * indicators, equity with its drawdown, the position per symbol, the metrics, the run's meta and parameters, book resyncs and the first
  * {@link HTML_FILL_ROWS} fills. All text from the result is escaped. The output depends only on its
  * arguments (no clock), so identical results give identical bytes.
  */
