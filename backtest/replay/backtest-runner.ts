@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as macrotask } from 'node:timers/promises';
+import type { OrderBook } from '../../framework/exchange/book/order-book.js';
 import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
 import { ParseError, ValidationError } from '../../framework/model/errors.js';
@@ -24,8 +25,11 @@ import { mergeFrameBatches } from './frame-batches.js';
 import { FrameQueue } from './frame-queue.js';
 import { readHeaders } from './merge-recordings.js';
 import { ReplayMarketFeed, type ParsedFrame } from './replay-market-feed.js';
-import { ResultCollector } from './result-collector.js';
+import { ResultCollector, type BookTop } from './result-collector.js';
 import { CHANNEL_SCAN_FRAMES, channelsIn, scanChannels } from './scan-channels.js';
+
+/** Finest width of the report's chart series (bars, book tops, indicators); they coarsen as a run grows. */
+const CHART_FINEST_MS = 1_000;
 
 /** Everything one backtest run needs. */
 export interface BacktestOptions {
@@ -145,10 +149,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     hooks: {
       onTrack: (info) => late.collector?.onTrack(info),
       onOrderFinished: (tracker) => late.collector?.onOrderFinished(tracker),
+      onIndicator: (value) => late.collector?.onIndicator(value),
     },
   });
-  const collector = new ResultCollector(instruments, quote, kernel.adapter, 60_000, options.sampleMs ?? 60_000, (symbol) => feed.keeper.book(symbol)?.mid());
+  const book = (symbol: string): OrderBook | undefined => feed.keeper.book(symbol);
+  const collector = new ResultCollector(instruments, quote, kernel.adapter, CHART_FINEST_MS, options.sampleMs ?? 60_000, (symbol) => book(symbol)?.mid(),
+    mode === 'book' ? (symbol) => bookTop(book(symbol)) : undefined);
   late.collector = collector;
+  collector.declareIndicators(kernel.engine.indicators);
   collector.onBalances(venue.spotBalances(ACCOUNT));
   const initialBalances = totals(venue.spotBalances(ACCOUNT));
 
@@ -292,6 +300,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       wallMs: Math.round(performance.now() - wallStart), bookResyncs: feed.resyncs, mode,
     },
     initialBalances, finalBalances, fills: collector.fills, orders: collector.orders(), equity: collector.equity, prices: collector.priceBars(),
+    bookTops: collector.bookTops(), indicators: collector.indicators(),
   };
 }
 
@@ -303,6 +312,12 @@ async function loadInstruments(recordings: readonly string[], symbols: readonly 
     if (info === undefined) throw new ValidationError(`strategy.symbols[${index}]`, 'is not described in any recording header', symbol);
     return new Instrument(symbol, info);
   });
+}
+
+/** A book's best bid and ask texts; undefined while it is not valid (stale after a gap, or empty). */
+function bookTop(book: OrderBook | undefined): BookTop | undefined {
+  if (book === undefined || !book.valid) return undefined;
+  return { bid: book.bestBid()?.price, ask: book.bestAsk()?.price };
 }
 
 function latencyModel(options: BacktestOptions): LatencyModel {

@@ -5,8 +5,32 @@ import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
-import type { EquityPoint, FillRecord, OrderRecord, PriceBar } from '../report/backtest-result.js';
+import type { IndicatorDeclaration, IndicatorValue } from '../../framework/runtime/strategy-indicators.js';
+import type { BookTopPoint, EquityPoint, FillRecord, IndicatorSeries, OrderRecord, PriceBar } from '../report/backtest-result.js';
 import { PriceBars } from './price-bars.js';
+import { SampledSeries } from './sampled-series.js';
+
+/** Most points a chart series keeps (bars, book tops, each indicator); coarser buckets beyond. */
+export const CHART_POINTS = 1_500;
+
+/** The best bid and ask of a symbol's book as exact texts (a side absent while empty). */
+export interface BookTop {
+  readonly bid?: string;
+  readonly ask?: string;
+}
+
+/** A book top with the bot's own best resting limit prices at the same time. */
+interface SampledTop extends BookTop {
+  readonly ownBid?: Decimal;
+  readonly ownAsk?: Decimal;
+}
+
+/** One of the bot's resting limit orders. */
+interface RestingQuote {
+  readonly symbol: string;
+  readonly side: 'buy' | 'sell';
+  readonly price: Decimal;
+}
 
 /**
  * Gathers what a backtest report needs while the replay runs: every fill of the bot (from the
@@ -14,6 +38,11 @@ import { PriceBars } from './price-bars.js';
  * order), price bars per symbol (from trade prices, else candle closes, else book mids sampled
  * with the equity), and an equity series sampled every `sampleMs` of virtual time and after each
  * fill. Per-event work is limited to trades and fills; books are only read at sample time.
+ *
+ * The chart series fit the run in bounded memory ({@link CHART_POINTS} points each at most): price
+ * bars start `barMs` wide and the best bid/ask (read from `top` once per time bucket) and the
+ * strategy's indicator values are kept per bucket, all moving to coarser buckets as the run grows
+ * (see {@link SampledSeries}).
  */
 export class ResultCollector {
   readonly fills: FillRecord[] = [];
@@ -28,6 +57,12 @@ export class ResultCollector {
   private readonly tradePriced = new Set<string>();
   private nextSample = Number.NEGATIVE_INFINITY;
   private pendingFillSample = false;
+  private readonly tops = new Map<string, SampledSeries<SampledTop>>();
+  /** The bot's resting limit orders by client_order_id, from its order reports. */
+  private readonly resting = new Map<string, RestingQuote>();
+  private readonly declared = new Map<string, IndicatorDeclaration>();
+  /** Indicator values by `<indicator id> <symbol>` (an id has no space). */
+  private readonly indicatorValues = new Map<string, { readonly id: string; readonly symbol: string; readonly series: SampledSeries<number> }>();
 
   constructor(
     private readonly instruments: readonly Instrument[],
@@ -36,8 +71,26 @@ export class ResultCollector {
     private readonly barMs: number,
     private readonly sampleMs: number,
     private readonly mid: (symbol: string) => string | undefined,
+    private readonly top?: (symbol: string) => BookTop | undefined,
   ) {
-    this.bars = new PriceBars(barMs);
+    this.bars = new PriceBars(barMs, CHART_POINTS);
+    if (top !== undefined) for (const i of instruments) this.tops.set(i.symbol, new SampledSeries<SampledTop>(CHART_POINTS, barMs));
+  }
+
+  /** The strategy's indicator declarations (already checked by the runtime). */
+  declareIndicators(declarations: readonly IndicatorDeclaration[]): void {
+    for (const d of declarations) this.declared.set(d.id, d);
+  }
+
+  /** A value the strategy recorded (ids it did not declare never get here: the context refuses them). */
+  onIndicator(value: IndicatorValue): void {
+    const key = `${value.indicator} ${value.symbol}`;
+    let entry = this.indicatorValues.get(key);
+    if (entry === undefined) {
+      entry = { id: value.indicator, symbol: value.symbol, series: new SampledSeries<number>(CHART_POINTS, this.barMs) };
+      this.indicatorValues.set(key, entry);
+    }
+    entry.series.add(value.time, value.value);
   }
 
   /** Balances as the venue reports them (total = available + reserved). */
@@ -47,6 +100,7 @@ export class ResultCollector {
 
   /** One of the bot's order reports from the venue; trades become fill records. */
   onOrderReport(report: OrderReport, time: number, cause?: EventCause): void {
+    this.trackResting(report);
     if (report.report_type !== 'trade' || report.trade_quantity === undefined || report.trade_price === undefined) return;
     const tracker = this.adapter.registry.get(report.client_order_id);
     const instrument = this.instruments.find((i) => i.symbol === report.symbol);
@@ -72,8 +126,72 @@ export class ResultCollector {
 
   /** Samples equity when a sample is due (or a fill happened since the last one). */
   tick(time: number): void {
+    if (this.top !== undefined) this.sampleTops(time);
     if (time < this.nextSample && !this.pendingFillSample) return;
     this.sample(time);
+  }
+
+  /** Reads each book's top once per bucket of its series; mids also make the bars where no trade prices do. */
+  private sampleTops(time: number): void {
+    for (const [symbol, series] of this.tops) {
+      if (!series.startsBucket(time)) continue;
+      const top = this.top!(symbol);
+      if (top === undefined || (top.bid === undefined && top.ask === undefined)) continue;
+      series.add(time, { ...top, ...this.ownBest(symbol) });
+      if (!this.tradePriced.has(symbol)) {
+        const mid = this.mid(symbol);
+        if (mid !== undefined) this.bars.add(symbol, mid, time);
+      }
+    }
+  }
+
+  /** Keeps the bot's resting limit orders: a replacement takes its original's place. */
+  private trackResting(report: OrderReport): void {
+    if (report.original_client_order_id !== undefined) this.resting.delete(report.original_client_order_id);
+    const rests = (report.status === 'new' || report.status === 'partiallyFilled') && report.type === 'limit' && report.price !== undefined;
+    if (rests) this.resting.set(report.client_order_id, { symbol: report.symbol, side: report.side, price: report.price! });
+    else this.resting.delete(report.client_order_id);
+  }
+
+  /** The bot's highest resting buy and lowest resting sell of `symbol`. */
+  private ownBest(symbol: string): { ownBid?: Decimal; ownAsk?: Decimal } {
+    let ownBid: Decimal | undefined;
+    let ownAsk: Decimal | undefined;
+    for (const quote of this.resting.values()) {
+      if (quote.symbol !== symbol) continue;
+      if (quote.side === 'buy' && (ownBid === undefined || quote.price.greaterThan(ownBid))) ownBid = quote.price;
+      if (quote.side === 'sell' && (ownAsk === undefined || quote.price.lessThan(ownAsk))) ownAsk = quote.price;
+    }
+    return { ...(ownBid === undefined ? {} : { ownBid }), ...(ownAsk === undefined ? {} : { ownAsk }) };
+  }
+
+  /** Best bid and ask per symbol, sampled (symbols whose book never had a level are left out). */
+  bookTops(): Record<string, BookTopPoint[]> {
+    const out: Record<string, BookTopPoint[]> = {};
+    for (const [symbol, series] of this.tops) {
+      const points = series.list().map(({ time, value }): BookTopPoint => ({
+        time, ...(value.bid === undefined ? {} : { bid: new Decimal(value.bid) }), ...(value.ask === undefined ? {} : { ask: new Decimal(value.ask) }),
+        ...(value.ownBid === undefined ? {} : { ownBid: value.ownBid }), ...(value.ownAsk === undefined ? {} : { ownAsk: value.ownAsk }),
+      }));
+      if (points.length > 0) out[symbol] = points;
+    }
+    return out;
+  }
+
+  /** Every declared indicator per symbol it was recorded for, in declaration order, then symbol order. */
+  indicators(): IndicatorSeries[] {
+    const out: IndicatorSeries[] = [];
+    for (const d of this.declared.values()) {
+      for (const instrument of this.instruments) {
+        const entry = this.indicatorValues.get(`${d.id} ${instrument.symbol}`);
+        if (entry === undefined) continue;
+        out.push({
+          id: d.id, label: d.label ?? d.id, pane: d.pane, ...(d.color === undefined ? {} : { color: d.color }), symbol: instrument.symbol,
+          points: entry.series.list().map((p) => ({ time: p.time, value: p.value })),
+        });
+      }
+    }
+    return out;
   }
 
   /**

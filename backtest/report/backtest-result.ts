@@ -19,6 +19,32 @@ export interface BacktestResult {
   readonly equity: readonly EquityPoint[];
   /** Mid or trade price bars per symbol, for the charts. */
   readonly prices: Readonly<Record<string, readonly PriceBar[]>>;
+  /** Best bid and ask per symbol sampled over time, for the charts (book runs). */
+  readonly bookTops?: Readonly<Record<string, readonly BookTopPoint[]>>;
+  /** The strategy's declared indicator series with their sampled values, for the charts. */
+  readonly indicators?: readonly IndicatorSeries[];
+}
+
+/**
+ * The best bid and ask of a symbol at a time (a side is absent while the book has no level there),
+ * and the strategy's own best resting limit prices then (absent while it quotes no such side).
+ */
+export interface BookTopPoint {
+  readonly time: number;
+  readonly bid?: Decimal;
+  readonly ask?: Decimal;
+  readonly ownBid?: Decimal;
+  readonly ownAsk?: Decimal;
+}
+
+/** One declared indicator of one symbol and its values (floats: indicators are not money). */
+export interface IndicatorSeries {
+  readonly id: string;
+  readonly label: string;
+  readonly pane: 'price' | 'separate';
+  readonly color?: string;
+  readonly symbol: string;
+  readonly points: readonly { readonly time: number; readonly value: number }[];
 }
 
 /** What was run, on what, and how long it took. */

@@ -1,65 +1,132 @@
-import type { Decimal } from '../../framework/model/decimal.js';
-import { ZERO } from '../../framework/model/decimal.js';
+import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { BacktestResult, PriceBar } from './backtest-result.js';
+import { alignToBars, decimalsOf, lastPerSecond, resolutionSeconds, roundForChart, thinOut } from './report-series.js';
 
 /** A point of a chart series: UTC seconds and a decimal string (the page converts with `Number`). */
 export type SeriesPoint = readonly [time: number, value: string];
 
-/** A fill marker, placed on the bar that contains the fill. */
-export interface ReportMarker {
+/** A point of a series with gaps: null where the series has no value. */
+export type GapPoint = readonly [time: number, value: string | null];
+
+/** Points of the equity, drawdown and position charts at most (a long run's samples are thinned out). */
+export const CHART_SAMPLES = 2_000;
+
+const keepLast = (_kept: string, next: string): string => next;
+const keepLowest = (kept: string, next: string): string => (new Decimal(next).lessThan(kept) ? next : kept);
+
+/** Fills drawn per symbol at most (a long run's page stays light; fills.csv has them all). */
+export const CHART_FILLS_PER_SYMBOL = 5_000;
+
+/** A fill as the price chart draws it: on the bar that contains it, at its own price. */
+export interface ReportFill {
+  /** The bar's time (UTC seconds), where the marker sits. */
   readonly time: number;
+  /** The fill's own time, ms since the epoch (the tooltip shows it). */
+  readonly at: number;
   readonly side: 'buy' | 'sell';
   readonly price: string;
   readonly quantity: string;
+  readonly fee: string;
+  readonly feeCurrency: string;
+  readonly liquidity: 'maker' | 'taker';
+}
+
+/** An indicator series of a symbol, aligned to its bars: values are floats (not money). */
+export interface ReportIndicator {
+  readonly id: string;
+  readonly label: string;
+  readonly pane: 'price' | 'separate';
+  readonly color?: string;
+  readonly points: readonly (readonly [time: number, value: number])[];
+}
+
+/** What a symbol's price chart draws. */
+export interface ReportPrices {
+  /** Width of the bars in seconds (the chart's time resolution). */
+  readonly barSeconds: number;
+  /** Decimals the price scale shows: the most a book price or fill price has (else a bar price). */
+  readonly priceDecimals: number;
+  /** `[time, open, high, low, close]` bars. */
+  readonly bars: readonly (readonly [number, string, string, string, string])[];
+  readonly fills: readonly ReportFill[];
+  /** Fills of the symbol in all (more than `fills` when capped at {@link CHART_FILLS_PER_SYMBOL}). */
+  readonly fillCount: number;
+  /** Best bid and ask at the bars' times (book runs; empty otherwise). */
+  readonly bid: readonly SeriesPoint[];
+  readonly ask: readonly SeriesPoint[];
+  /** The strategy's own best resting buy and sell limit prices at the bars' times; null where it had none (a gap). */
+  readonly ownBid: readonly GapPoint[];
+  readonly ownAsk: readonly GapPoint[];
+  readonly indicators: readonly ReportIndicator[];
 }
 
 /** The chart data a report page embeds as JSON. Times are UTC seconds, ascending and unique per series. */
 export interface ReportData {
   readonly quoteCurrency: string;
   readonly symbols: readonly string[];
-  /** Per symbol: `[time, open, high, low, close]` bars and the fill markers. */
-  readonly prices: Readonly<Record<string, {
-    readonly bars: readonly (readonly [number, string, string, string, string])[];
-    readonly markers: readonly ReportMarker[];
-  }>>;
+  /** Virtual time the run covered, seconds (picks the time axis' labels). */
+  readonly spanSeconds: number;
+  readonly prices: Readonly<Record<string, ReportPrices>>;
+  /** Equity samples; past {@link CHART_SAMPLES}, the last of each time bucket. */
   readonly equity: readonly SeriesPoint[];
-  /** `-(peak - equity) / peak` (0 or negative) at each equity sample, 8 decimals. */
+  /** `-(peak - equity) / peak` (0 or negative) at each equity sample, 8 decimals; thinned out to the deepest of each bucket. */
   readonly drawdown: readonly SeriesPoint[];
+  /** Base quantity held per symbol; thinned out to the last of each bucket. */
   readonly positions: Readonly<Record<string, readonly SeriesPoint[]>>;
 }
 
-/** Chart libraries want strictly ascending times: several samples in one second keep the last. */
-function lastPerSecond<T extends readonly [number, ...unknown[]]>(rows: readonly T[]): T[] {
-  const out: T[] = [];
-  for (const row of rows) {
-    if (out.length > 0 && out[out.length - 1]![0] === row[0]) out[out.length - 1] = row;
-    else out.push(row);
-  }
-  return out;
-}
-
 const seconds = (ms: number): number => Math.floor(ms / 1000);
-
-/** Time of the last bar opening at or before `time` (the first bar when the fill precedes all bars). */
-function barTime(bars: readonly { readonly 0: number }[], time: number): number | undefined {
-  let lo = 0;
-  let hi = bars.length - 1;
-  if (hi < 0) return undefined;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (bars[mid]![0] <= time) lo = mid;
-    else hi = mid - 1;
-  }
-  return bars[lo]![0];
-}
 
 function barRow(bar: PriceBar): readonly [number, string, string, string, string] {
   return [seconds(bar.time), bar.open.toFixed(), bar.high.toFixed(), bar.low.toFixed(), bar.close.toFixed()];
 }
 
+function symbolPrices(result: BacktestResult, symbol: string): ReportPrices {
+  const priceBars = result.prices[symbol] ?? [];
+  const bars = lastPerSecond(priceBars.map(barRow));
+  const barTimes = bars.map((b) => b[0]);
+  const ownFills = result.fills.filter((f) => f.symbol === symbol);
+  const fills: ReportFill[] = [];
+  if (barTimes.length > 0) {
+    for (const f of ownFills.slice(0, CHART_FILLS_PER_SYMBOL)) {
+      fills.push({
+        time: alignToBars(barTimes, [[seconds(f.time), 0]])[0]![0], at: f.time, side: f.side, price: f.price.toFixed(),
+        quantity: f.quantity.toFixed(), fee: f.fee.toFixed(), feeCurrency: f.feeCurrency, liquidity: f.liquidity,
+      });
+    }
+  }
+  const tops = result.bookTops?.[symbol] ?? [];
+  const side = (pick: (p: { bid?: Decimal; ask?: Decimal }) => Decimal | undefined): SeriesPoint[] =>
+    alignToBars(barTimes, tops.flatMap((p): SeriesPoint[] => {
+      const value = pick(p);
+      return value === undefined ? [] : [[seconds(p.time), value.toFixed()]];
+    }));
+  const indicators = (result.indicators ?? []).filter((i) => i.symbol === symbol).map((i): ReportIndicator => ({
+    id: i.id, label: i.label, pane: i.pane, ...(i.color === undefined ? {} : { color: i.color }),
+    // Separate panes need no bars to hang on; price-pane lines share the bars' times.
+    points: (i.pane === 'price' ? alignToBars(barTimes, i.points.map((p) => [seconds(p.time), p.value] as const))
+      : lastPerSecond(i.points.map((p) => [seconds(p.time), p.value] as const))).map(([t, v]) => [t, roundForChart(v)] as const),
+  }));
+  const bid = side((p) => p.bid);
+  const ask = side((p) => p.ask);
+  const own = (pick: (p: { ownBid?: Decimal; ownAsk?: Decimal }) => Decimal | undefined): GapPoint[] => {
+    if (!tops.some((p) => pick(p) !== undefined)) return [];
+    return alignToBars(barTimes, tops.map((p): GapPoint => [seconds(p.time), pick(p)?.toFixed() ?? null]));
+  };
+  // Book prices and fills sit on the tick grid; bars may hold a mid with one more decimal.
+  const onGrid = [...bid.map((p) => p[1]), ...ask.map((p) => p[1]), ...fills.map((f) => f.price)];
+  const shown = onGrid.length > 0 ? onGrid : bars.flatMap((b) => [b[1], b[2], b[3], b[4]]);
+  return {
+    barSeconds: resolutionSeconds(barTimes), priceDecimals: shown.reduce((most, text) => Math.max(most, decimalsOf(text)), 0),
+    bars, fills, fillCount: ownFills.length, bid, ask, ownBid: own((p) => p.ownBid), ownAsk: own((p) => p.ownAsk), indicators,
+  };
+}
+
 /**
  * Turns a result into chart series. Symbols are those of the meta plus any that have bars, fills or
- * positions, in that order; fills of a symbol without bars get no marker (nothing to attach to).
+ * positions, in that order. Fills sit on the bar that contains them, at their own price; book tops
+ * and price-pane indicators are aligned to the bars (the last value per bar), so a chart's time
+ * axis has one slot per bar; fills of a symbol without bars are not drawn (nothing to attach to).
  */
 export function buildReportData(result: BacktestResult): ReportData {
   const symbols = [...new Set([
@@ -68,18 +135,8 @@ export function buildReportData(result: BacktestResult): ReportData {
     ...result.fills.map((f) => f.symbol),
     ...result.equity.flatMap((p) => Object.keys(p.positions)),
   ])];
-  const prices: Record<string, ReportData['prices'][string]> = {};
-  for (const symbol of symbols) {
-    const bars = lastPerSecond((result.prices[symbol] ?? []).map(barRow));
-    const markers: ReportMarker[] = [];
-    for (const fill of result.fills) {
-      if (fill.symbol !== symbol) continue;
-      const time = barTime(bars, seconds(fill.time));
-      if (time === undefined) continue;
-      markers.push({ time, side: fill.side, price: fill.price.toFixed(), quantity: fill.quantity.toFixed() });
-    }
-    prices[symbol] = { bars, markers };
-  }
+  const prices: Record<string, ReportPrices> = {};
+  for (const symbol of symbols) prices[symbol] = symbolPrices(result, symbol);
 
   const equity: SeriesPoint[] = [];
   const drawdown: SeriesPoint[] = [];
@@ -94,15 +151,16 @@ export function buildReportData(result: BacktestResult): ReportData {
 
   const positions: Record<string, SeriesPoint[]> = {};
   for (const symbol of symbols) {
-    positions[symbol] = lastPerSecond(result.equity.map((p): SeriesPoint =>
-      [seconds(p.time), (p.positions[symbol] ?? ZERO).toFixed()]));
+    positions[symbol] = thinOut(lastPerSecond(result.equity.map((p): SeriesPoint =>
+      [seconds(p.time), (p.positions[symbol] ?? ZERO).toFixed()])), CHART_SAMPLES, keepLast);
   }
   return {
     quoteCurrency: result.meta.quoteCurrency,
     symbols,
+    spanSeconds: Math.max(0, seconds(result.meta.endTime) - seconds(result.meta.startTime)),
     prices,
-    equity: lastPerSecond(equity),
-    drawdown: lastPerSecond(drawdown),
+    equity: thinOut(lastPerSecond(equity), CHART_SAMPLES, keepLast),
+    drawdown: thinOut(lastPerSecond(drawdown), CHART_SAMPLES, keepLowest),
     positions,
   };
 }

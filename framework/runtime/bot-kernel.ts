@@ -17,6 +17,7 @@ import type { Clock } from '../time/clock.js';
 import { closedCandles } from './candle-closer.js';
 import { SILENT_LOGGER, type RuntimeLogger, type RuntimeSchedulers } from './runtime-ports.js';
 import { StrategyEngine, type ErrorPolicy } from './strategy-engine.js';
+import type { IndicatorValue } from './strategy-indicators.js';
 import type { StrategyPlugin } from './strategy.js';
 import { TradingPipeline, type IntentVerdict } from './trading-pipeline.js';
 
@@ -37,6 +38,8 @@ export interface KernelHooks {
   onFill?(info: TrackedOrderInfo, fill: OrderFill): void;
   /** One of the bot's orders reached a final status (told once). */
   onOrderFinished?(tracker: OrderTracker): void;
+  /** A value of one of the strategy's declared indicators (`ctx.recordIndicator`). */
+  onIndicator?(value: IndicatorValue): void;
 }
 
 /** Everything a bot is made of; the composition roots (live, paper, backtest) fill it in. */
@@ -127,6 +130,7 @@ export class BotKernel {
       sink: this.pipeline, account: this.pipeline, intentsBefore: options.intentsBefore, clock: options.clock, schedulers: options.schedulers,
       errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
       positions: (symbol) => this.adapter.registry.positions.position(options.strategyId, symbol),
+      onIndicator: hooks.onIndicator?.bind(hooks),
       market: { books$: market.books$, market$: market.market$, candleClosed$: market.candleClosed$ ?? closedCandles(market.market$) },
     });
     if (hooks.onOrderUpdate !== undefined) this.subscriptions.push(this.adapter.reports$.subscribe((r) => { if (r.kind === 'order') hooks.onOrderUpdate?.(r); }));

@@ -6,6 +6,7 @@ import type { ContingencyType, Order } from '../model/resources/order.js';
 import type { Clock } from '../time/clock.js';
 import type { RuntimeLogger } from './runtime-ports.js';
 import type { RuntimeState } from './runtime-state.js';
+import { checkIndicatorValue, indicatorsById, type IndicatorDeclaration } from './strategy-indicators.js';
 import type { BookView, PositionView, StrategyContext } from './strategy.js';
 
 /** What the context needs from the engine that owns it. */
@@ -19,6 +20,10 @@ export interface ContextHost {
    * survives a restart (journal) where the engine's own fill ledger starts empty.
    */
   position?(symbol: string): PositionView | undefined;
+  /** The strategy's declared indicators (none when absent). */
+  readonly indicators?: readonly IndicatorDeclaration[];
+  /** Takes a checked indicator value (a backtest collects it); absent: values are dropped. */
+  recordIndicator?(id: string, symbol: string, time: number, value: number): void;
 }
 
 /**
@@ -28,6 +33,7 @@ export interface ContextHost {
  */
 export class RuntimeStrategyContext<Params> implements StrategyContext<Params> {
   private intentCount = 0;
+  private readonly indicators: ReadonlyMap<string, IndicatorDeclaration>;
 
   constructor(
     readonly strategyId: string,
@@ -36,7 +42,9 @@ export class RuntimeStrategyContext<Params> implements StrategyContext<Params> {
     private readonly state: RuntimeState,
     private readonly host: ContextHost,
     private readonly logger: RuntimeLogger,
-  ) {}
+  ) {
+    this.indicators = indicatorsById(host.indicators);
+  }
 
   /** Numbers intents on from `count` (after a restart, so ids stay unique across the bot's lives). */
   resumeFrom(count: number): void {
@@ -118,6 +126,11 @@ export class RuntimeStrategyContext<Params> implements StrategyContext<Params> {
 
   clearTimer(timerId: string): void {
     this.host.clearTimer(timerId);
+  }
+
+  recordIndicator(id: string, symbol: string, value: number): void {
+    checkIndicatorValue(this.indicators, id, symbol, value);
+    this.host.recordIndicator?.(id, symbol, this.clock.now(), value);
   }
 
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Readonly<Record<string, unknown>>): void {

@@ -11,6 +11,7 @@ import { SILENT_LOGGER, type AccountSource, type IntentSink, type MarketSource, 
 import { RuntimeState } from './runtime-state.js';
 import { RuntimeStrategyContext } from './strategy-context.js';
 import { StrategyTimers } from './strategy-timers.js';
+import type { IndicatorDeclaration, IndicatorValue } from './strategy-indicators.js';
 import type { Intents, PositionView, Strategy } from './strategy.js';
 
 /**
@@ -45,6 +46,8 @@ export interface StrategyEngineOptions<Params> {
   readonly intentsBefore?: number;
   /** The strategy's positions as execution books them (default: from the fills the engine saw). */
   readonly positions?: (symbol: string) => PositionView | undefined;
+  /** Takes the strategy's indicator values (`ctx.recordIndicator`); absent: they are dropped. */
+  readonly onIndicator?: (value: IndicatorValue) => void;
   /** Told once when the strategy is halted, after the cancelAll went out. */
   readonly onHalt?: (error: unknown) => void;
 }
@@ -106,8 +109,16 @@ export class StrategyEngine<Params = unknown> {
       },
       clearTimer: (timerId) => this.timers.clear(timerId),
       position: options.positions,
+      indicators: options.strategy.indicators,
+      recordIndicator: options.onIndicator === undefined ? undefined : (indicator, symbol, time, value) =>
+        options.onIndicator?.({ strategyId: options.strategyId, indicator, symbol, time, value }),
     }, this.logger);
     if (options.intentsBefore !== undefined) this.context.resumeFrom(options.intentsBefore);
+  }
+
+  /** The indicator series the strategy declares (checked when the engine was built). */
+  get indicators(): readonly IndicatorDeclaration[] {
+    return this.options.strategy.indicators ?? [];
   }
 
   get status(): EngineStatus {

@@ -6,6 +6,7 @@ import type { TradingBalance } from '../model/resources/balance.js';
 import type { ContingencyType, Order } from '../model/resources/order.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { CandlesEvent, TickerEvent, TradesEvent } from '../model/stream/market-events.js';
+import type { IndicatorDeclaration } from './strategy-indicators.js';
 
 /**
  * The Strategy API. A strategy is a plugin that reacts to events and answers with intents; it never
@@ -16,6 +17,11 @@ import type { CandlesEvent, TickerEvent, TradesEvent } from '../model/stream/mar
  * `ctx.submit`. Handlers run one at a time, in the runtime's deterministic event order.
  */
 export interface Strategy<Params = unknown> {
+  /**
+   * Indicator series the strategy records with `ctx.recordIndicator` (backtest reports draw them);
+   * read once when the engine is built.
+   */
+  readonly indicators?: readonly IndicatorDeclaration[];
   /** Called once before the first event, with validated parameters. */
   onStart?(ctx: StrategyContext<Params>): Intents;
   /** A book of a subscribed symbol changed. Book updates are conflated per symbol under load. */
@@ -75,6 +81,12 @@ export interface StrategyContext<Params = unknown> {
   /** Fires `onTimer(timerId)` after `delayMs` (and every `delayMs` when `repeat`). */
   setTimer(timerId: string, delayMs: number, repeat?: boolean): void;
   clearTimer(timerId: string): void;
+  /**
+   * Records `value` of the declared indicator `id` for `symbol` at the current time (a backtest
+   * report draws it; elsewhere it is dropped). Throws ValidationError for an undeclared id and
+   * UnrepresentableValueError for a value that is not a finite number.
+   */
+  recordIndicator(id: string, symbol: string, value: number): void;
   /** Structured log line attributed to the strategy (never for secrets). */
   log(level: 'debug' | 'info' | 'warn' | 'error', message: string, fields?: Readonly<Record<string, unknown>>): void;
 }

@@ -3,6 +3,7 @@ import type { Intent } from '../../framework/model/intent.js';
 import type { Side } from '../../framework/model/instrument.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
 import type { Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
+import { AverageLines } from './average-lines.js';
 import { CrossoverSignal, type Cross } from './crossover-signal.js';
 import { parseMaCrossoverParams, type MaCrossoverParams } from './ma-crossover-params.js';
 
@@ -23,8 +24,20 @@ interface SymbolState {
  * short `orderQuantity`). Candle updates that are not closed are ignored, so nothing depends on
  * a price the candle may still revise. Acts on every symbol whose candles it receives.
  */
-export function createMaCrossover(): Strategy<MaCrossoverParams> {
+export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrossoverParams> {
   const symbols = new Map<string, SymbolState>();
+  const name = (speed: string, period: number | undefined): string =>
+    `${speed} ${params === undefined ? 'average' : `${params.average.toUpperCase()} ${period}`}`;
+  const lines = new Map<string, AverageLines>();
+
+  /** Records both averages after a close (the report draws them over the price). */
+  function recordAverages(ctx: Ctx, symbol: string, close: string): void {
+    let symbolLines = lines.get(symbol);
+    if (symbolLines === undefined) lines.set(symbol, (symbolLines = new AverageLines(ctx.params.average, ctx.params.fastPeriod, ctx.params.slowPeriod)));
+    const { fast, slow } = symbolLines.add(Number(close));
+    if (fast !== null) ctx.recordIndicator('fast', symbol, fast);
+    if (slow !== null) ctx.recordIndicator('slow', symbol, slow);
+  }
 
   function stateOf(ctx: Ctx, symbol: string): SymbolState {
     let s = symbols.get(symbol);
@@ -85,6 +98,11 @@ export function createMaCrossover(): Strategy<MaCrossoverParams> {
   }
 
   return {
+    // Backtest reports draw both averages over the price, as the strategy knew them at each close.
+    indicators: [
+      { id: 'fast', label: name('fast', params?.fastPeriod), pane: 'price', color: '#f9a825' },
+      { id: 'slow', label: name('slow', params?.slowPeriod), pane: 'price', color: '#6a1b9a' },
+    ],
     onCandle: (ctx, event, closed) => {
       if (!closed) return [];
       const s = stateOf(ctx, event.symbol);
@@ -93,6 +111,7 @@ export function createMaCrossover(): Strategy<MaCrossoverParams> {
       for (const candle of candles) {
         // A repeated candle (snapshot after a reconnect) must not count twice.
         if (candle.timestamp <= s.lastCandle) continue;
+        recordAverages(ctx, event.symbol, candle.close);
         s.lastCandle = candle.timestamp;
         const cross = s.signal.add(candle.close);
         if (cross === undefined) continue;
@@ -110,7 +129,7 @@ const maCrossover: StrategyPlugin<MaCrossoverParams> = {
   name: 'ma-crossover',
   description: 'Buys on a golden cross and sells on a death cross of two moving averages of closed candles',
   parseParams: parseMaCrossoverParams,
-  create: () => createMaCrossover(),
+  create: (params) => createMaCrossover(params),
 };
 
 export default maCrossover;

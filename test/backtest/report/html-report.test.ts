@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { chartLibrarySource } from '../../../backtest/report/chart-library.js';
 import { HTML_FILL_ROWS, renderHtmlReport } from '../../../backtest/report/html-report.js';
 import { computeMetrics } from '../../../backtest/report/metrics.js';
-import type { ReportData } from '../../../backtest/report/report-data.js';
+import { CHART_SAMPLES, type ReportData } from '../../../backtest/report/report-data.js';
 import type { BacktestResult } from '../../../backtest/report/backtest-result.js';
-import { fill, meta, sampleResult } from './result-fixture.js';
+import { dec } from '../../../framework/model/decimal.js';
+import { bar, fill, meta, point, sampleResult } from './result-fixture.js';
 
 function render(result: BacktestResult): string {
   return renderHtmlReport(result, computeMetrics(result));
@@ -30,6 +31,7 @@ describe('renderHtmlReport', () => {
     expect(chartLibrarySource()).toContain('window.LightweightCharts=');
     expect(own).toMatch(/<script><library><\/script>/);
     expect(own).toContain('LW.createSeriesMarkers(');
+    expect(own).toContain("position: 'atPriceMiddle', price: Number(f.price)");
   });
 
   it('references no network resource', () => {
@@ -38,17 +40,78 @@ describe('renderHtmlReport', () => {
     expect(own).toContain('attributionLogo: false');
   });
 
-  it('embeds chart data that parses back, decimals as strings, with a marker per fill on its bar', () => {
+  it('embeds chart data that parses back, decimals as strings, each fill on its bar at its own price', () => {
     const data = embedded(html);
     expect(data.symbols).toEqual(['BTCUSDT']);
-    expect(data.prices['BTCUSDT']!.bars[1]).toEqual([60, '103', '104', '102', '103']);
-    expect(data.prices['BTCUSDT']!.markers).toEqual([
-      { time: 60, side: 'buy', price: '100', quantity: '1' },
-      { time: 180, side: 'sell', price: '110', quantity: '1' },
+    const btc = data.prices['BTCUSDT']!;
+    expect(btc.bars[1]).toEqual([60, '103', '104', '102', '103']);
+    expect(btc.barSeconds).toBe(60);
+    expect(btc.fills).toEqual([
+      { time: 60, at: 65_500, side: 'buy', price: '100', quantity: '1', fee: '0.1', feeCurrency: 'USDT', liquidity: 'maker' },
+      { time: 180, at: 190_000, side: 'sell', price: '110', quantity: '1', fee: '0.1', feeCurrency: 'USDT', liquidity: 'taker' },
     ]);
+    expect(btc.fillCount).toBe(2);
+    expect(btc.bid).toEqual([]);
+    expect(btc.indicators).toEqual([]);
+    expect(data.spanSeconds).toBe(300);
     expect(data.equity[0]).toEqual([0, '1000']);
     expect(data.drawdown.find(([t]) => t === 120)).toEqual([120, '-0.005']);
     expect(data.positions['BTCUSDT']!.map(([, q]) => q)).toEqual(['0', '0', '1', '1', '1', '0', '0', '0']);
+  });
+
+  it('draws the best bid/ask and the indicators at the bars that hold them (last value per bar)', () => {
+    const withLines = sampleResult({
+      bookTops: {
+        BTCUSDT: [
+          { time: 1_000, bid: dec('99.5'), ask: dec('100.5'), ownBid: dec('99.25') },
+          { time: 61_000, bid: dec('102.5'), ask: dec('103.5') },
+          { time: 119_000, bid: dec('102.75') },
+          { time: 125_000, ask: dec('106.5') },
+        ],
+      },
+      indicators: [
+        { id: 'fast', label: 'fast SMA 2', pane: 'price', color: '#f9a825', symbol: 'BTCUSDT', points: [{ time: 60_000, value: 101.5 }, { time: 120_000, value: 104.5 }] },
+        { id: 'rsi', label: 'rsi', pane: 'separate', symbol: 'BTCUSDT', points: [{ time: 30_000, value: 1 / 3 }] },
+        { id: 'fast', label: 'fast SMA 2', pane: 'price', symbol: 'ETHUSDT', points: [{ time: 60_000, value: 7 }] },
+      ],
+    });
+    const btc = embedded(render(withLines)).prices['BTCUSDT']!;
+    expect(btc.bid).toEqual([[0, '99.5'], [60, '102.75']]);
+    expect(btc.ask).toEqual([[0, '100.5'], [60, '103.5'], [120, '106.5']]);
+    // The strategy's own quote: a gap (null) where it had none; no own ask at all, no series.
+    expect(btc.ownBid).toEqual([[0, '99.25'], [60, null], [120, null]]);
+    expect(btc.ownAsk).toEqual([]);
+    expect(btc.indicators).toEqual([
+      { id: 'fast', label: 'fast SMA 2', pane: 'price', color: '#f9a825', points: [[60, 101.5], [120, 104.5]] },
+      // A separate pane keeps its own times; floats are cut to 10 significant digits.
+      { id: 'rsi', label: 'rsi', pane: 'separate', points: [[30, 0.3333333333]] },
+    ]);
+  });
+
+  it('thins a long run\'s equity out for the charts, keeping each bucket\'s deepest drawdown', () => {
+    // Three days of minute samples: a slow rise with one sharp dip at sample 2000.
+    const equity = Array.from({ length: 3 * 1440 }, (_, i) => point(i * 60_000, i === 2_000 ? '500' : String(1000 + i), '0'));
+    const data = embedded(render(sampleResult({ equity, meta: meta({ endTime: 3 * 86_400_000 }) })));
+    expect(data.equity.length).toBeLessThanOrEqual(CHART_SAMPLES);
+    expect(data.equity.length).toBeGreaterThan(CHART_SAMPLES / 5);
+    expect(data.drawdown).toHaveLength(data.equity.length);
+    // Oracle: the deepest drawdown of the whole series, 500 against the peak of 2999 just before the dip.
+    const deepest = Math.min(...data.drawdown.map(([, d]) => Number(d)));
+    expect(deepest).toBeCloseTo(-(2999 - 500) / 2999, 8);
+    expect(data.positions['BTCUSDT']!.length).toBe(data.equity.length);
+  });
+
+  it('gives the price scale as many decimals as the prices have, and the bar width in seconds', () => {
+    const fine = sampleResult({ fills: [], prices: { BTCUSDT: [0, 5_000, 15_000].map((t) => bar(t, '0.00125')) } });
+    const btc = embedded(render(fine)).prices['BTCUSDT']!;
+    expect(btc.priceDecimals).toBe(5);
+    expect(btc.barSeconds).toBe(5);
+    // Bars from mids may have a decimal more than the tick: book and fill prices decide then.
+    const mids = sampleResult({
+      fills: [fill(65_500, 'buy', '100.25', '1')], prices: { BTCUSDT: [0, 60_000].map((t) => bar(t, '100.125')) },
+      bookTops: { BTCUSDT: [{ time: 0, bid: dec('100.1'), ask: dec('100.15') }] },
+    });
+    expect(embedded(render(mids)).prices['BTCUSDT']!.priceDecimals).toBe(2);
   });
 
   it('shows the metrics, the run meta with the Sharpe period, and the fills', () => {
