@@ -25,16 +25,25 @@ export type Cross = 'golden' | 'death';
  * form anyway); it only decides *when* to trade, never a price or a quantity.
  */
 export class CrossoverSignal {
-  private readonly difference: (close: DecimalString) => number | undefined;
+  private readonly averages: (close: DecimalString) => Averages | undefined;
   private closes = 0;
   private lastSign = 0;
+  private latest: Averages | undefined;
 
   constructor(
     kind: AverageKind,
     fastPeriod: number,
     readonly slowPeriod: number,
   ) {
-    this.difference = kind === 'ema' ? emaDifference(fastPeriod, slowPeriod) : smaDifference(fastPeriod, slowPeriod);
+    this.averages = kind === 'ema' ? emaAverages(fastPeriod, slowPeriod) : smaAverages(fastPeriod, slowPeriod);
+  }
+
+  /**
+   * Both averages after the last close, as numbers for charts (the decision uses the exact sign);
+   * undefined until the slow window is full.
+   */
+  get lines(): { readonly fast: number; readonly slow: number } | undefined {
+    return this.latest;
   }
 
   /** Closes seen so far. */
@@ -45,7 +54,8 @@ export class CrossoverSignal {
   /** Adds one closing price (its exact decimal text); returns the crossing it makes, if any. */
   add(close: DecimalString): Cross | undefined {
     this.closes++;
-    const sign = this.difference(close);
+    this.latest = this.averages(close);
+    const sign = this.latest?.sign;
     if (this.closes < this.slowPeriod || sign === undefined || sign === 0) return undefined;
     const previous = this.lastSign;
     this.lastSign = sign;
@@ -54,8 +64,16 @@ export class CrossoverSignal {
   }
 }
 
-/** Sign of `SMA(fast) - SMA(slow)` after each close, exactly; undefined until the slow window is full. */
-function smaDifference(fastPeriod: number, slowPeriod: number): (close: DecimalString) => number | undefined {
+/** Both averages and the sign of their difference after a close. */
+interface Averages {
+  readonly fast: number;
+  readonly slow: number;
+  /** Sign of `fast - slow`: -1, 0 or 1. */
+  readonly sign: number;
+}
+
+/** `SMA(fast)`, `SMA(slow)` and the exact sign of their difference; undefined until the slow window is full. */
+function smaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalString) => Averages | undefined {
   const window: Decimal[] = [];
   let fastSum = ZERO;
   let slowSum = ZERO;
@@ -67,17 +85,21 @@ function smaDifference(fastPeriod: number, slowPeriod: number): (close: DecimalS
     if (window.length > fastPeriod) fastSum = fastSum.minus(window[window.length - 1 - fastPeriod]!);
     if (window.length > slowPeriod) slowSum = slowSum.minus(window.shift()!);
     if (window.length < slowPeriod) return undefined;
-    return fastSum.times(slowPeriod).comparedTo(slowSum.times(fastPeriod));
+    return {
+      fast: fastSum.dividedBy(fastPeriod).toNumber(),
+      slow: slowSum.dividedBy(slowPeriod).toNumber(),
+      sign: fastSum.times(slowPeriod).comparedTo(slowSum.times(fastPeriod)),
+    };
   };
 }
 
-/** Sign of `EMA(fast) - EMA(slow)` after each close, in floats. */
-function emaDifference(fastPeriod: number, slowPeriod: number): (close: DecimalString) => number | undefined {
+/** `EMA(fast)`, `EMA(slow)` and the sign of their difference after each close, in floats. */
+function emaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalString) => Averages | undefined {
   const fast = new EMA(fastPeriod);
   const slow = new EMA(slowPeriod);
   return (close) => {
     const f = fast.add(Number(close));
     const s = slow.add(Number(close));
-    return f === null || s === null ? undefined : Math.sign(f - s);
+    return f === null || s === null ? undefined : { fast: f, slow: s, sign: Math.sign(f - s) };
   };
 }

@@ -3,7 +3,6 @@ import type { Intent } from '../../framework/model/intent.js';
 import type { Side } from '../../framework/model/instrument.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
 import type { Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
-import { AverageLines } from './average-lines.js';
 import { CrossoverSignal, type Cross } from './crossover-signal.js';
 import { parseMaCrossoverParams, type MaCrossoverParams } from './ma-crossover-params.js';
 
@@ -28,17 +27,6 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
   const symbols = new Map<string, SymbolState>();
   const name = (speed: string, period: number | undefined): string =>
     `${speed} ${params === undefined ? 'average' : `${params.average.toUpperCase()} ${period}`}`;
-  const lines = new Map<string, AverageLines>();
-
-  /** Records both averages after a close (the report draws them over the price). */
-  function recordAverages(ctx: Ctx, symbol: string, close: string): void {
-    let symbolLines = lines.get(symbol);
-    if (symbolLines === undefined) lines.set(symbol, (symbolLines = new AverageLines(ctx.params.average, ctx.params.fastPeriod, ctx.params.slowPeriod)));
-    const { fast, slow } = symbolLines.add(Number(close));
-    if (fast !== null) ctx.recordIndicator('fast', symbol, fast);
-    if (slow !== null) ctx.recordIndicator('slow', symbol, slow);
-  }
-
   function stateOf(ctx: Ctx, symbol: string): SymbolState {
     let s = symbols.get(symbol);
     if (s === undefined) {
@@ -111,9 +99,13 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
       for (const candle of candles) {
         // A repeated candle (snapshot after a reconnect) must not count twice.
         if (candle.timestamp <= s.lastCandle) continue;
-        recordAverages(ctx, event.symbol, candle.close);
         s.lastCandle = candle.timestamp;
         const cross = s.signal.add(candle.close);
+        const lines = s.signal.lines;
+        if (lines !== undefined) {
+          ctx.recordIndicator('fast', event.symbol, lines.fast);
+          ctx.recordIndicator('slow', event.symbol, lines.slow);
+        }
         if (cross === undefined) continue;
         const intent = order(ctx, event.symbol, cross);
         if (intent !== undefined) out.push(intent);
