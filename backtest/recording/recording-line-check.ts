@@ -55,7 +55,12 @@ export interface RecordingStop extends RecordingPosition {
 /** The {@link RecordingStop} an error describes. */
 export function stopOf(error: RecordingError): RecordingStop {
   const reason = error.message.startsWith(`${error.file}: `) ? error.message.slice(error.file.length + 2) : error.message;
-  return { problem: error.problem, reason, line: error.line, lastGoodLine: error.lastGoodLine, compressedOffset: error.compressedOffset };
+  return {
+    problem: error.problem, reason,
+    ...(error.line === undefined ? {} : { line: error.line }),
+    ...(error.lastGoodLine === undefined ? {} : { lastGoodLine: error.lastGoodLine }),
+    ...(error.compressedOffset === undefined ? {} : { compressedOffset: error.compressedOffset }),
+  };
 }
 
 /** Options of {@link RecordingLineCheck}. */
@@ -224,7 +229,8 @@ export class RecordingLineCheck {
 
 /** The RecordingError of a gzip stream that broke after line `lastGoodLine`. */
 export function brokenStreamError(file: string, lastGoodLine: number, streamBreak: StreamBreak): RecordingError {
-  return new RecordingError(file, lastGoodLine === 0 ? 'no-header' : 'damaged', `${streamBreak.reason}; the file has ${streamBreak.compressedSize} bytes`, {
+  const size = streamBreak.compressedSize > 0 ? `; the file has ${streamBreak.compressedSize} bytes` : '';
+  return new RecordingError(file, lastGoodLine === 0 ? 'no-header' : 'damaged', `${streamBreak.reason}${size}`, {
     compressedOffset: streamBreak.compressedOffset, lastGoodLine,
   });
 }

@@ -282,7 +282,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     return undefined;
   }
 
-  const recordingReads = readLog.reports();
+  // In the order the recordings were named (a file left out whole was noted first).
+  const recordingReads = readLog.reports().sort((a, b) => options.recordings.indexOf(a.file) - options.recordings.indexOf(b.file));
   for (const report of recordingReads) {
     const problems = describeRecordingRead(report);
     if (problems.length > 0) logger.log('warn', `${report.file}: not replayed as recorded: ${problems.join('; ')}`);

@@ -1,6 +1,6 @@
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
+import type { DecodedMarketLine, MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { RecordingChunks } from '../recording/recording-chunks.js';
 import type { RecordedFrame } from '../recording/recording-format.js';
 import { brokenStreamError, type RecordingLineCheck } from '../recording/recording-line-check.js';
@@ -82,10 +82,11 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
     if (end === start) return;
     const decoded = decoder?.decode(bytes, start, end);
     if (decoded !== undefined) {
-      let t = decoded.t;
+      const t = decoded.t;
       if (t < check.lastTime) {
-        t = check.behind(t, lineNo);
-        if (Number.isNaN(t)) return;
+        const held = check.behind(t, lineNo);
+        if (!Number.isNaN(held)) out.push(receivedLater(decoded, held));
+        return;
       }
       check.lastTime = t;
       out.push({ t, src: 'ws/public', books: decoded.books, events: decoded.events });
@@ -127,6 +128,15 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
     check.finish(lineNo);
   }
   if (lineNo === 0) throw emptyRecording(path);
+}
+
+/** A decoded frame replayed at `t`, later than it was recorded: its books and events say so too. */
+function receivedLater(decoded: DecodedMarketLine, t: number): DecodedFrame {
+  return {
+    t, src: 'ws/public',
+    books: decoded.books.map((b) => ({ ...b, receivedAt: t })),
+    events: decoded.events.map((e) => ({ ...e, receivedAt: t })),
+  };
 }
 
 /** One recording's batches and the position in the current one. */
