@@ -66,6 +66,11 @@ describe('RecordingReader', () => {
     await expect(new RecordingReader(path).readHeader()).rejects.toThrow(/header\.format/);
   });
 
+  it('throws the file system error of a missing file, gzip or not', async () => {
+    const dir = tempFile('x', '').slice(0, -2);
+    for (const name of ['missing.jsonl', 'missing.jsonl.gz']) await expect(collect(readLines(join(dir, name)))).rejects.toThrow(/ENOENT/);
+  });
+
   it('splits lines across chunk boundaries and handles CRLF', async () => {
     const long = 'x'.repeat(3_000_000);
     const path = tempFile('lines.txt', `a\r\n${long}\nb`);
