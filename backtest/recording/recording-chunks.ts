@@ -1,4 +1,4 @@
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream, statSync, type ReadStream } from 'node:fs';
 import type { Readable, TransformOptions } from 'node:stream';
 import { createGunzip, type Gunzip, type ZlibOptions } from 'node:zlib';
 
@@ -6,7 +6,7 @@ import { createGunzip, type Gunzip, type ZlibOptions } from 'node:zlib';
 export interface StreamBreak {
   /** Compressed bytes zlib had consumed when it stopped: the break is at or after this offset. */
   readonly compressedOffset: number;
-  /** Size of the file as read. */
+  /** Size of the file (on disk when the break was met). */
   readonly compressedSize: number;
   /** The break in words (cut off, corrupt, not gzip), with zlib's own message. */
   readonly reason: string;
@@ -107,7 +107,8 @@ export class RecordingChunks {
 
   private describe(error: Error): StreamBreak {
     const compressedOffset = this.gunzip?.bytesWritten ?? 0;
-    const compressedSize = this.file.bytesRead;
+    // The file is read ahead of zlib: its size, not what was read so far.
+    const compressedSize = statSync(this.path, { throwIfNoEntry: false })?.size ?? this.file.bytesRead;
     const code = (error as { code?: unknown }).code;
     const zlib = `zlib: ${error.message}`;
     let reason: string;

@@ -178,6 +178,21 @@ describe('recordings joined end to end', () => {
     expect(error.message).toMatch(new RegExp(`twice\\.jsonl\\.gz: line ${skipped[0]}: time goes back [0-9.]+ ms .*beyond the 5 ms tolerance`));
   });
 
+  it('a gzip member cut by kill -9 with a whole one after it (cat cut.gz b.gz) stops at the junction, naming the whole file size', async () => {
+    const cut = SAMPLE_GZ.subarray(0, Math.floor(SAMPLE_GZ.length / 2));
+    const path = file('cut-joined.jsonl.gz', Buffer.concat([cut, SAMPLE_GZ]));
+    const log = new RecordingReadLog();
+    const times: number[] = [];
+    for await (const batch of readFrameBatches(path, { onError: 'skip', log })) for (const frame of batch) times.push(frame.t);
+    const stopped = log.reports()[0]!.stopped!;
+    expect(stopped).toMatchObject({ problem: 'damaged', lastGoodLine: times.length + 1 });
+    expect(stopped.compressedOffset).toBeLessThanOrEqual(cut.length);
+    expect(stopped.reason).toMatch(new RegExp(`corrupt gzip data at or after this byte .*; the file has ${cut.length + SAMPLE_GZ.length} bytes$`));
+    expect(times).toEqual(frameTimes(SAMPLE_LINES).slice(0, times.length));
+    // Never more than the cut member holds: nothing of the member after it, no garbage.
+    expect(times.length).toBeLessThanOrEqual(readablePrefix(cut).length - 1);
+  });
+
   it('a header of another recording ends the file there (strict: refused)', async () => {
     const other = HEADER.replace('"venue":"sandbox"', '"venue":"elsewhere"');
     const path = file('other.jsonl.gz', gz([...first, other, ...SAMPLE_LINES.slice(half)]));
