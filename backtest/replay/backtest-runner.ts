@@ -23,7 +23,10 @@ import { CandleMarket } from './candle-market.js';
 import { LatentVenuePort } from './latent-venue-port.js';
 import { mergeFrameBatches } from './frame-batches.js';
 import { FrameQueue } from './frame-queue.js';
-import { readHeaders } from './merge-recordings.js';
+import { RecordingError } from '../recording/recording-error.js';
+import type { RecordingHeader } from '../recording/recording-format.js';
+import { describeRecordingRead, RecordingReadLog } from '../recording/recording-read-log.js';
+import { RecordingReader } from '../recording/recording-reader.js';
 import { ReplayMarketFeed, type ParsedFrame } from './replay-market-feed.js';
 import { ResultCollector, type BookTop } from './result-collector.js';
 import { CHANNEL_SCAN_FRAMES, channelsIn, scanChannels } from './scan-channels.js';
@@ -64,6 +67,14 @@ export interface BacktestOptions {
    * default is faster; false is there to check exactly that.
    */
   readonly decodeMarketLines?: boolean;
+  /**
+   * Refuse a damaged recording (true: its first problem is a {@link RecordingError} naming the file
+   * and the line) or replay what is readable and report what was skipped (false, the default). The
+   * rules: {@link RecordingLineCheck}.
+   */
+  readonly strictRecordings?: boolean;
+  /** How far a frame's time may go back and still be replayed, at the earlier frame's time; 5 ms by default. */
+  readonly backwardsToleranceMs?: number;
   /** Told of every chunk read from the recordings (bytes on disk): progress against the files' sizes. */
   readonly onBytesRead?: (bytes: number) => void;
   /** Called every `progressEvery` frames with the frames replayed so far. */
@@ -96,24 +107,26 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const wallStart = performance.now();
   const logger = options.logger ?? SILENT_LOGGER;
   if (options.recordings.length === 0) throw new ValidationError('recordings', 'name at least one recording');
-  const instruments = await loadInstruments(options.recordings, options.symbols);
+  const strict = options.strictRecordings === true;
+  const readLog = new RecordingReadLog((message) => logger.log('warn', message));
+  const { instruments, recordings } = await loadInstruments(options.recordings, options.symbols, strict, readLog);
   const lineDecoder = options.decodeMarketLines === false
     ? undefined
     : new MarketLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
-  const frames = new FrameQueue(mergeFrameBatches(options.recordings, {
-    onError: 'skip', onBadLine: (e) => logger.log('warn', 'bad recording line skipped', { error: e.message }), onBytesRead: options.onBytesRead, lineDecoder,
+  const frames = new FrameQueue(mergeFrameBatches(recordings, {
+    onError: strict ? 'throw' : 'skip', log: readLog, backwardsToleranceMs: options.backwardsToleranceMs, onBytesRead: options.onBytesRead, lineDecoder,
   })[Symbol.asyncIterator]());
   // One recording: its first frames are read once, for the channels and then for the replay.
   let channels: Set<string>;
-  if (options.recordings.length === 1) {
+  if (recordings.length === 1) {
     await frames.fill(CHANNEL_SCAN_FRAMES);
     channels = channelsIn(frames.buffered(), options.symbols);
   } else {
-    channels = await scanChannels(options.recordings, options.symbols);
+    channels = await scanChannels(recordings, options.symbols);
   }
   const mode = channels.has('orderbook/full') ? 'book' : 'candles';
   if (mode === 'candles' && ![...channels].some((c) => c.startsWith('candles/'))) {
-    throw new ValidationError('recordings', 'have neither orderbook/full nor candles frames for the configured symbols', options.recordings.join(', '));
+    throw new ValidationError('recordings', 'have neither orderbook/full nor candles frames for the configured symbols', recordings.join(', '));
   }
   const wantsCandles = options.candles;
   const buildCandles = wantsCandles !== undefined && !channels.has(`candles/${wantsCandles}`) ? wantsCandles : undefined;
@@ -227,7 +240,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       parsed = frame.books !== undefined ? frame : feed.parse(frame.msg, time);
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
-      logger.log('warn', 'malformed frame skipped', { time, error: error.message });
+      // Noted against its file and line (a RecordingError there in strict mode).
+      const general = frame.books === undefined ? frame : undefined;
+      if (general?.origin !== undefined && general.line !== undefined) general.origin.malformedLine(general.line, `refused by the market parsers: ${error.message}`);
+      else logger.log('warn', 'malformed frame skipped', { time, error: error.message });
       continue;
     }
     if (mode === 'book') venue.onParsedMarket(parsed.books, parsed.events, time);
@@ -286,6 +302,13 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     }
   }
 
+  // In the order the recordings were named (a file left out whole was noted first).
+  const recordingReads = readLog.reports().sort((a, b) => options.recordings.indexOf(a.file) - options.recordings.indexOf(b.file));
+  for (const report of recordingReads) {
+    const problems = describeRecordingRead(report);
+    if (problems.length > 0) logger.log('warn', `${report.file}: not replayed as recorded: ${problems.join('; ')}`);
+  }
+
   await settle(lastTime);
   await drive(kernel.stop('cancel'));
   closedBy?.unsubscribe();
@@ -297,21 +320,43 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     meta: {
       strategy: options.strategyRef, params: options.params, symbols: options.symbols, recordings: options.recordings,
       seed: options.seed ?? 1, quoteCurrency: quote, startTime: Math.floor(first.t), endTime: Math.floor(lastTime), events: count,
-      wallMs: Math.round(performance.now() - wallStart), bookResyncs: feed.resyncs, mode,
+      wallMs: Math.round(performance.now() - wallStart), bookResyncs: feed.resyncs, mode, recordingReads,
     },
     initialBalances, finalBalances, fills: collector.fills, orders: collector.orders(), equity: collector.equity, prices: collector.priceBars(),
     bookTops: collector.bookTops(), indicators: collector.indicators(),
   };
 }
 
-async function loadInstruments(recordings: readonly string[], symbols: readonly string[]): Promise<Instrument[]> {
+/**
+ * The instruments of `symbols` from the recordings' headers, and the recordings to replay: outside
+ * strict mode a file with no line at all (empty, or a gzip stream broken before its first line
+ * ends) is left out with a warning, unless it is the only one. A first line that is not a header
+ * is refused in every mode: the file is not a recording.
+ */
+async function loadInstruments(
+  recordings: readonly string[], symbols: readonly string[], strict: boolean, log: RecordingReadLog,
+): Promise<{ instruments: Instrument[]; recordings: string[] }> {
   if (symbols.length === 0) throw new ValidationError('strategy.symbols', 'name at least one symbol');
-  const headers = await readHeaders(recordings);
-  return symbols.map((symbol, index) => {
+  const headers: RecordingHeader[] = [];
+  const readable: string[] = [];
+  const unreadable: RecordingError[] = [];
+  for (const path of recordings) {
+    try {
+      headers.push(await new RecordingReader(path).readHeader());
+      readable.push(path);
+    } catch (error) {
+      if (strict || !(error instanceof RecordingError) || error.problem !== 'no-header' || error.line !== undefined) throw error;
+      unreadable.push(error);
+    }
+  }
+  if (readable.length === 0) throw unreadable[0]!;
+  for (const error of unreadable) log.unreadable(error);
+  const instruments = symbols.map((symbol, index) => {
     const info = headers.map((h) => h.symbols[symbol]).find((i) => i !== undefined);
     if (info === undefined) throw new ValidationError(`strategy.symbols[${index}]`, 'is not described in any recording header', symbol);
     return new Instrument(symbol, info);
   });
+  return { instruments, recordings: readable };
 }
 
 /** A book's best bid and ask texts; undefined while it is not valid (stale after a gap, or empty). */

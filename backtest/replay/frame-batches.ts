@@ -1,12 +1,10 @@
-import { createReadStream } from 'node:fs';
-import type { TransformOptions } from 'node:stream';
-import { createGunzip, type ZlibOptions } from 'node:zlib';
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import { ParseError } from '../../framework/model/errors.js';
-import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
-import { parseRecordedFrame, parseRecordingHeader, type RecordedFrame } from '../recording/recording-format.js';
-import type { RecordingReaderOptions } from '../recording/recording-reader.js';
+import type { DecodedMarketLine, MarketLineDecoder } from '../recording/market-line-decoder.js';
+import { RecordingChunks } from '../recording/recording-chunks.js';
+import type { RecordedFrame } from '../recording/recording-format.js';
+import { brokenStreamError, type RecordingLineCheck } from '../recording/recording-line-check.js';
+import { emptyRecording, lineCheckFor, type RecordingReaderOptions } from '../recording/recording-reader.js';
 
 /** Bytes per read and per gunzip output chunk. */
 const CHUNK = 1 << 16;
@@ -25,7 +23,16 @@ const MERGE_BATCH = 512;
  * A frame as a replay reads it: the recorded frame, or, for a line the {@link MarketLineDecoder}
  * took, the frame's time and what it holds, decoded already (no `msg` object is built for it).
  */
-export type ReplayFrame = (RecordedFrame & { readonly books?: undefined }) | DecodedFrame;
+export type ReplayFrame = ParsedReplayFrame | DecodedFrame;
+
+/** A line parsed the general way, with where it came from when a reader knows it. */
+export interface ParsedReplayFrame extends RecordedFrame {
+  readonly books?: undefined;
+  /** The reading rules of the frame's file, which also note what a later stage refuses of it. */
+  readonly origin?: RecordingLineCheck;
+  /** The frame's line in its file. */
+  readonly line?: number;
+}
 
 /** A `ws/public` `orderbook/full` or `trades` line decoded straight from its bytes (one of the two lists is empty). */
 export interface DecodedFrame {
@@ -48,7 +55,8 @@ const CR = 0x0d;
 /**
  * The frames of a recording in file order, in batches: every complete line of each chunk the
  * (gunzipped) file stream delivers, parsed and validated as {@link RecordingReader.frames} does
- * (same header check, same bad-line handling). One await per chunk instead of several per line:
+ * (same header check, same rules for bad lines, time going back, repeated headers and a broken
+ * gzip stream: {@link RecordingLineCheck}). One await per chunk instead of several per line:
  * a replay spends its time on the frames, not on async-iterator hops. Chunks are 64 KiB: a batch's
  * parsed frames then die young (a larger batch keeps thousands of parsed frames alive across
  * scavenges, and the collector promotes and later sweeps them). Memory stays bounded by one chunk
@@ -56,43 +64,45 @@ const CR = 0x0d;
  *
  * Lines are split on the raw bytes; with a `lineDecoder`, the lines it takes are decoded from
  * those bytes and never become text, and only the other lines are decoded as UTF-8 and parsed.
+ * Those carry their line and the file's {@link RecordingLineCheck} (`origin`), so that a frame
+ * the market parsers refuse later is still reported by file and line.
  */
 export async function* readFrameBatches(path: string, options: FrameBatchOptions = {}): AsyncGenerator<ReplayFrame[]> {
-  const file = createReadStream(path, { highWaterMark: CHUNK });
-  const gunzip: ZlibOptions & TransformOptions = { chunkSize: CHUNK, readableHighWaterMark: READ_AHEAD };
-  const onBytes = options.onBytesRead;
-  if (onBytes !== undefined) file.on('data', (chunk: Buffer | string) => onBytes(chunk.length));
-  const source = path.endsWith('.gz') ? file.pipe(createGunzip(gunzip)) : file;
+  const chunks = new RecordingChunks(path, { chunkSize: CHUNK, readAhead: READ_AHEAD, onBytesRead: options.onBytesRead });
+  const check = lineCheckFor(path, options);
   const decoder = options.lineDecoder;
   let lineNo = 0;
   const take = (bytes: Buffer, start: number, end: number, out: ReplayFrame[]): void => {
     lineNo++;
     if (end > start && bytes[end - 1] === CR) end--;
     if (lineNo === 1) {
-      parseRecordingHeader(parseJson(bytes.toString('utf8', start, end), 1));
+      check.header(bytes.toString('utf8', start, end));
       return;
     }
     if (end === start) return;
     const decoded = decoder?.decode(bytes, start, end);
     if (decoded !== undefined) {
-      out.push({ t: decoded.t, src: 'ws/public', books: decoded.books, events: decoded.events });
+      const t = decoded.t;
+      if (t < check.lastTime) {
+        const held = check.behind(t, lineNo);
+        if (!Number.isNaN(held)) out.push(receivedLater(decoded, held));
+        return;
+      }
+      check.lastTime = t;
+      out.push({ t, src: 'ws/public', books: decoded.books, events: decoded.events });
       return;
     }
-    try {
-      out.push(parseRecordedFrame(parseJson(bytes.toString('utf8', start, end), lineNo), lineNo));
-    } catch (error) {
-      if (options.onError !== 'skip' || !(error instanceof ParseError)) throw error;
-      options.onBadLine?.(error);
-    }
+    const frame = check.general(bytes.toString('utf8', start, end), lineNo);
+    if (frame !== undefined) out.push({ t: frame.t, src: frame.src, msg: frame.msg, origin: check, line: lineNo });
   };
   let rest: Buffer | undefined;
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
+    for (let chunk = await chunks.next(); chunk !== undefined && !check.stopped; chunk = await chunks.next()) {
       const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
       const out: ReplayFrame[] = [];
       let start = 0;
       let nl = bytes.indexOf(NEWLINE, start);
-      while (nl >= 0) {
+      while (nl >= 0 && !check.stopped) {
         take(bytes, start, nl, out);
         start = nl + 1;
         nl = bytes.indexOf(NEWLINE, start);
@@ -100,13 +110,33 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
       rest = start < bytes.length ? bytes.subarray(start) : undefined;
       if (out.length > 0) yield out;
     }
-    const out: ReplayFrame[] = [];
-    if (rest !== undefined) take(rest, 0, rest.length, out);
-    if (out.length > 0) yield out;
+    if (!check.stopped) {
+      const broken = chunks.broken;
+      // The line a break cuts is dropped whole: its beginning may well parse, and be wrong.
+      if (broken !== undefined) {
+        const error = brokenStreamError(path, lineNo, broken);
+        if (lineNo === 0) throw error;
+        check.broken(error);
+      } else if (rest !== undefined) {
+        const out: ReplayFrame[] = [];
+        take(rest, 0, rest.length, out);
+        if (out.length > 0) yield out;
+      }
+    }
   } finally {
-    file.destroy();
+    chunks.close();
+    check.finish(lineNo);
   }
-  if (lineNo === 0) throw new ParseError(path, 'recording is empty (no header line)');
+  if (lineNo === 0) throw emptyRecording(path);
+}
+
+/** A decoded frame replayed at `t`, later than it was recorded: its books and events say so too. */
+function receivedLater(decoded: DecodedMarketLine, t: number): DecodedFrame {
+  return {
+    t, src: 'ws/public',
+    books: decoded.books.map((b) => ({ ...b, receivedAt: t })),
+    events: decoded.events.map((e) => ({ ...e, receivedAt: t })),
+  };
 }
 
 /** One recording's batches and the position in the current one. */
@@ -160,10 +190,3 @@ export async function* mergeFrameBatches(paths: readonly string[], options: Fram
   if (out.length > 0) yield out;
 }
 
-function parseJson(line: string, lineNo: number): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    throw new ParseError(`line ${lineNo}`, 'is not valid JSON', line);
-  }
-}

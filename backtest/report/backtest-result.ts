@@ -1,4 +1,5 @@
 import type { Decimal } from '../../framework/model/decimal.js';
+import type { RecordingReadReport } from '../recording/recording-line-check.js';
 
 /**
  * Everything a backtest run produces, as plain data: the runner builds it, the report modules
@@ -69,6 +70,13 @@ export interface BacktestMeta {
   readonly bookResyncs: readonly { readonly symbol: string; readonly time: number; readonly reason: string }[];
   /** `candles` when only candles were replayed and fills followed the candle rules. */
   readonly mode: 'book' | 'candles';
+  /**
+   * What reading met in each recording, in the order they were opened: malformed lines and frames
+   * whose time went back (skipped, counted, the first few by line), frames held within the time
+   * tolerance, repeated headers passed over, and where a damaged file stopped. Absent from results
+   * not made by the backtest runner.
+   */
+  readonly recordingReads?: readonly RecordingReadReport[];
 }
 
 /** One execution of (part of) an order. */

@@ -5,6 +5,7 @@ import type { BacktestMetrics } from './metrics.js';
 import { buildReportData } from './report-data.js';
 import { plain } from './plain-json.js';
 import { REPORT_PAGE_SCRIPT } from './report-page-script.js';
+import { recordingNotesHtml } from './recording-notes.js';
 import { formatDuration, formatTime, summaryRows } from './summary-rows.js';
 
 /** Fills listed in the page; the rest are only in fills.csv, which keeps the page light. */
@@ -108,6 +109,7 @@ export function renderHtmlReport(result: BacktestResult, metrics: BacktestMetric
 </head>
 <body>
 <h1>${escapeHtml(title)}</h1>
+${recordingNotesHtml(result)}
 <h2>Summary</h2>
 ${summaryColumns(summaryRows(result, metrics).map((r) => [r.label, r.value]))}
 <section id="charts">

@@ -39,7 +39,7 @@ export default async function runSweepTask(task: SweepTask): Promise<SweepRow> {
     strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings: task.recordings,
     balances: config.backtest.balances, risk: config.risk, seed: task.seed ?? config.backtest.seed, latencyMs: config.backtest.latencyMs,
     candles: config.strategy.candles, candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy,
-    botId: config.bot.id,
+    botId: config.bot.id, strictRecordings: config.backtest.strictRecordings, backwardsToleranceMs: config.backtest.backwardsToleranceMs,
   });
   return { index: task.index, params: task.params, events: result.meta.events, metrics: plainMetrics(computeMetrics(result)) };
 }

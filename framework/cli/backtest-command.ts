@@ -24,7 +24,7 @@ const DEFAULT_CONFIG = new URL('../../config/market-maker.yaml', import.meta.url
  */
 export const backtestCommand: CliCommand = {
   name: 'backtest',
-  usage: 'backtest [--config FILE] [--recording FILE]... [--out DIR] [--seed N] [--latency MS] [--quiet]',
+  usage: 'backtest [--config FILE] [--recording FILE]... [--out DIR] [--seed N] [--latency MS] [--strict] [--quiet]',
   summary: 'replay recordings through a bot on the simulated venue and write an HTML report',
   async run(args) {
     const { values } = parseArgs({
@@ -36,6 +36,7 @@ export const backtestCommand: CliCommand = {
         seed: { type: 'string' },
         latency: { type: 'string' },
         quiet: { type: 'boolean', default: false },
+        strict: { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -60,6 +61,7 @@ export const backtestCommand: CliCommand = {
         strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings,
         balances: config.backtest.balances, risk: config.risk, seed, latencyMs, candles: config.strategy.candles,
         candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
+        strictRecordings: values.strict || config.backtest.strictRecordings, backwardsToleranceMs: config.backtest.backwardsToleranceMs,
         logger: log.runtime, progressEvery: 10_000,
         onBytesRead: (bytes) => (bytesRead += bytes),
         onProgress: (count) => {

@@ -67,7 +67,13 @@ export interface BotConfig {
     readonly latencyMs: number;
     readonly seed: number;
   };
-  readonly backtest: { readonly balances: Balances; readonly seed: number; readonly latencyMs: number; readonly candleSlippageBps: number };
+  readonly backtest: {
+    readonly balances: Balances; readonly seed: number; readonly latencyMs: number; readonly candleSlippageBps: number;
+    /** Refuse a damaged recording instead of replaying what is readable (`--strict`). */
+    readonly strictRecordings: boolean;
+    /** How far a frame's time may go back and still be replayed, at the earlier frame's time. */
+    readonly backwardsToleranceMs: number;
+  };
 }
 
 /** The JSON schema file (single source of truth of the shape, also used by editors). */

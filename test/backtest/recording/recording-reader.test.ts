@@ -1,15 +1,21 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RecordingReadLog } from '../../../backtest/recording/recording-read-log.js';
 import { RecordingReader, readLines } from '../../../backtest/recording/recording-reader.js';
-import type { ParseError } from '../../../framework/model/errors.js';
 
 const FIXTURE = new URL('../../fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
 
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
 function tempFile(name: string, content: string | Buffer): string {
   const dir = mkdtempSync(join(tmpdir(), 'tradeloop-rec-'));
+  dirs.push(dir);
   const path = join(dir, name);
   writeFileSync(path, content);
   return path;
@@ -44,20 +50,25 @@ describe('RecordingReader', () => {
 
   it('names the line and field of a malformed frame', async () => {
     const path = tempFile('bad.jsonl', `${HEADER}\n{"t":"x","src":"ws/public","msg":{}}\n`);
-    await expect(collect(new RecordingReader(path).frames())).rejects.toThrow(/line 2\.t: must be a number/);
+    await expect(collect(new RecordingReader(path).frames())).rejects.toThrow(/bad\.jsonl: line 2: t: must be a number/);
   });
 
   it('skips a truncated last line when asked, and reports it', async () => {
     const path = tempFile('cut.jsonl', `${HEADER}\n{"t":1,"src":"ws/public","msg":{}}\n{"t":2,"src":"ws/pu`);
-    const bad: ParseError[] = [];
-    const frames = await collect(new RecordingReader(path, { onError: 'skip', onBadLine: (e) => bad.push(e) }).frames());
+    const log = new RecordingReadLog();
+    const frames = await collect(new RecordingReader(path, { onError: 'skip', log }).frames());
     expect(frames).toHaveLength(1);
-    expect(bad[0]?.path).toBe('line 3');
+    expect(log.reports()[0]?.malformedLines).toEqual({ count: 1, first: [{ line: 3, reason: 'not valid JSON: line skipped' }] });
   });
 
   it('rejects a file that is not a recording', async () => {
     const path = tempFile('x.jsonl', '{"format":"other","version":1}\n');
     await expect(new RecordingReader(path).readHeader()).rejects.toThrow(/header\.format/);
+  });
+
+  it('throws the file system error of a missing file, gzip or not', async () => {
+    const dir = tempFile('x', '').slice(0, -2);
+    for (const name of ['missing.jsonl', 'missing.jsonl.gz']) await expect(collect(readLines(join(dir, name)))).rejects.toThrow(/ENOENT/);
   });
 
   it('splits lines across chunk boundaries and handles CRLF', async () => {

@@ -6,7 +6,7 @@ import { mergeFrameBatches, readFrameBatches, type ReplayFrame } from '../../../
 import { FrameQueue } from '../../../backtest/replay/frame-queue.js';
 import { mergeRecordings } from '../../../backtest/replay/merge-recordings.js';
 import type { RecordedFrame } from '../../../backtest/recording/recording-format.js';
-import type { ParseError } from '../../../framework/model/errors.js';
+import { RecordingReadLog } from '../../../backtest/recording/recording-read-log.js';
 import { trades, writeRecording } from './support/replay-fixture.js';
 
 async function flat(batches: AsyncIterable<ReplayFrame[]>): Promise<ReplayFrame[]> {
@@ -28,7 +28,9 @@ describe('readFrameBatches / mergeFrameBatches', () => {
         let t = 1_000;
         return writeRecording(steps.map((step, i) => trades((t += step), f * 1_000 + i, [['1', '1', 'buy']])));
       });
-      expect(await flat(mergeFrameBatches(paths))).toEqual(await collect(mergeRecordings(paths)));
+      // The batches' general-path frames also carry their file's rules and line.
+      const batched = (await flat(mergeFrameBatches(paths))).map(({ t, src, msg }) => ({ t, src, msg }));
+      expect(batched).toEqual(await collect(mergeRecordings(paths)));
     }), { numRuns: 25 });
   });
 
@@ -37,11 +39,13 @@ describe('readFrameBatches / mergeFrameBatches', () => {
     const text = readFileSync(plain, 'utf8').replace('\n', '\n{"t":"x"}\r\nnot json\n\n');
     const gz = `${plain}.gz`;
     writeFileSync(gz, gzipSync(text));
-    const bad: ParseError[] = [];
-    const frames = await flat(readFrameBatches(gz, { onError: 'skip', onBadLine: (e) => bad.push(e) }));
+    const log = new RecordingReadLog();
+    const frames = await flat(readFrameBatches(gz, { onError: 'skip', log }));
     expect(frames.map((f) => f.t)).toEqual([1, 2]);
-    expect(bad.map((e) => e.message)).toEqual([expect.stringContaining('line 2.t'), expect.stringContaining('line 3')]);
-    await expect(flat(readFrameBatches(gz))).rejects.toThrow(/line 2\.t/);
+    expect(log.reports()[0]!.malformedLines.first.map((n) => [n.line, n.reason])).toEqual([
+      [2, expect.stringContaining('t: must be a number')], [3, expect.stringContaining('not valid JSON')],
+    ]);
+    await expect(flat(readFrameBatches(gz))).rejects.toThrow(/line 2: t: must be a number/);
   });
 
   it('rejects an empty file', async () => {

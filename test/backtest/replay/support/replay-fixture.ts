@@ -11,7 +11,8 @@ export const SYMBOL = 'XUSDT';
 /** A minute boundary, so candle periods line up with the frames' times. */
 export const T0 = 1_699_999_980_000;
 
-const HEADER = {
+/** The header of the test recordings. */
+export const FIXTURE_HEADER = {
   format: 'tradeloop.recording', version: 1, venue: 'test', symbols: {
     [SYMBOL]: {
       type: 'spot', expiry: null, base_currency: 'X', quote_currency: 'USDT', status: 'working', quantity_increment: '0.001',
@@ -30,7 +31,7 @@ export interface TestFrame {
 export function writeRecording(frames: readonly TestFrame[]): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-replay-test-'));
   const file = path.join(dir, 'test.v3.jsonl');
-  const lines = [JSON.stringify(HEADER), ...frames.map((f) => JSON.stringify({ t: f.t, src: 'ws/public', msg: f.msg }))];
+  const lines = [JSON.stringify(FIXTURE_HEADER), ...frames.map((f) => JSON.stringify({ t: f.t, src: 'ws/public', msg: f.msg }))];
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
 }
