@@ -25,10 +25,10 @@ export type Cross = 'golden' | 'death';
  * form anyway); it only decides *when* to trade, never a price or a quantity.
  */
 export class CrossoverSignal {
-  private readonly averages: (close: DecimalString) => Averages | undefined;
+  private readonly averages: (close: DecimalString) => Averages;
   private closes = 0;
   private lastSign = 0;
-  private latest: Averages | undefined;
+  private latest: Averages = NO_AVERAGES;
 
   constructor(
     kind: AverageKind,
@@ -40,9 +40,9 @@ export class CrossoverSignal {
 
   /**
    * Both averages after the last close, as numbers for charts (the decision uses the exact sign);
-   * undefined until the slow window is full.
+   * each is null until its own window is full.
    */
-  get lines(): { readonly fast: number; readonly slow: number } | undefined {
+  get lines(): { readonly fast: number | null; readonly slow: number | null } {
     return this.latest;
   }
 
@@ -55,7 +55,7 @@ export class CrossoverSignal {
   add(close: DecimalString): Cross | undefined {
     this.closes++;
     this.latest = this.averages(close);
-    const sign = this.latest?.sign;
+    const sign = this.latest.sign;
     if (this.closes < this.slowPeriod || sign === undefined || sign === 0) return undefined;
     const previous = this.lastSign;
     this.lastSign = sign;
@@ -64,16 +64,18 @@ export class CrossoverSignal {
   }
 }
 
-/** Both averages and the sign of their difference after a close. */
+/** Both averages (null until each window is full) and the sign of their difference after a close. */
 interface Averages {
-  readonly fast: number;
-  readonly slow: number;
-  /** Sign of `fast - slow`: -1, 0 or 1. */
-  readonly sign: number;
+  readonly fast: number | null;
+  readonly slow: number | null;
+  /** Sign of `fast - slow`: -1, 0 or 1; undefined until both are defined. */
+  readonly sign: number | undefined;
 }
 
-/** `SMA(fast)`, `SMA(slow)` and the exact sign of their difference; undefined until the slow window is full. */
-function smaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalString) => Averages | undefined {
+const NO_AVERAGES: Averages = { fast: null, slow: null, sign: undefined };
+
+/** `SMA(fast)`, `SMA(slow)` and the exact sign of their difference. */
+function smaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalString) => Averages {
   const window: Decimal[] = [];
   let fastSum = ZERO;
   let slowSum = ZERO;
@@ -84,9 +86,10 @@ function smaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalStr
     slowSum = slowSum.plus(price);
     if (window.length > fastPeriod) fastSum = fastSum.minus(window[window.length - 1 - fastPeriod]!);
     if (window.length > slowPeriod) slowSum = slowSum.minus(window.shift()!);
-    if (window.length < slowPeriod) return undefined;
+    const fast = window.length < fastPeriod ? null : fastSum.dividedBy(fastPeriod).toNumber();
+    if (window.length < slowPeriod) return { fast, slow: null, sign: undefined };
     return {
-      fast: fastSum.dividedBy(fastPeriod).toNumber(),
+      fast,
       slow: slowSum.dividedBy(slowPeriod).toNumber(),
       sign: fastSum.times(slowPeriod).comparedTo(slowSum.times(fastPeriod)),
     };
@@ -94,12 +97,12 @@ function smaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalStr
 }
 
 /** `EMA(fast)`, `EMA(slow)` and the sign of their difference after each close, in floats. */
-function emaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalString) => Averages | undefined {
+function emaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalString) => Averages {
   const fast = new EMA(fastPeriod);
   const slow = new EMA(slowPeriod);
   return (close) => {
     const f = fast.add(Number(close));
     const s = slow.add(Number(close));
-    return f === null || s === null ? undefined : { fast: f, slow: s, sign: Math.sign(f - s) };
+    return { fast: f, slow: s, sign: f === null || s === null ? undefined : Math.sign(f - s) };
   };
 }

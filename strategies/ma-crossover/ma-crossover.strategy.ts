@@ -101,11 +101,9 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
         if (candle.timestamp <= s.lastCandle) continue;
         s.lastCandle = candle.timestamp;
         const cross = s.signal.add(candle.close);
-        const lines = s.signal.lines;
-        if (lines !== undefined) {
-          ctx.recordIndicator('fast', event.symbol, lines.fast);
-          ctx.recordIndicator('slow', event.symbol, lines.slow);
-        }
+        const { fast, slow } = s.signal.lines;
+        if (fast !== null) ctx.recordIndicator('fast', event.symbol, fast);
+        if (slow !== null) ctx.recordIndicator('slow', event.symbol, slow);
         if (cross === undefined) continue;
         const intent = order(ctx, event.symbol, cross);
         if (intent !== undefined) out.push(intent);
