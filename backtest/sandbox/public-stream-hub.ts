@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import { ParseError } from '../../framework/model/errors.js';
@@ -8,6 +9,8 @@ import { send, sendError, sendResult } from './ws-protocol.js';
 
 interface PublicClient {
   readonly socket: WebSocket;
+  /** The connection under the WebSocket: corked while a batch of frames is written. */
+  readonly transport: Duplex | undefined;
   /** channel -> subscribed symbols */
   readonly subscriptions: Map<string, Set<string>>;
   /** Symbols whose `orderbook/full` snapshot this client has been sent (updates flow only after it). */
@@ -24,6 +27,8 @@ interface Notification {
 }
 
 const HISTORY_LIMIT = 1000;
+/** Bytes a subscriber may have queued before a replay at full speed waits for it to read. */
+const HIGH_WATER_BYTES = 4 << 20;
 const SPEED_MS: Readonly<Record<string, number>> = { '100ms': 100, '500ms': 500, '1000ms': 1000, '1s': 1000, '3s': 3000 };
 
 /**
@@ -41,6 +46,7 @@ export class PublicStreamHub {
   private readonly clients = new Set<PublicClient>();
   private readonly recordedChannels = new Set<string>();
   private readonly candles = new Map<string, CandleAccumulator>();
+  private corked = false;
 
   constructor(
     private readonly market: MarketState,
@@ -53,9 +59,12 @@ export class PublicStreamHub {
     return this.clients.size;
   }
 
-  /** Takes over a new `/api/3/ws/public` connection. */
-  accept(socket: WebSocket): void {
-    const client: PublicClient = { socket, subscriptions: new Map(), primedBooks: new Set(), lastSent: new Map() };
+  /**
+   * Takes over a new `/api/3/ws/public` connection; `transport` is the socket it was upgraded
+   * from, corked while a batch of frames goes out.
+   */
+  accept(socket: WebSocket, transport?: Duplex): void {
+    const client: PublicClient = { socket, transport, subscriptions: new Map(), primedBooks: new Set(), lastSent: new Map() };
     this.clients.add(client);
     socket.on('message', (data: RawData) => this.onRequest(client, data));
     socket.on('close', () => this.clients.delete(client));
@@ -64,6 +73,7 @@ export class PublicStreamHub {
   /** Serves one market notification (already applied to the market state by the caller for books). */
   dispatch(msg: Notification, receivedAt: number, bookFrames?: ReadonlyArray<{ symbol: string; sequence: number; snapshot: boolean }>): void {
     if (typeof msg.ch !== 'string') return;
+    this.corkUntilTaskEnd();
     this.recordedChannels.add(msg.ch);
     if (msg.ch === 'orderbook/full') {
       this.dispatchBook(msg, bookFrames ?? []);
@@ -80,10 +90,52 @@ export class PublicStreamHub {
     }
   }
 
+  /**
+   * Undefined while every subscriber keeps up; otherwise resolves once none has more than
+   * {@link HIGH_WATER_BYTES} queued (or it is gone). Nothing is dropped: the market waits.
+   */
+  whenDrained(): Promise<void> | undefined {
+    for (const client of this.clients) {
+      const transport = client.transport;
+      if (transport === undefined || client.socket.bufferedAmount <= HIGH_WATER_BYTES || transport.destroyed) continue;
+      return new Promise<void>((resolve) => {
+        const done = (): void => {
+          transport.off('drain', done);
+          transport.off('close', done);
+          resolve();
+        };
+        transport.on('drain', done);
+        transport.on('close', done);
+      }).then(() => this.whenDrained());
+    }
+    return undefined;
+  }
+
   /** Closes every connection. */
   closeAll(): void {
     for (const client of this.clients) client.socket.terminate();
     this.clients.clear();
+  }
+
+  /**
+   * Frames dispatched in the same task (a batch of the replay) leave in as few socket writes as
+   * possible: every subscriber's socket is corked now and uncorked once the task's synchronous
+   * work is over. A frame dispatched alone (real-time replay) still leaves at once.
+   */
+  private corkUntilTaskEnd(): void {
+    if (this.corked) return;
+    this.corked = true;
+    const corked: Duplex[] = [];
+    for (const client of this.clients) {
+      if (client.transport !== undefined && !client.transport.destroyed) {
+        client.transport.cork();
+        corked.push(client.transport);
+      }
+    }
+    queueMicrotask(() => {
+      this.corked = false;
+      for (const transport of corked) transport.uncork();
+    });
   }
 
   private onRequest(client: PublicClient, data: RawData): void {

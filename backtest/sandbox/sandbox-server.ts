@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { tradingBalanceToWire, walletBalanceToWire } from '../../framework/model/resources/balance.js';
 import { orderReportToWire } from '../../framework/model/stream/order-report.js';
@@ -88,7 +89,9 @@ export class SandboxServer {
     http.keepAliveTimeout = 30_000;
     const wss = new WebSocketServer({ noServer: true });
     const holder: { server?: SandboxServer } = {};
-    const feed = new MarketFeed({ source: input.market, speed: options.speed, loop: options.loop, onFrame: (f) => holder.server?.onFrame(f) });
+    const feed = new MarketFeed({
+      source: input.market, speed: options.speed, loop: options.loop, onFrame: (f) => holder.server?.onFrame(f), ready: () => hub.whenDrained(),
+    });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(options.port, options.host, () => resolve());
@@ -109,7 +112,7 @@ export class SandboxServer {
         socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => s.accept(ws, kind));
+      wss.handleUpgrade(req, socket, head, (ws) => s.accept(ws, kind, socket));
     });
     s.startTimers(input);
     const gate = options.paused ? new Promise<void>((resolve) => (s.release = resolve)) : Promise.resolve();
@@ -147,7 +150,7 @@ export class SandboxServer {
     await this.finished.catch(() => undefined);
   }
 
-  private accept(ws: WebSocket, kind: 'public' | 'trading' | 'wallet'): void {
+  private accept(ws: WebSocket, kind: 'public' | 'trading' | 'wallet', transport: Duplex): void {
     this.lastSeen.set(ws, performance.now());
     const seen = () => this.lastSeen.set(ws, performance.now());
     ws.on('message', seen);
@@ -155,7 +158,7 @@ export class SandboxServer {
     ws.on('pong', seen);
     ws.on('close', () => this.lastSeen.delete(ws));
     ws.on('error', () => ws.terminate());
-    if (kind === 'public') this.parts.hub.accept(ws);
+    if (kind === 'public') this.parts.hub.accept(ws, transport);
     else (kind === 'trading' ? this.parts.trading : this.parts.wallet).accept(ws);
   }
 
