@@ -5,10 +5,13 @@ import { ParseError } from '../../framework/model/errors.js';
 import { parseChannel, type ChannelInfo } from '../../framework/model/stream/channel.js';
 import { CandleAccumulator, buildCandles, candleStart, tradeStats, type WireTrade } from './trade-aggregates.js';
 import type { MarketState } from './market-state.js';
+import { RateLimited, type RequestBudget } from './request-budget.js';
 import { send, sendError, sendResult } from './ws-protocol.js';
 
 interface PublicClient {
   readonly socket: WebSocket;
+  /** The peer's IP: requests spend its public stream budget. */
+  readonly address: string;
   /** The connection under the WebSocket: corked while a batch of frames is written. */
   readonly transport: Duplex | undefined;
   /** channel -> subscribed symbols */
@@ -33,7 +36,9 @@ const SPEED_MS: Readonly<Record<string, number>> = { '100ms': 100, '500ms': 500,
 
 /**
  * The `/api/3/ws/public` side of the sandbox: answers `subscribe`, `unsubscribe` and
- * `subscriptions` as the exchange does and fans market frames out to subscribers.
+ * `subscriptions` as the exchange does (each spends the peer IP's public budget: 429 beyond it;
+ * an unknown method is 10001, as on the trading and wallet streams) and fans market frames out
+ * to subscribers.
  *
  * `orderbook/full` and `trades` are served from the replayed frames (book snapshot on subscribe,
  * then updates with their sequence; trade history from `limit`). Channels the market source does
@@ -50,6 +55,7 @@ export class PublicStreamHub {
 
   constructor(
     private readonly market: MarketState,
+    private readonly budget: RequestBudget,
     /** Fault injection: drop this `orderbook/full` update for every client (a sequence gap). */
     private readonly skipBookUpdate: (symbol: string, sequence: number) => boolean = () => false,
   ) {}
@@ -63,8 +69,8 @@ export class PublicStreamHub {
    * Takes over a new `/api/3/ws/public` connection; `transport` is the socket it was upgraded
    * from, corked while a batch of frames goes out.
    */
-  accept(socket: WebSocket, transport?: Duplex): void {
-    const client: PublicClient = { socket, transport, subscriptions: new Map(), primedBooks: new Set(), lastSent: new Map() };
+  accept(socket: WebSocket, transport?: Duplex, address = ''): void {
+    const client: PublicClient = { socket, transport, address, subscriptions: new Map(), primedBooks: new Set(), lastSent: new Map() };
     this.clients.add(client);
     socket.on('message', (data: RawData) => this.onRequest(client, data));
     socket.on('close', () => this.clients.delete(client));
@@ -149,6 +155,13 @@ export class PublicStreamHub {
     const { method, ch, params, id } = request ?? {};
     if (method !== 'subscribe' && method !== 'unsubscribe' && method !== 'subscriptions') {
       sendError(client.socket, id, ErrorCode.ValidationError, `unknown method ${JSON.stringify(method)}`);
+      return;
+    }
+    try {
+      this.budget.spend('publicStream', client.address);
+    } catch (error) {
+      if (!(error instanceof RateLimited)) throw error;
+      sendError(client.socket, id, error.code, error.description);
       return;
     }
     if (typeof ch !== 'string') {

@@ -13,6 +13,7 @@ import { MarketState } from './market-state.js';
 import { marketDataRoutes } from './market-data-routes.js';
 import { PublicStreamHub } from './public-stream-hub.js';
 import { ReportDelivery } from './report-delivery.js';
+import { RequestBudget } from './request-budget.js';
 import { RestHandler } from './rest-handler.js';
 import { RpcStream, type StreamClient } from './rpc-stream.js';
 import { SandboxAuth } from './sandbox-auth.js';
@@ -78,11 +79,12 @@ export class SandboxServer {
     let route: (event: VenueEvent) => void = () => undefined;
     const venue = input.venue({ symbols, accounts: options.accounts, onEvent: (event) => route(event) });
     venue.advanceTo(await MarketFeed.startTime(input.market, now));
-    const hub = new PublicStreamHub(market, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
-    const trading = new RpcStream(auth, tradingMethods(venue, market), input.latency, now);
-    const wallet = new RpcStream(auth, walletMethods(venue, transactions));
+    const budget = new RequestBudget(now, options.rateLimits);
+    const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
+    const trading = new RpcStream({ auth, methods: tradingMethods(venue, market), budget, latency: input.latency, now });
+    const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
-      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions })], auth, faults, limits: options.rateLimits, now,
+      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions })], auth, faults, budget, now,
       latency: input.latency,
     });
     const http = createServer((req, res) => void rest.handle(req, res));
@@ -112,7 +114,7 @@ export class SandboxServer {
         socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => s.accept(ws, kind, socket));
+      wss.handleUpgrade(req, socket, head, (ws) => s.accept(ws, kind, socket, req.socket.remoteAddress ?? ''));
     });
     s.startTimers(input);
     const gate = options.paused ? new Promise<void>((resolve) => (s.release = resolve)) : Promise.resolve();
@@ -150,7 +152,7 @@ export class SandboxServer {
     await this.finished.catch(() => undefined);
   }
 
-  private accept(ws: WebSocket, kind: 'public' | 'trading' | 'wallet', transport: Duplex): void {
+  private accept(ws: WebSocket, kind: 'public' | 'trading' | 'wallet', transport: Duplex, address: string): void {
     this.lastSeen.set(ws, performance.now());
     const seen = () => this.lastSeen.set(ws, performance.now());
     ws.on('message', seen);
@@ -158,7 +160,7 @@ export class SandboxServer {
     ws.on('pong', seen);
     ws.on('close', () => this.lastSeen.delete(ws));
     ws.on('error', () => ws.terminate());
-    if (kind === 'public') this.parts.hub.accept(ws, transport);
+    if (kind === 'public') this.parts.hub.accept(ws, transport, address);
     else (kind === 'trading' ? this.parts.trading : this.parts.wallet).accept(ws);
   }
 
