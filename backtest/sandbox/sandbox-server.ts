@@ -58,6 +58,8 @@ export class SandboxServer {
       market: MarketState; hub: PublicStreamHub; trading: RpcStream; wallet: RpcStream; feed: MarketFeed; delivery: ReportDelivery;
       faults: FaultInjector;
     },
+    /** What every served time adds to the recorded one (`shiftToNow`); 0 when times are the recorded ones. */
+    readonly timeShiftMs = 0,
   ) {
     const { address, port } = http.address() as AddressInfo;
     const host = address.includes(':') ? `[${address}]` : address;
@@ -78,7 +80,9 @@ export class SandboxServer {
     const auth = new SandboxAuth(options.apiKeys, now);
     let route: (event: VenueEvent) => void = () => undefined;
     const venue = input.venue({ symbols, accounts: options.accounts, onEvent: (event) => route(event) });
-    venue.advanceTo(await MarketFeed.startTime(input.market, now));
+    const firstFrameAt = await MarketFeed.startTime(input.market, now);
+    const timeShiftMs = input.shiftToNow === true ? Math.floor(now()) - Math.floor(firstFrameAt) : 0;
+    venue.advanceTo(firstFrameAt + timeShiftMs);
     const budget = new RequestBudget(now, options.rateLimits);
     const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
     const trading = new RpcStream({ auth, methods: tradingMethods(venue, market), budget, latency: input.latency, now });
@@ -92,13 +96,14 @@ export class SandboxServer {
     const wss = new WebSocketServer({ noServer: true });
     const holder: { server?: SandboxServer } = {};
     const feed = new MarketFeed({
-      source: input.market, speed: options.speed, loop: options.loop, onFrame: (f) => holder.server?.onFrame(f), ready: () => hub.whenDrained(),
+      source: input.market, speed: options.speed, loop: options.loop, shiftMs: timeShiftMs, onFrame: (f) => holder.server?.onFrame(f),
+      ready: () => hub.whenDrained(),
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(options.port, options.host, () => resolve());
     });
-    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults });
+    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults }, timeShiftMs);
     holder.server = s;
     route = (event) => s.onVenueEvent(event);
     transactions.onTransaction((account, tx) => {
