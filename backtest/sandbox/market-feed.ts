@@ -1,8 +1,10 @@
 import type { SymbolInfo } from '../../framework/model/resources/symbol.js';
 import type { RecordedFrame } from '../recording/recording-format.js';
 import { RecordingReader } from '../recording/recording-reader.js';
+import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { readFrameBatches } from '../replay/frame-batches.js';
 import { shiftFrameTimes } from './frame-time-shift.js';
+import { readMarketBatches, type FeedFrame } from './market-batches.js';
 import type { MarketSource } from './sandbox-config.js';
 
 /** Options of {@link MarketFeed}. */
@@ -12,7 +14,12 @@ export interface MarketFeedOptions {
   readonly speed: number;
   readonly loop: boolean;
   /** Called with every `ws/public` frame at its (scaled) time. */
-  readonly onFrame: (frame: RecordedFrame) => void;
+  readonly onFrame: (frame: FeedFrame) => void;
+  /**
+   * Decodes a recording's book and trades lines from their bytes (frames then carry the message
+   * as recorded); used while no time shift applies (a shift rewrites every message).
+   */
+  readonly decoder?: MarketLineDecoder;
   /**
    * Added to every time a frame carries (its receive time and the exchange times inside it):
    * a recording replayed "as if now". Default 0.
@@ -39,7 +46,7 @@ export class MarketFeed {
   private stopped = false;
   private wakeStopped: () => void = () => undefined;
   /** Resolves on stop: a source waiting for its next frame must not hold up shutdown. */
-  private readonly stopSignal = new Promise<IteratorResult<readonly RecordedFrame[]>>((resolve) => {
+  private readonly stopSignal = new Promise<IteratorResult<readonly FeedFrame[]>>((resolve) => {
     this.wakeStopped = () => resolve({ done: true, value: undefined });
   });
 
@@ -100,7 +107,9 @@ export class MarketFeed {
           }
           const shift = baseShift + lapShift;
           lastT = frame.t + lapShift;
-          onFrame(shift === 0 ? frame : shiftFrameTimes(frame, shift));
+          if (shift === 0) onFrame(frame);
+          else if (frame.text === undefined) onFrame(shiftFrameTimes(frame, shift));
+          else onFrame({ ...frame, t: frame.t + shift }); // a loop's later lap of a decoded frame: the market's clock only
         }
         if (!Number.isFinite(speed)) {
           // Between batches: let sockets and timers run, and wait for slow readers.
@@ -113,8 +122,9 @@ export class MarketFeed {
     } while (this.options.loop && !this.stopped);
   }
 
-  private batches(): AsyncIterable<readonly RecordedFrame[]> {
-    const { source } = this.options;
+  private batches(): AsyncIterable<readonly FeedFrame[]> {
+    const { source, decoder } = this.options;
+    if (source.kind === 'recording' && decoder !== undefined && (this.options.shiftMs ?? 0) === 0) return readMarketBatches(source.path, decoder);
     if (source.kind === 'recording') return readFrameBatches(source.path) as AsyncIterable<RecordedFrame[]>;
     return inBatches(source.frames());
   }

@@ -4,6 +4,7 @@ import { ErrorCode } from '../../framework/exchange/errors.js';
 import { ParseError } from '../../framework/model/errors.js';
 import { parseChannel, type ChannelInfo } from '../../framework/model/stream/channel.js';
 import { CandleAccumulator, buildCandles, candleStart, tradeStats, type WireTrade } from './trade-aggregates.js';
+import type { DecodedMarketFrame } from './market-batches.js';
 import type { MarketState } from './market-state.js';
 import { RateLimited, type RequestBudget } from './request-budget.js';
 import { send, sendError, sendResult } from './ws-protocol.js';
@@ -115,6 +116,32 @@ export class PublicStreamHub {
       }).then(() => this.whenDrained());
     }
     return undefined;
+  }
+
+  /**
+   * {@link dispatch} for a recording line decoded from its bytes (already applied to the market
+   * state): a one-symbol notification goes out as the recorded bytes; one of several symbols is
+   * parsed and takes the general path, which splits it per subscriber.
+   */
+  dispatchDecoded(frame: DecodedMarketFrame, trades: readonly WireTrade[] | undefined): void {
+    const book = frame.books[0];
+    const event = frame.events[0];
+    if (frame.books.length + frame.events.length !== 1) {
+      this.dispatch(JSON.parse(frame.text.toString('utf8')) as Notification, frame.t, frame.books);
+      return;
+    }
+    this.corkUntilTaskEnd();
+    this.recordedChannels.add(frame.channel);
+    if (book !== undefined) {
+      this.sendBookFrame(book, () => frame.text);
+      this.deriveBookChannels(book.symbol, frame.t);
+    } else if (event !== undefined) {
+      for (const client of this.clients) {
+        const wanted = client.subscriptions.get(frame.channel);
+        if (wanted && (wanted.has(event.symbol) || wanted.has('*'))) send(client.socket, frame.text);
+      }
+      this.deriveTradeChannels(event.symbol, trades ?? [], frame.t);
+    }
   }
 
   /** Closes every connection. */
@@ -246,15 +273,23 @@ export class PublicStreamHub {
 
   private dispatchBook(msg: Notification, frames: ReadonlyArray<{ symbol: string; sequence: number; snapshot: boolean }>): void {
     for (const frame of frames) {
-      if (!frame.snapshot && this.skipBookUpdate(frame.symbol, frame.sequence)) continue;
       const entry = (msg.snapshot ?? msg.update)?.[frame.symbol];
-      const text = JSON.stringify({ ch: 'orderbook/full', [frame.snapshot ? 'snapshot' : 'update']: { [frame.symbol]: entry } });
-      for (const client of this.clients) {
-        const wanted = client.subscriptions.get('orderbook/full');
-        if (!wanted || !(wanted.has(frame.symbol) || wanted.has('*'))) continue;
-        if (frame.snapshot) client.primedBooks.add(frame.symbol);
-        if (client.primedBooks.has(frame.symbol)) send(client.socket, text);
-      }
+      this.sendBookFrame(frame, () => JSON.stringify({ ch: 'orderbook/full', [frame.snapshot ? 'snapshot' : 'update']: { [frame.symbol]: entry } }));
+    }
+  }
+
+  /**
+   * One symbol's book frame to its subscribers, updates only to those primed by a snapshot;
+   * `text` is built once, when the first subscriber needs it.
+   */
+  private sendBookFrame(frame: { symbol: string; sequence: number; snapshot: boolean }, text: () => string | Buffer): void {
+    if (!frame.snapshot && this.skipBookUpdate(frame.symbol, frame.sequence)) return;
+    let wire: string | Buffer | undefined;
+    for (const client of this.clients) {
+      const wanted = client.subscriptions.get('orderbook/full');
+      if (!wanted || !(wanted.has(frame.symbol) || wanted.has('*'))) continue;
+      if (frame.snapshot) client.primedBooks.add(frame.symbol);
+      if (client.primedBooks.has(frame.symbol)) send(client.socket, (wire ??= text()));
     }
   }
 

@@ -4,10 +4,14 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { tradingBalanceToWire, walletBalanceToWire } from '../../framework/model/resources/balance.js';
 import { orderReportToWire } from '../../framework/model/stream/order-report.js';
-import type { RecordedFrame } from '../recording/recording-format.js';
+import type { SymbolInfo } from '../../framework/model/resources/symbol.js';
+import { MarketLineDecoder } from '../recording/market-line-decoder.js';
+import { Instrument } from '../../framework/model/instrument.js';
+import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { Venue, VenueEvent } from '../venue/venue-types.js';
 import { accountRoutes } from './account-routes.js';
 import { FaultInjector } from './fault-injector.js';
+import type { DecodedMarketFrame, FeedFrame } from './market-batches.js';
 import { MarketFeed } from './market-feed.js';
 import { MarketState } from './market-state.js';
 import { marketDataRoutes } from './market-data-routes.js';
@@ -21,6 +25,7 @@ import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxApiKey,
 import {
   ORDERS_SUBSCRIPTION, SPOT_BALANCE_SUBSCRIPTION, TRANSACTIONS_SUBSCRIPTION, WALLET_BALANCE_SUBSCRIPTION, tradingMethods, walletMethods,
 } from './stream-methods.js';
+import type { WireTrade } from './trade-aggregates.js';
 import { TransactionLog } from './transaction-log.js';
 import { send } from './ws-protocol.js';
 
@@ -96,7 +101,7 @@ export class SandboxServer {
     const wss = new WebSocketServer({ noServer: true });
     const holder: { server?: SandboxServer } = {};
     const feed = new MarketFeed({
-      source: input.market, speed: options.speed, loop: options.loop, shiftMs: timeShiftMs, onFrame: (f) => holder.server?.onFrame(f),
+      source: input.market, speed: options.speed, loop: options.loop, shiftMs: timeShiftMs, decoder: lineDecoder(symbols), onFrame: (f) => holder.server?.onFrame(f),
       ready: () => hub.whenDrained(),
     });
     await new Promise<void>((resolve, reject) => {
@@ -189,7 +194,11 @@ export class SandboxServer {
     for (const ws of [...this.lastSeen.keys()]) ws.terminate();
   }
 
-  private onFrame(frame: RecordedFrame): void {
+  private onFrame(frame: FeedFrame): void {
+    if (frame.text !== undefined) {
+      this.onDecodedFrame(frame);
+      return;
+    }
     const msg = frame.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
     if (typeof msg.ch !== 'string') return;
     try {
@@ -205,6 +214,30 @@ export class SandboxServer {
       this.framesServed++;
     } catch {
       // One bad frame must not end the market for every client; it is counted and skipped.
+      this.frameErrors++;
+    }
+  }
+
+  /** {@link onFrame} for a book or trades line decoded from its bytes (no message object). */
+  private onDecodedFrame(frame: DecodedMarketFrame): void {
+    try {
+      if (this.venue.onParsedMarket !== undefined) this.venue.onParsedMarket(frame.books, frame.events, frame.t);
+      else this.venue.onMarketFrame(JSON.parse(frame.text.toString('utf8')), frame.t);
+    } catch {
+      this.frameErrors++;
+    }
+    try {
+      let trades: WireTrade[] | undefined;
+      if (frame.channel === 'orderbook/full') this.parts.market.applyBookFrames(frame.books, frame.t);
+      else {
+        for (const event of frame.events) {
+          trades = event.trades.map(wireTrade);
+          this.parts.market.addSymbolTrades(event.symbol, trades, frame.t);
+        }
+      }
+      this.parts.hub.dispatchDecoded(frame, trades);
+      this.framesServed++;
+    } catch {
       this.frameErrors++;
     }
   }
@@ -225,3 +258,18 @@ export class SandboxServer {
   }
 }
 
+
+/** Decodes the book and trades lines of the symbols the recording's header describes (none: every line is parsed). */
+function lineDecoder(symbols: Readonly<Record<string, SymbolInfo>>): MarketLineDecoder | undefined {
+  const scales = new Map(Object.entries(symbols).map(([code, info]) => {
+    const instrument = new Instrument(code, info);
+    return [code, { priceScale: instrument.priceScale, quantityScale: instrument.quantityScale }] as const;
+  }));
+  return scales.size === 0 ? undefined : new MarketLineDecoder(scales);
+}
+
+/** A trade as the public stream and the market state hold it; an id beyond 2^53 stays text rather than turn into another number. */
+function wireTrade(trade: TradeTick): WireTrade {
+  const id = Number(trade.id);
+  return { t: trade.timestamp, i: Number.isSafeInteger(id) ? id : trade.id, p: trade.price, q: trade.quantity, s: trade.side };
+}
