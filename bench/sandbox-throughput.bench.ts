@@ -1,17 +1,16 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readLines } from '../backtest/recording/recording-reader.js';
+import { MarketFeed } from '../backtest/sandbox/market-feed.js';
 import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
 import { writeRepeated } from './replay-repeat.js';
 import { repoRoot, sharedDataOr } from './support/paths.js';
 import { printTable } from './support/report.js';
 
-const SHARED = sharedDataOr('ethusdt-2024-08-08.v3.jsonl.gz', 'backtest/samples/synthetic-btc-eth.v3.jsonl.gz');
-const RECORDING = existsSync(SHARED) ? SHARED : path.join(repoRoot, 'backtest', 'samples', 'synthetic-btc-eth.v3.jsonl.gz');
+/** SANDBOX_BENCH_RECORDING, else the shared ETHUSDT recording beside the checkout, else the shipped sample. */
+const RECORDING = process.env.SANDBOX_BENCH_RECORDING ?? sharedDataOr('ethusdt-2024-08-08.v3.jsonl.gz', 'backtest/samples/synthetic-btc-eth.v3.jsonl.gz');
 /** Copies of the recording replayed back to back: enough frames for a second or more at the target rate. */
 const REPEATS = Number(process.env.SANDBOX_BENCH_REPEATS ?? 10);
 const ROUNDS = 3;
@@ -62,7 +61,7 @@ export async function run(): Promise<void> {
   try {
     const file = path.join(dir, 'repeated.v3.jsonl.gz');
     const { frames } = await writeRepeated(RECORDING, REPEATS, file);
-    const channels = await recordedChannels(RECORDING);
+    const channels = (await MarketFeed.recordedChannels({ kind: 'recording', path: RECORDING })).sort();
     console.log(`${path.basename(RECORDING)} x${REPEATS}: ${frames} frames; channels ${channels.join(', ')}`);
     const rows: Array<Record<string, number>> = [];
     for (let round = 1; round <= ROUNDS; round++) rows.push({ round, ...(await oneRound(file, channels)) });
@@ -106,16 +105,4 @@ async function oneRound(file: string, channels: readonly string[]): Promise<Reco
     client.kill();
     await server.close();
   }
-}
-
-/** The public channels a recording carries (its first 5,000 lines). */
-async function recordedChannels(file: string): Promise<string[]> {
-  const found = new Set<string>();
-  let n = 0;
-  for await (const line of readLines(file)) {
-    const ch = /"src":"ws\/public","msg":\{"ch":"([^"]+)"/.exec(line)?.[1];
-    if (ch !== undefined) found.add(ch);
-    if (++n >= 5000) break;
-  }
-  return [...found].sort();
 }

@@ -26,7 +26,7 @@ export interface DecodedMarketFrame {
 /** What the sandbox's market feed hands over: a recorded frame, or a decoded book or trades line. */
 export type FeedFrame = (RecordedFrame & { readonly text?: undefined }) | DecodedMarketFrame;
 
-const CHUNK = 1 << 16;
+const CHUNK = 1 << 18;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
 const MSG_KEY = Buffer.from('"msg":');

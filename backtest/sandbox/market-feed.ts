@@ -32,6 +32,9 @@ export interface MarketFeedOptions {
   readonly ready?: () => Promise<void> | undefined;
 }
 
+/** Public frames of a recording read at start to learn which channels it carries. */
+const SURVEYED_FRAMES = 2000;
+
 /** Frames handed over between two yields to I/O when replaying as fast as possible. */
 const SYNC_BATCH = 256;
 
@@ -69,6 +72,23 @@ export class MarketFeed {
       if (frame.src === 'ws/public') return frame.t;
     }
     return Math.floor(now());
+  }
+
+  /**
+   * The public channels a recording carries, from its first {@link SURVEYED_FRAMES} public frames
+   * (none for a frame producer): the sandbox serves these as recorded and derives only the others.
+   */
+  static async recordedChannels(source: MarketSource): Promise<string[]> {
+    if (source.kind === 'frames') return [];
+    const found = new Set<string>();
+    let seen = 0;
+    for await (const frame of new RecordingReader(source.path).frames()) {
+      if (frame.src !== 'ws/public') continue;
+      const ch = (frame.msg as { ch?: unknown } | null)?.ch;
+      if (typeof ch === 'string') found.add(ch);
+      if (++seen >= SURVEYED_FRAMES) break;
+    }
+    return [...found];
   }
 
   /** Stops after the frame in progress. */

@@ -61,6 +61,14 @@ export class PublicStreamHub {
     private readonly skipBookUpdate: (symbol: string, sequence: number) => boolean = () => false,
   ) {}
 
+  /**
+   * Channels the market source carries: they pass through as recorded from the start, never
+   * derived (otherwise a trade before the first recorded candle would derive one).
+   */
+  markRecorded(channels: Iterable<string>): void {
+    for (const ch of channels) this.recordedChannels.add(ch);
+  }
+
   /** Connections currently open. */
   get connections(): number {
     return this.clients.size;

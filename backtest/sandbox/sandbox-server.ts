@@ -90,6 +90,7 @@ export class SandboxServer {
     venue.advanceTo(firstFrameAt + timeShiftMs);
     const budget = new RequestBudget(now, options.rateLimits);
     const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
+    hub.markRecorded(await MarketFeed.recordedChannels(input.market));
     const trading = new RpcStream({ auth, methods: tradingMethods(venue, market), budget, latency: input.latency, now });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({

@@ -7,8 +7,8 @@ import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-fa
 import { eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 const SAMPLE = new URL('../../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url).pathname;
-/** The channels served from the recorded bytes (the sample's candles/M1 lines take the general path). */
-const CHANNELS = ['orderbook/full', 'trades'];
+/** Book and trades go out as the recorded bytes, candles/M1 (which the decoder leaves) as parsed and serialised again. */
+const CHANNELS = ['orderbook/full', 'trades', 'candles/M1'];
 
 interface Frame { t: number; src: string; msg: { ch?: string; update?: Record<string, Array<Record<string, unknown>>> } }
 
@@ -27,7 +27,7 @@ afterEach(async () => {
 });
 
 describe('sandbox replaying a recording with symbols at full speed', () => {
-  it('a subscriber receives every recorded book and trades message as recorded, in order; REST trades agree; the venue has the book', async () => {
+  it('a subscriber of every recorded channel receives every recorded message as recorded, in order (no derived candle); REST trades agree; the venue has the book', async () => {
     server = await SandboxServer.start({ venue: simulatedVenueFactory(), market: { kind: 'recording', path: SAMPLE }, speed: Infinity, paused: true,
       accounts: [{ id: 'main', spot: { USDT: '1000000' } }],
     });
