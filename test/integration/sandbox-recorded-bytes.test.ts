@@ -65,4 +65,24 @@ describe('sandbox replaying a recording with symbols at full speed', () => {
     });
     expect([placed.status, ((await placed.json()) as { status?: string }).status]).toEqual([200, 'filled']);
   });
+
+  it('looping: later laps are served the same way, each starting with the recorded book snapshot', async () => {
+    const perLap = sampleFrames().filter((f) => f.src === 'ws/public' && typeof f.msg.ch === 'string').length;
+    server = await SandboxServer.start({ venue: simulatedVenueFactory(), market: { kind: 'recording', path: SAMPLE }, speed: Infinity, loop: true, paused: true });
+    ws = new WebSocket(`${server.wsBaseUrl}/api/3/ws/public`);
+    let snapshots = 0;
+    let acked = false;
+    ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { result?: unknown; snapshot?: unknown };
+      if (frame.result !== undefined) acked = true;
+      if (frame.snapshot !== undefined) snapshots++;
+    });
+    await new Promise((resolve) => ws!.once('open', resolve));
+    ws.send(JSON.stringify({ method: 'subscribe', ch: 'orderbook/full', params: { symbols: ['BTCUSDT'] }, id: 1 }));
+    await eventually(() => acked);
+    server.play();
+    await eventually(() => server!.framesServed > 2 * perLap + 10, 20_000);
+    await eventually(() => snapshots >= 3, 5000);
+    expect(server.frameErrors).toBe(0);
+  });
 });
