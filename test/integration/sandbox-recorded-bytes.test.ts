@@ -85,4 +85,38 @@ describe('sandbox replaying a recording with symbols at full speed', () => {
     await eventually(() => snapshots >= 3, 5000);
     expect(server.frameErrors).toBe(0);
   });
+
+  it('a subscriber that stops reading holds the market back at full speed, and loses nothing', async () => {
+    server = await SandboxServer.start({ venue: simulatedVenueFactory(), market: { kind: 'recording', path: SAMPLE }, speed: Infinity, loop: true, paused: true });
+    ws = new WebSocket(`${server.wsBaseUrl}/api/3/ws/public`);
+    const sequences: Array<{ s: number; snapshot: boolean }> = [];
+    let acked = false;
+    ws.on('message', (data) => {
+      const frame = JSON.parse(data.toString()) as { result?: unknown; snapshot?: { BTCUSDT?: { s: number } }; update?: { BTCUSDT?: { s: number } } };
+      if (frame.result !== undefined) acked = true;
+      const entry = frame.snapshot?.BTCUSDT ?? frame.update?.BTCUSDT;
+      if (entry !== undefined) sequences.push({ s: entry.s, snapshot: frame.snapshot !== undefined });
+    });
+    await new Promise((resolve) => ws!.once('open', resolve));
+    ws.send(JSON.stringify({ method: 'subscribe', ch: 'orderbook/full', params: { symbols: ['BTCUSDT'] }, id: 1 }));
+    await eventually(() => acked);
+    ws.pause();
+    server.play();
+    // Stalled: the served count stops moving while nothing is read.
+    let last = -1;
+    let still = 0;
+    await eventually(() => {
+      still = server!.framesServed === last ? still + 1 : 0;
+      last = server!.framesServed;
+      return still >= 10;
+    }, 15_000);
+    const stalledAt = server.framesServed;
+    ws.resume();
+    await eventually(() => server!.framesServed > stalledAt + 1000, 15_000);
+    await eventually(() => sequences.length > 1000);
+    // Nothing dropped: every update follows the previous message's sequence by exactly 1.
+    const gaps = sequences.filter((m, i) => i > 0 && !m.snapshot && m.s !== sequences[i - 1]!.s + 1);
+    expect(gaps).toEqual([]);
+    expect(sequences[0]?.snapshot).toBe(true);
+  });
 });
