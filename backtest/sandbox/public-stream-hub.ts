@@ -3,10 +3,12 @@ import type { RawData, WebSocket } from 'ws';
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import { ParseError } from '../../framework/model/errors.js';
 import { parseChannel, type ChannelInfo } from '../../framework/model/stream/channel.js';
-import { CandleAccumulator, buildCandles, candleStart, tradeStats, type WireTrade } from './trade-aggregates.js';
+import { CandleAccumulator, buildCandles, candleStart, type WireTrade } from './trade-aggregates.js';
+import { bookData, tickerData, tickerPriceData } from './derived-market-data.js';
 import type { DecodedMarketFrame } from './market-batches.js';
 import type { MarketState } from './market-state.js';
 import { RateLimited, type RequestBudget } from './request-budget.js';
+import { SubscriberWrites } from './subscriber-writes.js';
 import { send, sendError, sendResult } from './ws-protocol.js';
 
 interface PublicClient {
@@ -31,8 +33,6 @@ interface Notification {
 }
 
 const HISTORY_LIMIT = 1000;
-/** Bytes a subscriber may have queued before a replay at full speed waits for it to read. */
-const HIGH_WATER_BYTES = 4 << 20;
 const SPEED_MS: Readonly<Record<string, number>> = { '100ms': 100, '500ms': 500, '1000ms': 1000, '1s': 1000, '3s': 3000 };
 
 /**
@@ -52,7 +52,7 @@ export class PublicStreamHub {
   private readonly clients = new Set<PublicClient>();
   private readonly recordedChannels = new Set<string>();
   private readonly candles = new Map<string, CandleAccumulator>();
-  private corked = false;
+  private readonly writes = new SubscriberWrites();
 
   constructor(
     private readonly market: MarketState,
@@ -88,7 +88,7 @@ export class PublicStreamHub {
   /** Serves one market notification (already applied to the market state by the caller for books). */
   dispatch(msg: Notification, receivedAt: number, bookFrames?: ReadonlyArray<{ symbol: string; sequence: number; snapshot: boolean }>): void {
     if (typeof msg.ch !== 'string') return;
-    this.corkUntilTaskEnd();
+    this.writes.corkUntilTaskEnd(this.clients);
     this.recordedChannels.add(msg.ch);
     if (msg.ch === 'orderbook/full') {
       this.dispatchBook(msg, bookFrames ?? []);
@@ -105,25 +105,9 @@ export class PublicStreamHub {
     }
   }
 
-  /**
-   * Undefined while every subscriber keeps up; otherwise resolves once none has more than
-   * {@link HIGH_WATER_BYTES} queued (or it is gone). Nothing is dropped: the market waits.
-   */
+  /** Undefined while every subscriber keeps up; else resolves once none is far behind. */
   whenDrained(): Promise<void> | undefined {
-    for (const client of this.clients) {
-      const transport = client.transport;
-      if (transport === undefined || client.socket.bufferedAmount <= HIGH_WATER_BYTES || transport.destroyed) continue;
-      return new Promise<void>((resolve) => {
-        const done = (): void => {
-          transport.off('drain', done);
-          transport.off('close', done);
-          resolve();
-        };
-        transport.on('drain', done);
-        transport.on('close', done);
-      }).then(() => this.whenDrained());
-    }
-    return undefined;
+    return this.writes.whenDrained(this.clients);
   }
 
   /**
@@ -138,7 +122,7 @@ export class PublicStreamHub {
       this.dispatch(JSON.parse(frame.text.toString('utf8')) as Notification, frame.t, frame.books);
       return;
     }
-    this.corkUntilTaskEnd();
+    this.writes.corkUntilTaskEnd(this.clients);
     this.recordedChannels.add(frame.channel);
     if (book !== undefined) {
       this.sendBookFrame(book, () => frame.text);
@@ -156,27 +140,6 @@ export class PublicStreamHub {
   closeAll(): void {
     for (const client of this.clients) client.socket.terminate();
     this.clients.clear();
-  }
-
-  /**
-   * Frames dispatched in the same task (a batch of the replay) leave in as few socket writes as
-   * possible: every subscriber's socket is corked now and uncorked once the task's synchronous
-   * work is over. A frame dispatched alone (real-time replay) still leaves at once.
-   */
-  private corkUntilTaskEnd(): void {
-    if (this.corked) return;
-    this.corked = true;
-    const corked: Duplex[] = [];
-    for (const client of this.clients) {
-      if (client.transport !== undefined && !client.transport.destroyed) {
-        client.transport.cork();
-        corked.push(client.transport);
-      }
-    }
-    queueMicrotask(() => {
-      this.corked = false;
-      for (const transport of corked) transport.uncork();
-    });
   }
 
   private onRequest(client: PublicClient, data: RawData): void {
@@ -309,7 +272,7 @@ export class PublicStreamHub {
         const info = parseChannel(ch);
         if (info.kind !== 'partialBook' && info.kind !== 'topOfBook' && info.kind !== 'ticker') continue;
         if (!this.due(client, ch, symbol, at, info)) continue;
-        const data = info.kind === 'ticker' ? this.tickerData(symbol, at) : this.bookData(symbol, info);
+        const data = info.kind === 'ticker' ? tickerData(this.market, symbol, at) : bookData(this.market, symbol, info);
         if (data !== undefined) send(client.socket, { ch, data: { [symbol]: data } });
       }
     }
@@ -323,7 +286,7 @@ export class PublicStreamHub {
         const info = parseChannel(ch);
         if (info.kind === 'candles' && info.period) periods.add(info.period);
         else if ((info.kind === 'ticker' || info.kind === 'tickerPrice') && this.due(client, ch, symbol, at, info)) {
-          const data = info.kind === 'ticker' ? this.tickerData(symbol, at) : this.tickerPriceData(symbol, at);
+          const data = info.kind === 'ticker' ? tickerData(this.market, symbol, at) : tickerPriceData(this.market, symbol, at);
           if (data !== undefined) send(client.socket, { ch, data: { [symbol]: data } });
         }
       }
@@ -361,27 +324,5 @@ export class PublicStreamHub {
     if (last !== undefined && at - last < (SPEED_MS[info.speed ?? '1s'] ?? 1000)) return false;
     client.lastSent.set(key, at);
     return true;
-  }
-
-  private bookData(symbol: string, info: ChannelInfo): Record<string, unknown> | undefined {
-    const depth = info.kind === 'partialBook' ? Number(info.depth?.slice(1) ?? 5) : 1;
-    const snapshot = this.market.bookSnapshot(symbol, depth);
-    if (snapshot === undefined) return undefined;
-    if (info.kind === 'partialBook') return snapshot;
-    const [ask, askQty] = snapshot.a[0] ?? [];
-    const [bid, bidQty] = snapshot.b[0] ?? [];
-    return { t: snapshot.t, a: ask ?? null, A: askQty ?? null, b: bid ?? null, B: bidQty ?? null };
-  }
-
-  private tickerData(symbol: string, at: number): Record<string, unknown> | undefined {
-    const base = this.tickerPriceData(symbol, at);
-    const top = this.bookData(symbol, { kind: 'topOfBook', batch: false });
-    const stats = tradeStats(this.market.tradesOf(symbol), at);
-    return { ...base, a: top?.a ?? null, A: top?.A ?? null, b: top?.b ?? null, B: top?.B ?? null, p: null, P: null, L: stats.lastTradeId ?? 0 };
-  }
-
-  private tickerPriceData(symbol: string, at: number): Record<string, unknown> {
-    const s = tradeStats(this.market.tradesOf(symbol), at);
-    return { t: Math.floor(at), o: s.open ?? null, c: s.last ?? null, h: s.high, l: s.low, v: s.volume, q: s.volumeQuote };
   }
 }
