@@ -1,28 +1,55 @@
 import type { SymbolInfo } from '../../framework/model/resources/symbol.js';
 import type { RecordedFrame } from '../recording/recording-format.js';
 import { RecordingReader } from '../recording/recording-reader.js';
+import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
+import { readFrameBatches } from '../replay/frame-batches.js';
+import { shiftFrameTimes } from './frame-time-shift.js';
+import { readMarketBatches, type FeedFrame } from './market-batches.js';
 import type { MarketSource } from './sandbox-config.js';
 
 /** Options of {@link MarketFeed}. */
 export interface MarketFeedOptions {
   readonly source: MarketSource;
-  /** Multiple of real time; Infinity: as fast as possible (yielding to I/O every 256 frames). */
+  /** Multiple of real time; Infinity: as fast as possible (yielding to I/O after every batch). */
   readonly speed: number;
   readonly loop: boolean;
   /** Called with every `ws/public` frame at its (scaled) time. */
-  readonly onFrame: (frame: RecordedFrame) => void;
+  readonly onFrame: (frame: FeedFrame) => void;
+  /**
+   * Decodes a recording's book and trades lines from their bytes (frames then carry the message
+   * as recorded); used while no time shift applies (a shift rewrites every message).
+   */
+  readonly decoder?: MarketLineDecoder;
+  /**
+   * Added to every time a frame carries (its receive time and the exchange times inside it):
+   * a recording replayed "as if now". Default 0.
+   */
+  readonly shiftMs?: number;
+  /**
+   * Awaited between batches: resolves when the subscribers can take more (a slow reader holds the
+   * market back instead of losing frames or filling memory). Default: always ready.
+   */
+  readonly ready?: () => Promise<void> | undefined;
 }
+
+/** Public frames of a recording read at start to learn which channels it carries. */
+const SURVEYED_FRAMES = 2000;
+
+/** Frames handed over between two yields to I/O when replaying as fast as possible. */
+const SYNC_BATCH = 256;
 
 /**
  * Replays a market source in real time (or a multiple of it): `ws/public` frames go to `onFrame`
  * when their recorded local time comes due. Looping restarts the source; times of later laps are
  * shifted so the market's clock keeps moving forward (the venue never goes back in time).
+ * Recordings are read in batches (one await per chunk of the file, not per frame): at full speed
+ * the feed's own cost is the frames', not the iteration's.
  */
 export class MarketFeed {
   private stopped = false;
   private wakeStopped: () => void = () => undefined;
   /** Resolves on stop: a source waiting for its next frame must not hold up shutdown. */
-  private readonly stopSignal = new Promise<IteratorResult<RecordedFrame>>((resolve) => {
+  private readonly stopSignal = new Promise<IteratorResult<readonly FeedFrame[]>>((resolve) => {
     this.wakeStopped = () => resolve({ done: true, value: undefined });
   });
 
@@ -47,6 +74,23 @@ export class MarketFeed {
     return Math.floor(now());
   }
 
+  /**
+   * The public channels a recording carries, from its first {@link SURVEYED_FRAMES} public frames
+   * (none for a frame producer): the sandbox serves these as recorded and derives only the others.
+   */
+  static async recordedChannels(source: MarketSource): Promise<string[]> {
+    if (source.kind === 'frames') return [];
+    const found = new Set<string>();
+    let seen = 0;
+    for await (const frame of new RecordingReader(source.path).frames()) {
+      if (frame.src !== 'ws/public') continue;
+      const ch = (frame.msg as { ch?: unknown } | null)?.ch;
+      if (typeof ch === 'string') found.add(ch);
+      if (++seen >= SURVEYED_FRAMES) break;
+    }
+    return [...found];
+  }
+
   /** Stops after the frame in progress. */
   stop(): void {
     this.stopped = true;
@@ -55,54 +99,72 @@ export class MarketFeed {
 
   /** Replays; resolves at the end of the source (never while looping, until stopped). */
   async run(): Promise<void> {
-    const { speed } = this.options;
-    let shift = 0;
+    const { speed, onFrame, ready } = this.options;
+    const baseShift = this.options.shiftMs ?? 0;
+    let lapShift = 0;
     let lastT: number | undefined;
     do {
       let firstT: number | undefined;
-      const startedAt = performance.now();
-      let sinceYield = 0;
       let lapStart: number | undefined;
-      const source = this.frames();
-      const iterator = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : toAsync(source[Symbol.iterator]());
+      const startedAt = performance.now();
+      const iterator = this.batches()[Symbol.asyncIterator]();
       for (;;) {
         const step = await Promise.race([iterator.next(), this.stopSignal]);
         if (this.stopped) {
           void iterator.return?.()?.catch(() => undefined);
           return;
         }
-        if (step.done) break;
-        const frame = step.value;
-        if (frame.src !== 'ws/public') continue;
-        lapStart ??= frame.t;
-        if (lastT !== undefined && lapStart + shift <= lastT && firstT === undefined) shift = lastT - lapStart + 1;
-        firstT ??= frame.t;
-        if (Number.isFinite(speed)) {
-          const wait = startedAt + (frame.t - firstT) / speed - performance.now();
-          if (wait >= 1) await sleep(wait);
-        } else if (++sinceYield >= 256) {
-          sinceYield = 0;
-          await new Promise<void>((resolve) => setImmediate(resolve));
+        if (step.done === true) break;
+        for (const frame of step.value) {
+          if (frame.src !== 'ws/public') continue;
+          lapStart ??= frame.t;
+          if (lastT !== undefined && firstT === undefined && lapStart + lapShift <= lastT) lapShift = lastT - lapStart + 1;
+          firstT ??= frame.t;
+          if (Number.isFinite(speed)) {
+            const wait = startedAt + (frame.t - firstT) / speed - performance.now();
+            if (wait >= 1) await sleep(wait);
+            if (this.stopped) return;
+          }
+          const shift = baseShift + lapShift;
+          lastT = frame.t + lapShift;
+          if (shift === 0) onFrame(frame);
+          else if (frame.text === undefined) onFrame(shiftFrameTimes(frame, shift));
+          else onFrame({ ...frame, t: frame.t + shift }); // a loop's later lap of a decoded frame: the market's clock only
         }
-        if (this.stopped) return;
-        const t = frame.t + shift;
-        lastT = t;
-        this.options.onFrame(shift === 0 ? frame : { ...frame, t });
+        if (!Number.isFinite(speed)) {
+          // Between batches: let sockets and timers run, and wait for slow readers.
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          const waiting = ready?.();
+          if (waiting !== undefined) await Promise.race([waiting, this.stopSignal]);
+          if (this.stopped) return;
+        }
       }
     } while (this.options.loop && !this.stopped);
   }
 
-  private frames(): AsyncIterable<RecordedFrame> | Iterable<RecordedFrame> {
-    const { source } = this.options;
-    return source.kind === 'recording' ? new RecordingReader(source.path).frames() : source.frames();
+  private batches(): AsyncIterable<readonly FeedFrame[]> {
+    const { source, decoder } = this.options;
+    if (source.kind === 'recording' && decoder !== undefined && (this.options.shiftMs ?? 0) === 0) return readMarketBatches(source.path, decoder);
+    if (source.kind === 'recording') return readFrameBatches(source.path) as AsyncIterable<RecordedFrame[]>;
+    return inBatches(source.frames());
   }
 }
 
-function toAsync<T>(iterator: Iterator<T>): AsyncIterator<T> {
-  return {
-    next: () => Promise.resolve(iterator.next()),
-    return: () => Promise.resolve(iterator.return?.() ?? { done: true, value: undefined }),
-  };
+/** A frame producer's frames in batches: a synchronous producer is cut every {@link SYNC_BATCH} frames. */
+async function* inBatches(frames: AsyncIterable<RecordedFrame> | Iterable<RecordedFrame>): AsyncGenerator<readonly RecordedFrame[]> {
+  if (Symbol.asyncIterator in frames) {
+    for await (const frame of frames) yield [frame];
+    return;
+  }
+  let batch: RecordedFrame[] = [];
+  for (const frame of frames) {
+    batch.push(frame);
+    if (batch.length >= SYNC_BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,5 +1,5 @@
 import { Decimal } from '../../framework/model/decimal.js';
-import { parseOrderBookFrames, type OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import { parseOrderBookFrames, type BookFrame, type OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import { OrderBook } from '../../framework/exchange/book/order-book.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { SymbolInfo } from '../../framework/model/resources/symbol.js';
@@ -36,16 +36,28 @@ export class MarketState {
     return frames;
   }
 
+  /** Applies book frames parsed already (a recording line decoded from its bytes). */
+  applyBookFrames(frames: readonly BookFrame[], receivedAt: number): void {
+    this.lastFrameAt = receivedAt;
+    for (const frame of frames) this.book(frame.symbol).apply(frame);
+  }
+
   /** Records the trades of a `trades` notification payload (keyed by symbol). */
   addTrades(payload: Readonly<Record<string, unknown>>, receivedAt: number): void {
-    this.lastFrameAt = receivedAt;
     for (const [symbol, list] of Object.entries(payload)) {
-      if (!Array.isArray(list)) continue;
-      let kept = this.trades.get(symbol);
-      if (kept === undefined) this.trades.set(symbol, (kept = []));
-      for (const t of list as WireTrade[]) kept.push(t);
-      if (kept.length > TRADES_KEPT) kept.splice(0, kept.length - TRADES_KEPT);
+      if (Array.isArray(list)) this.addSymbolTrades(symbol, list as WireTrade[], receivedAt);
     }
+    this.lastFrameAt = receivedAt;
+  }
+
+  /** Records trades of one symbol. */
+  addSymbolTrades(symbol: string, trades: readonly WireTrade[], receivedAt: number): void {
+    this.lastFrameAt = receivedAt;
+    let kept = this.trades.get(symbol);
+    if (kept === undefined) this.trades.set(symbol, (kept = []));
+    for (const t of trades) kept.push(t);
+    // Trimmed in one go once twice the budget is held: a splice per frame moved 10,000 entries each time.
+    if (kept.length > 2 * TRADES_KEPT) kept.splice(0, kept.length - TRADES_KEPT);
   }
 
   /** The live book of `symbol`, if any frame built one. */
@@ -55,7 +67,9 @@ export class MarketState {
 
   /** Recent trades of `symbol`, oldest first. */
   tradesOf(symbol: string): readonly WireTrade[] {
-    return this.trades.get(symbol) ?? [];
+    const kept = this.trades.get(symbol);
+    if (kept === undefined) return [];
+    return kept.length > TRADES_KEPT ? kept.slice(-TRADES_KEPT) : kept;
   }
 
   /** `orderbook/full` snapshot entry `{t, s, a, b}` of a valid book, else undefined. */

@@ -1,13 +1,22 @@
+import type { Duplex } from 'node:stream';
 import type { RawData, WebSocket } from 'ws';
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import { ParseError } from '../../framework/model/errors.js';
 import { parseChannel, type ChannelInfo } from '../../framework/model/stream/channel.js';
-import { CandleAccumulator, buildCandles, candleStart, tradeStats, type WireTrade } from './trade-aggregates.js';
+import { CandleAccumulator, buildCandles, candleStart, type WireTrade } from './trade-aggregates.js';
+import { bookData, tickerData, tickerPriceData } from './derived-market-data.js';
+import type { DecodedMarketFrame } from './market-batches.js';
 import type { MarketState } from './market-state.js';
+import { RateLimited, type RequestBudget } from './request-budget.js';
+import { SubscriberWrites } from './subscriber-writes.js';
 import { send, sendError, sendResult } from './ws-protocol.js';
 
 interface PublicClient {
   readonly socket: WebSocket;
+  /** The peer's IP: requests spend its public stream budget. */
+  readonly address: string;
+  /** The connection under the WebSocket: corked while a batch of frames is written. */
+  readonly transport: Duplex | undefined;
   /** channel -> subscribed symbols */
   readonly subscriptions: Map<string, Set<string>>;
   /** Symbols whose `orderbook/full` snapshot this client has been sent (updates flow only after it). */
@@ -28,7 +37,9 @@ const SPEED_MS: Readonly<Record<string, number>> = { '100ms': 100, '500ms': 500,
 
 /**
  * The `/api/3/ws/public` side of the sandbox: answers `subscribe`, `unsubscribe` and
- * `subscriptions` as the exchange does and fans market frames out to subscribers.
+ * `subscriptions` as the exchange does (each spends the peer IP's public budget: 429 beyond it;
+ * an unknown method is 10001, as on the trading and wallet streams) and fans market frames out
+ * to subscribers.
  *
  * `orderbook/full` and `trades` are served from the replayed frames (book snapshot on subscribe,
  * then updates with their sequence; trade history from `limit`). Channels the market source does
@@ -41,21 +52,34 @@ export class PublicStreamHub {
   private readonly clients = new Set<PublicClient>();
   private readonly recordedChannels = new Set<string>();
   private readonly candles = new Map<string, CandleAccumulator>();
+  private readonly writes = new SubscriberWrites();
 
   constructor(
     private readonly market: MarketState,
+    private readonly budget: RequestBudget,
     /** Fault injection: drop this `orderbook/full` update for every client (a sequence gap). */
     private readonly skipBookUpdate: (symbol: string, sequence: number) => boolean = () => false,
   ) {}
+
+  /**
+   * Channels the market source carries: they pass through as recorded from the start, never
+   * derived (otherwise a trade before the first recorded candle would derive one).
+   */
+  markRecorded(channels: Iterable<string>): void {
+    for (const ch of channels) this.recordedChannels.add(ch);
+  }
 
   /** Connections currently open. */
   get connections(): number {
     return this.clients.size;
   }
 
-  /** Takes over a new `/api/3/ws/public` connection. */
-  accept(socket: WebSocket): void {
-    const client: PublicClient = { socket, subscriptions: new Map(), primedBooks: new Set(), lastSent: new Map() };
+  /**
+   * Takes over a new `/api/3/ws/public` connection; `transport` is the socket it was upgraded
+   * from, corked while a batch of frames goes out.
+   */
+  accept(socket: WebSocket, transport?: Duplex, address = ''): void {
+    const client: PublicClient = { socket, transport, address, subscriptions: new Map(), primedBooks: new Set(), lastSent: new Map() };
     this.clients.add(client);
     socket.on('message', (data: RawData) => this.onRequest(client, data));
     socket.on('close', () => this.clients.delete(client));
@@ -64,6 +88,7 @@ export class PublicStreamHub {
   /** Serves one market notification (already applied to the market state by the caller for books). */
   dispatch(msg: Notification, receivedAt: number, bookFrames?: ReadonlyArray<{ symbol: string; sequence: number; snapshot: boolean }>): void {
     if (typeof msg.ch !== 'string') return;
+    this.writes.corkUntilTaskEnd(this.clients);
     this.recordedChannels.add(msg.ch);
     if (msg.ch === 'orderbook/full') {
       this.dispatchBook(msg, bookFrames ?? []);
@@ -77,6 +102,37 @@ export class PublicStreamHub {
       for (const [symbol, trades] of Object.entries(payload)) {
         if (Array.isArray(trades)) this.deriveTradeChannels(symbol, trades as WireTrade[], receivedAt);
       }
+    }
+  }
+
+  /** Undefined while every subscriber keeps up; else resolves once none is far behind. */
+  whenDrained(): Promise<void> | undefined {
+    return this.writes.whenDrained(this.clients);
+  }
+
+  /**
+   * {@link dispatch} for a recording line decoded from its bytes (already applied to the market
+   * state): a one-symbol notification goes out as the recorded bytes; one of several symbols is
+   * parsed and takes the general path, which splits it per subscriber.
+   */
+  dispatchDecoded(frame: DecodedMarketFrame, trades: readonly WireTrade[] | undefined): void {
+    const book = frame.books[0];
+    const event = frame.events[0];
+    if (frame.books.length + frame.events.length !== 1) {
+      this.dispatch(JSON.parse(frame.text.toString('utf8')) as Notification, frame.t, frame.books);
+      return;
+    }
+    this.writes.corkUntilTaskEnd(this.clients);
+    this.recordedChannels.add(frame.channel);
+    if (book !== undefined) {
+      this.sendBookFrame(book, () => frame.text);
+      this.deriveBookChannels(book.symbol, frame.t);
+    } else if (event !== undefined) {
+      for (const client of this.clients) {
+        const wanted = client.subscriptions.get(frame.channel);
+        if (wanted && (wanted.has(event.symbol) || wanted.has('*'))) send(client.socket, frame.text);
+      }
+      this.deriveTradeChannels(event.symbol, trades ?? [], frame.t);
     }
   }
 
@@ -97,6 +153,13 @@ export class PublicStreamHub {
     const { method, ch, params, id } = request ?? {};
     if (method !== 'subscribe' && method !== 'unsubscribe' && method !== 'subscriptions') {
       sendError(client.socket, id, ErrorCode.ValidationError, `unknown method ${JSON.stringify(method)}`);
+      return;
+    }
+    try {
+      this.budget.spend('publicStream', client.address);
+    } catch (error) {
+      if (!(error instanceof RateLimited)) throw error;
+      sendError(client.socket, id, error.code, error.description);
       return;
     }
     if (typeof ch !== 'string') {
@@ -181,15 +244,23 @@ export class PublicStreamHub {
 
   private dispatchBook(msg: Notification, frames: ReadonlyArray<{ symbol: string; sequence: number; snapshot: boolean }>): void {
     for (const frame of frames) {
-      if (!frame.snapshot && this.skipBookUpdate(frame.symbol, frame.sequence)) continue;
       const entry = (msg.snapshot ?? msg.update)?.[frame.symbol];
-      const text = JSON.stringify({ ch: 'orderbook/full', [frame.snapshot ? 'snapshot' : 'update']: { [frame.symbol]: entry } });
-      for (const client of this.clients) {
-        const wanted = client.subscriptions.get('orderbook/full');
-        if (!wanted || !(wanted.has(frame.symbol) || wanted.has('*'))) continue;
-        if (frame.snapshot) client.primedBooks.add(frame.symbol);
-        if (client.primedBooks.has(frame.symbol)) send(client.socket, text);
-      }
+      this.sendBookFrame(frame, () => JSON.stringify({ ch: 'orderbook/full', [frame.snapshot ? 'snapshot' : 'update']: { [frame.symbol]: entry } }));
+    }
+  }
+
+  /**
+   * One symbol's book frame to its subscribers, updates only to those primed by a snapshot;
+   * `text` is built once, when the first subscriber needs it.
+   */
+  private sendBookFrame(frame: { symbol: string; sequence: number; snapshot: boolean }, text: () => string | Buffer): void {
+    if (!frame.snapshot && this.skipBookUpdate(frame.symbol, frame.sequence)) return;
+    let wire: string | Buffer | undefined;
+    for (const client of this.clients) {
+      const wanted = client.subscriptions.get('orderbook/full');
+      if (!wanted || !(wanted.has(frame.symbol) || wanted.has('*'))) continue;
+      if (frame.snapshot) client.primedBooks.add(frame.symbol);
+      if (client.primedBooks.has(frame.symbol)) send(client.socket, (wire ??= text()));
     }
   }
 
@@ -201,7 +272,7 @@ export class PublicStreamHub {
         const info = parseChannel(ch);
         if (info.kind !== 'partialBook' && info.kind !== 'topOfBook' && info.kind !== 'ticker') continue;
         if (!this.due(client, ch, symbol, at, info)) continue;
-        const data = info.kind === 'ticker' ? this.tickerData(symbol, at) : this.bookData(symbol, info);
+        const data = info.kind === 'ticker' ? tickerData(this.market, symbol, at) : bookData(this.market, symbol, info);
         if (data !== undefined) send(client.socket, { ch, data: { [symbol]: data } });
       }
     }
@@ -215,7 +286,7 @@ export class PublicStreamHub {
         const info = parseChannel(ch);
         if (info.kind === 'candles' && info.period) periods.add(info.period);
         else if ((info.kind === 'ticker' || info.kind === 'tickerPrice') && this.due(client, ch, symbol, at, info)) {
-          const data = info.kind === 'ticker' ? this.tickerData(symbol, at) : this.tickerPriceData(symbol, at);
+          const data = info.kind === 'ticker' ? tickerData(this.market, symbol, at) : tickerPriceData(this.market, symbol, at);
           if (data !== undefined) send(client.socket, { ch, data: { [symbol]: data } });
         }
       }
@@ -253,27 +324,5 @@ export class PublicStreamHub {
     if (last !== undefined && at - last < (SPEED_MS[info.speed ?? '1s'] ?? 1000)) return false;
     client.lastSent.set(key, at);
     return true;
-  }
-
-  private bookData(symbol: string, info: ChannelInfo): Record<string, unknown> | undefined {
-    const depth = info.kind === 'partialBook' ? Number(info.depth?.slice(1) ?? 5) : 1;
-    const snapshot = this.market.bookSnapshot(symbol, depth);
-    if (snapshot === undefined) return undefined;
-    if (info.kind === 'partialBook') return snapshot;
-    const [ask, askQty] = snapshot.a[0] ?? [];
-    const [bid, bidQty] = snapshot.b[0] ?? [];
-    return { t: snapshot.t, a: ask ?? null, A: askQty ?? null, b: bid ?? null, B: bidQty ?? null };
-  }
-
-  private tickerData(symbol: string, at: number): Record<string, unknown> | undefined {
-    const base = this.tickerPriceData(symbol, at);
-    const top = this.bookData(symbol, { kind: 'topOfBook', batch: false });
-    const stats = tradeStats(this.market.tradesOf(symbol), at);
-    return { ...base, a: top?.a ?? null, A: top?.A ?? null, b: top?.b ?? null, B: top?.B ?? null, p: null, P: null, L: stats.lastTradeId ?? 0 };
-  }
-
-  private tickerPriceData(symbol: string, at: number): Record<string, unknown> {
-    const s = tradeStats(this.market.tradesOf(symbol), at);
-    return { t: Math.floor(at), o: s.open ?? null, c: s.last ?? null, h: s.high, l: s.low, v: s.volume, q: s.volumeQuote };
   }
 }

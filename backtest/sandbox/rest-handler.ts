@@ -3,18 +3,19 @@ import { ErrorCode } from '../../framework/exchange/errors.js';
 import type { LatencyKind, LatencyModel } from '../venue/matching/latency-model.js';
 import { VenueRejection } from '../venue/venue-types.js';
 import type { FaultInjector } from './fault-injector.js';
-import { RequestBudget } from './request-budget.js';
+import { RateLimited, type RequestBudget } from './request-budget.js';
 import { decodeBody, type Params } from './request-params.js';
 import { matchRoute, type Route } from './rest-route.js';
 import { SandboxAuth } from './sandbox-auth.js';
-import type { ResolvedApiKey, SandboxRateLimits } from './sandbox-config.js';
+import type { ResolvedApiKey } from './sandbox-config.js';
 
 /** Options of {@link RestHandler}. */
 export interface RestHandlerOptions {
   readonly routes: readonly Route[];
   readonly auth: SandboxAuth;
   readonly faults: FaultInjector;
-  readonly limits: SandboxRateLimits;
+  /** The request budgets, shared with the streams. */
+  readonly budget: RequestBudget;
   readonly now: () => number;
   /** Delays between the client and the engine, both ways; none when absent. */
   readonly latency?: LatencyModel;
@@ -23,6 +24,8 @@ export interface RestHandlerOptions {
 const API_PREFIX = '/api/3';
 /** Largest body accepted; order lists are the biggest legitimate requests, far below this. */
 const MAX_BODY_BYTES = 1 << 20;
+/** Oversized bytes read and dropped to keep the connection usable; beyond, it is closed. */
+const MAX_DRAINED_BYTES = 64 << 20;
 
 /**
  * Serves one REST request as the exchange does: injected faults first, then route lookup (800/404
@@ -31,17 +34,13 @@ const MAX_BODY_BYTES = 1 << 20;
  * envelope with the table's HTTP status.
  */
 export class RestHandler {
-  private readonly budget: RequestBudget;
-
-  constructor(private readonly options: RestHandlerOptions) {
-    this.budget = new RequestBudget(options.now);
-  }
+  constructor(private readonly options: RestHandlerOptions) {}
 
   /** Answers `req`; never rejects. */
   async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let raw: Buffer;
     try {
-      raw = await readBody(req);
+      raw = await readBody(req, res);
     } catch (error) {
       answerError(res, error instanceof VenueRejection ? error : new VenueRejection(ErrorCode.ValidationError, 'unreadable body'));
       return;
@@ -89,12 +88,11 @@ export class RestHandler {
     const { route, params } = found;
     let key: ResolvedApiKey | undefined;
     if (route.right === undefined) {
-      this.spend(`ip:${req.socket.remoteAddress ?? ''}`, this.options.limits.publicPerSecond);
+      this.options.budget.spend('public', req.socket.remoteAddress ?? '');
     } else {
       key = this.options.auth.authenticateRest(header(req, 'authorization'), { method, target, body: raw });
       SandboxAuth.requireRight(key, route.right);
-      const perSecond = route.scope === 'trading' ? this.options.limits.tradingPerSecond : this.options.limits.otherPerSecond;
-      this.spend(`${route.scope}:${key.apiKey}`, perSecond);
+      this.options.budget.spend(route.scope === 'trading' ? 'trading' : 'other', key.apiKey);
     }
     const query: Params = Object.fromEntries(url.searchParams);
     const body = decodeBody(raw, header(req, 'content-type'));
@@ -102,17 +100,6 @@ export class RestHandler {
     return { call: () => route.handle({ params, query, body, key }), kind };
   }
 
-  private spend(bucket: string, perSecond: number): void {
-    const { ok, retryAfterMs } = this.budget.take(bucket, perSecond);
-    if (!ok) throw new RateLimited(retryAfterMs);
-  }
-}
-
-/** A 429 carrying when the window resets. */
-class RateLimited extends VenueRejection {
-  constructor(readonly retryAfterMs: number) {
-    super(ErrorCode.TooManyRequests, 'rate limit exceeded');
-  }
 }
 
 /** What a trading route does, for the latency model. */
@@ -136,22 +123,34 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
+/**
+ * The body, or a 10001 rejection when it is larger than {@link MAX_BODY_BYTES}. An oversized body
+ * is still read to its end (and dropped): answering in the middle of it would leave the rest on
+ * the connection, and destroying the request would reset a keep-alive connection the client
+ * means to use again. Past {@link MAX_DRAINED_BYTES} the connection is closed after the answer.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new VenueRejection(ErrorCode.ValidationError, 'body too large'));
-        req.destroy();
+      if (size > MAX_DRAINED_BYTES) {
+        res.shouldKeepAlive = false;
+        reject(tooLarge());
+        req.pause();
         return;
       }
-      chunks.push(chunk);
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else chunks.length = 0;
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('end', () => (size > MAX_BODY_BYTES ? reject(tooLarge()) : resolve(Buffer.concat(chunks))));
     req.on('error', reject);
   });
+}
+
+function tooLarge(): VenueRejection {
+  return new VenueRejection(ErrorCode.ValidationError, `body larger than ${MAX_BODY_BYTES} bytes`);
 }
 
 function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

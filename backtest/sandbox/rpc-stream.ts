@@ -2,6 +2,7 @@ import type { LatencyKind, LatencyModel } from '../venue/matching/latency-model.
 import type { RawData, WebSocket } from 'ws';
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import { VenueRejection } from '../venue/venue-types.js';
+import type { RequestBudget } from './request-budget.js';
 import { SandboxAuth } from './sandbox-auth.js';
 import type { AccessRight, ResolvedApiKey } from './sandbox-config.js';
 import { sendError, sendResult } from './ws-protocol.js';
@@ -26,26 +27,45 @@ export interface StreamMethod {
 }
 
 /**
- * JSON-RPC-like request handling shared by the trading and wallet streams: parses a request,
- * handles `login` (HS256 or BASIC), refuses everything else before login (1001) or without the
- * method's right (1003), and answers with `result` or the error envelope, `id` only when the
- * request had one.
+ * What a stream method does (without its account prefix), for the latency model; these are the
+ * trading requests (place, replace, cancel) of the documented limits, the rest spend `other`.
  */
-/** What a stream method does (without its account prefix), for the latency model. */
 const STREAM_LATENCY_KINDS: Readonly<Record<string, LatencyKind>> = {
   new_order: 'place', new_order_list: 'placeList', replace_order: 'replace', cancel_order: 'cancel', cancel_orders: 'cancelAll',
 };
 
+/** Options of {@link RpcStream}. */
+export interface RpcStreamOptions {
+  readonly auth: SandboxAuth;
+  readonly methods: Readonly<Record<string, StreamMethod>>;
+  /** The request budgets, shared with REST: a key's trading budget is one whatever carries it. */
+  readonly budget: RequestBudget;
+  /** Delays between the client and the engine, both ways; none when absent. */
+  readonly latency?: LatencyModel;
+  readonly now?: () => number;
+}
+
+/**
+ * JSON-RPC-like request handling shared by the trading and wallet streams: parses a request,
+ * handles `login` (HS256 or BASIC), refuses an unknown method (10001, as the public stream
+ * does), everything else before login (1001) or without the method's right (1003), and a request
+ * over the key's budget (429: place, replace and cancel spend the trading budget, every other
+ * method the `other` one, as over REST); answers with `result` or the error envelope, `id` only
+ * when the request had one.
+ */
 export class RpcStream {
   private readonly clients = new Set<StreamClient>();
+  private readonly auth: SandboxAuth;
+  private readonly methods: Readonly<Record<string, StreamMethod>>;
+  private readonly latency: LatencyModel | undefined;
+  private readonly now: () => number;
 
-  constructor(
-    private readonly auth: SandboxAuth,
-    private readonly methods: Readonly<Record<string, StreamMethod>>,
-    /** Delays between the client and the engine, both ways; none when absent. */
-    private readonly latency?: LatencyModel,
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly options: RpcStreamOptions) {
+    this.auth = options.auth;
+    this.methods = options.methods;
+    this.latency = options.latency;
+    this.now = options.now ?? Date.now;
+  }
 
   /** Connections of this stream (for venue events). */
   get connections(): ReadonlySet<StreamClient> {
@@ -86,9 +106,10 @@ export class RpcStream {
         return;
       }
       const handler = typeof method === 'string' ? this.methods[method] : undefined;
-      if (handler === undefined) throw new VenueRejection(ErrorCode.ActionNotAllowed, `unknown method ${JSON.stringify(method)}`);
+      if (handler === undefined) throw new VenueRejection(ErrorCode.ValidationError, `unknown method ${JSON.stringify(method)}`);
       if (client.key === undefined) throw new VenueRejection(ErrorCode.AuthorizationRequired, 'login first');
       SandboxAuth.requireRight(client.key, handler.right);
+      this.options.budget.spend(tradingRequest(method as string) ? 'trading' : 'other', client.key.apiKey);
       if (this.latency !== undefined) {
         this.delayed(client, id, method as string, handler, params as Record<string, unknown>);
         return;
@@ -108,7 +129,7 @@ export class RpcStream {
    */
   private delayed(client: StreamClient, id: unknown, method: string, handler: StreamMethod, params: Record<string, unknown>): void {
     const latency = this.latency as LatencyModel;
-    const kind = STREAM_LATENCY_KINDS[method.replace(/^(spot|margin|futures)_/, '')] ?? 'query';
+    const kind = STREAM_LATENCY_KINDS[unprefixed(method)] ?? 'query';
     setTimeout(() => {
       let reply: () => void;
       try {
@@ -131,4 +152,13 @@ export class RpcStream {
     }
     sendError(client.socket, id, error.code, error.description);
   }
+}
+
+function unprefixed(method: string): string {
+  return method.replace(/^(spot|margin|futures)_/, '');
+}
+
+/** Place, replace or cancel: the requests of the trading budget. */
+function tradingRequest(method: string): boolean {
+  return Object.hasOwn(STREAM_LATENCY_KINDS, unprefixed(method));
 }

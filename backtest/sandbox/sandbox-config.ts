@@ -92,6 +92,13 @@ export interface SandboxOptions {
   readonly latency?: LatencyModel;
   /** Wall clock of signatures, rate limits and timestamps; default Date.now. */
   readonly now?: () => number;
+  /**
+   * Serve the market as if it were happening now: every time the sandbox serves (frame times,
+   * REST market data, order and trade times) is the recorded one moved by (wall clock at start -
+   * the source's first frame time), so "trades since an hour ago" finds the replay's trades.
+   * Default false: the recorded times.
+   */
+  readonly shiftToNow?: boolean;
 }
 
 /** A key as the server keeps it. */

@@ -1,17 +1,23 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { tradingBalanceToWire, walletBalanceToWire } from '../../framework/model/resources/balance.js';
 import { orderReportToWire } from '../../framework/model/stream/order-report.js';
-import type { RecordedFrame } from '../recording/recording-format.js';
+import type { SymbolInfo } from '../../framework/model/resources/symbol.js';
+import { MarketLineDecoder } from '../recording/market-line-decoder.js';
+import { Instrument } from '../../framework/model/instrument.js';
+import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { Venue, VenueEvent } from '../venue/venue-types.js';
 import { accountRoutes } from './account-routes.js';
 import { FaultInjector } from './fault-injector.js';
+import type { DecodedMarketFrame, FeedFrame } from './market-batches.js';
 import { MarketFeed } from './market-feed.js';
 import { MarketState } from './market-state.js';
 import { marketDataRoutes } from './market-data-routes.js';
 import { PublicStreamHub } from './public-stream-hub.js';
 import { ReportDelivery } from './report-delivery.js';
+import { RequestBudget } from './request-budget.js';
 import { RestHandler } from './rest-handler.js';
 import { RpcStream, type StreamClient } from './rpc-stream.js';
 import { SandboxAuth } from './sandbox-auth.js';
@@ -19,6 +25,7 @@ import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxApiKey,
 import {
   ORDERS_SUBSCRIPTION, SPOT_BALANCE_SUBSCRIPTION, TRANSACTIONS_SUBSCRIPTION, WALLET_BALANCE_SUBSCRIPTION, tradingMethods, walletMethods,
 } from './stream-methods.js';
+import type { WireTrade } from './trade-aggregates.js';
 import { TransactionLog } from './transaction-log.js';
 import { send } from './ws-protocol.js';
 
@@ -56,6 +63,8 @@ export class SandboxServer {
       market: MarketState; hub: PublicStreamHub; trading: RpcStream; wallet: RpcStream; feed: MarketFeed; delivery: ReportDelivery;
       faults: FaultInjector;
     },
+    /** What every served time adds to the recorded one (`shiftToNow`); 0 when times are the recorded ones. */
+    readonly timeShiftMs = 0,
   ) {
     const { address, port } = http.address() as AddressInfo;
     const host = address.includes(':') ? `[${address}]` : address;
@@ -76,24 +85,31 @@ export class SandboxServer {
     const auth = new SandboxAuth(options.apiKeys, now);
     let route: (event: VenueEvent) => void = () => undefined;
     const venue = input.venue({ symbols, accounts: options.accounts, onEvent: (event) => route(event) });
-    venue.advanceTo(await MarketFeed.startTime(input.market, now));
-    const hub = new PublicStreamHub(market, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
-    const trading = new RpcStream(auth, tradingMethods(venue, market), input.latency, now);
-    const wallet = new RpcStream(auth, walletMethods(venue, transactions));
+    const firstFrameAt = await MarketFeed.startTime(input.market, now);
+    const timeShiftMs = input.shiftToNow === true ? Math.floor(now()) - Math.floor(firstFrameAt) : 0;
+    venue.advanceTo(firstFrameAt + timeShiftMs);
+    const budget = new RequestBudget(now, options.rateLimits);
+    const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
+    hub.markRecorded(await MarketFeed.recordedChannels(input.market));
+    const trading = new RpcStream({ auth, methods: tradingMethods(venue, market), budget, latency: input.latency, now });
+    const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
-      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions })], auth, faults, limits: options.rateLimits, now,
+      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions })], auth, faults, budget, now,
       latency: input.latency,
     });
     const http = createServer((req, res) => void rest.handle(req, res));
     http.keepAliveTimeout = 30_000;
     const wss = new WebSocketServer({ noServer: true });
     const holder: { server?: SandboxServer } = {};
-    const feed = new MarketFeed({ source: input.market, speed: options.speed, loop: options.loop, onFrame: (f) => holder.server?.onFrame(f) });
+    const feed = new MarketFeed({
+      source: input.market, speed: options.speed, loop: options.loop, shiftMs: timeShiftMs, decoder: lineDecoder(symbols), onFrame: (f) => holder.server?.onFrame(f),
+      ready: () => hub.whenDrained(),
+    });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(options.port, options.host, () => resolve());
     });
-    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults });
+    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults }, timeShiftMs);
     holder.server = s;
     route = (event) => s.onVenueEvent(event);
     transactions.onTransaction((account, tx) => {
@@ -109,7 +125,7 @@ export class SandboxServer {
         socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => s.accept(ws, kind));
+      wss.handleUpgrade(req, socket, head, (ws) => s.accept(ws, kind, socket, req.socket.remoteAddress ?? ''));
     });
     s.startTimers(input);
     const gate = options.paused ? new Promise<void>((resolve) => (s.release = resolve)) : Promise.resolve();
@@ -147,7 +163,7 @@ export class SandboxServer {
     await this.finished.catch(() => undefined);
   }
 
-  private accept(ws: WebSocket, kind: 'public' | 'trading' | 'wallet'): void {
+  private accept(ws: WebSocket, kind: 'public' | 'trading' | 'wallet', transport: Duplex, address: string): void {
     this.lastSeen.set(ws, performance.now());
     const seen = () => this.lastSeen.set(ws, performance.now());
     ws.on('message', seen);
@@ -155,7 +171,7 @@ export class SandboxServer {
     ws.on('pong', seen);
     ws.on('close', () => this.lastSeen.delete(ws));
     ws.on('error', () => ws.terminate());
-    if (kind === 'public') this.parts.hub.accept(ws);
+    if (kind === 'public') this.parts.hub.accept(ws, transport, address);
     else (kind === 'trading' ? this.parts.trading : this.parts.wallet).accept(ws);
   }
 
@@ -179,7 +195,11 @@ export class SandboxServer {
     for (const ws of [...this.lastSeen.keys()]) ws.terminate();
   }
 
-  private onFrame(frame: RecordedFrame): void {
+  private onFrame(frame: FeedFrame): void {
+    if (frame.text !== undefined) {
+      this.onDecodedFrame(frame);
+      return;
+    }
     const msg = frame.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
     if (typeof msg.ch !== 'string') return;
     try {
@@ -195,6 +215,30 @@ export class SandboxServer {
       this.framesServed++;
     } catch {
       // One bad frame must not end the market for every client; it is counted and skipped.
+      this.frameErrors++;
+    }
+  }
+
+  /** {@link onFrame} for a book or trades line decoded from its bytes (no message object). */
+  private onDecodedFrame(frame: DecodedMarketFrame): void {
+    try {
+      if (this.venue.onParsedMarket !== undefined) this.venue.onParsedMarket(frame.books, frame.events, frame.t);
+      else this.venue.onMarketFrame(JSON.parse(frame.text.toString('utf8')), frame.t);
+    } catch {
+      this.frameErrors++;
+    }
+    try {
+      let trades: WireTrade[] | undefined;
+      if (frame.channel === 'orderbook/full') this.parts.market.applyBookFrames(frame.books, frame.t);
+      else {
+        for (const event of frame.events) {
+          trades = event.trades.map(wireTrade);
+          this.parts.market.addSymbolTrades(event.symbol, trades, frame.t);
+        }
+      }
+      this.parts.hub.dispatchDecoded(frame, trades);
+      this.framesServed++;
+    } catch {
       this.frameErrors++;
     }
   }
@@ -215,3 +259,18 @@ export class SandboxServer {
   }
 }
 
+
+/** Decodes the book and trades lines of the symbols the recording's header describes (none: every line is parsed). */
+function lineDecoder(symbols: Readonly<Record<string, SymbolInfo>>): MarketLineDecoder | undefined {
+  const scales = new Map(Object.entries(symbols).map(([code, info]) => {
+    const instrument = new Instrument(code, info);
+    return [code, { priceScale: instrument.priceScale, quantityScale: instrument.quantityScale }] as const;
+  }));
+  return scales.size === 0 ? undefined : new MarketLineDecoder(scales);
+}
+
+/** A trade as the public stream and the market state hold it; an id beyond 2^53 stays text rather than turn into another number. */
+function wireTrade(trade: TradeTick): WireTrade {
+  const id = Number(trade.id);
+  return { t: trade.timestamp, i: Number.isSafeInteger(id) ? id : trade.id, p: trade.price, q: trade.quantity, s: trade.side };
+}

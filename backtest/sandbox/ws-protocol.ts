@@ -16,7 +16,13 @@ export function sendError(socket: WebSocket, id: unknown, code: number, descript
   send(socket, id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', error, id });
 }
 
-/** Sends a JSON frame if the socket is still open; a closed socket is not an error for a broadcaster. */
+/**
+ * Sends a JSON frame (an object, its text, or its UTF-8 bytes, sent as a text message) if the
+ * socket is still open; a closed socket is not an error for a broadcaster.
+ */
 export function send(socket: WebSocket, frame: unknown): void {
-  if (socket.readyState === socket.OPEN) socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  if (socket.readyState !== socket.OPEN) return;
+  if (typeof frame === 'string') socket.send(frame);
+  else if (Buffer.isBuffer(frame)) socket.send(frame, { binary: false });
+  else socket.send(JSON.stringify(frame));
 }

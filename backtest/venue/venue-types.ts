@@ -5,6 +5,8 @@ import type { TradingBalance, WalletBalance } from '../../framework/model/resour
 import type { ContingencyType, Order, OrderType, TimeInForce } from '../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
+import type { BookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import type { MarketEvent } from '../../framework/model/stream/market-events.js';
 
 /**
  * The simulated venue's contract. The venue is pure and deterministic: it never reads a clock,
@@ -131,6 +133,8 @@ export interface Venue {
    * orders and trigger stop/take-profit orders. Advances time to `receivedAt` first.
    */
   onMarketFrame(frame: unknown, receivedAt: number): void;
+  /** {@link onMarketFrame} for a frame parsed already (book frames, market events); optional, callers fall back to the message. */
+  onParsedMarket?(books: readonly BookFrame[], events: readonly MarketEvent[], receivedAt: number): void;
 
   placeOrder(account: AccountId, request: NewOrderRequest): Order;
   placeOrderList(account: AccountId, request: OrderListRequest): Order[];

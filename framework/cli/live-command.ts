@@ -41,12 +41,15 @@ export const liveCommand: CliCommand = {
  */
 export const paperCommand: CliCommand = {
   name: 'paper',
-  usage: 'paper --config FILE [--recording FILE] [--speed X] [--duration SECONDS]',
+  usage: 'paper --config FILE [--recording FILE] [--speed X] [--duration SECONDS] [--recorded-time]',
   summary: 'run a bot against a local sandbox exchange replaying a recording (no account needed)',
   async run(args) {
     const { values } = parseArgs({
       args: [...args],
-      options: { config: { type: 'string' }, recording: { type: 'string' }, speed: { type: 'string' }, duration: { type: 'string' } },
+      options: {
+        config: { type: 'string' }, recording: { type: 'string' }, speed: { type: 'string' }, duration: { type: 'string' },
+        'recorded-time': { type: 'boolean', default: false },
+      },
       strict: true,
     });
     const file = requiredConfig(values.config);
@@ -60,6 +63,8 @@ export const paperCommand: CliCommand = {
       venue: simulatedVenueFactory(), market: marketSource(recording, config.paper.seed), speed,
       accounts: [{ id: 'main', spot: Object.fromEntries(Object.entries(config.paper.balances).map(([c, v]) => [c, toWire(v)])) }],
       latency: config.paper.latencyMs > 0 ? new ConstantLatency(config.paper.latencyMs) : undefined,
+      // The bot asks for "since an hour ago" and stamps its journal with the wall clock: the market is served as now.
+      shiftToNow: !values['recorded-time'],
     });
     const key = server.apiKeys[0]!;
     console.log(`paper exchange at ${server.baseUrl} (${recording === undefined ? `synthetic market, seed ${config.paper.seed}` : recording})`);

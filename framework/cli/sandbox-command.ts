@@ -19,7 +19,7 @@ const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.js
  */
 export const sandboxCommand: CliCommand = {
   name: 'sandbox',
-  usage: 'sandbox [--recording FILE | --synthetic SEED] [--port N] [--speed X] [--loop] [--seed TEXT] [--balance CUR=AMOUNT ...] [--latency MS]',
+  usage: 'sandbox [--recording FILE | --synthetic SEED] [--port N] [--speed X] [--loop] [--seed TEXT] [--balance CUR=AMOUNT ...] [--latency MS] [--now]',
   summary: 'run a local API v3 exchange (REST + WebSocket) over the simulated venue',
   async run(args) {
     const { values } = parseArgs({
@@ -34,6 +34,7 @@ export const sandboxCommand: CliCommand = {
         seed: { type: 'string', default: 'sandbox' },
         balance: { type: 'string', multiple: true },
         latency: { type: 'string', default: '0' },
+        now: { type: 'boolean', default: false },
       },
       strict: true,
     });
@@ -57,6 +58,7 @@ export const sandboxCommand: CliCommand = {
       seed: values.seed,
       accounts: [{ id: 'main', spot, wallet: { USDT: '10000' } }],
       latency: latencyMs > 0 ? new ConstantLatency(latencyMs) : undefined,
+      shiftToNow: values.now,
     });
     const key = server.apiKeys[0];
     console.log(`base_url:    ${server.baseUrl}`);
