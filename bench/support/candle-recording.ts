@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { Prng } from '../../backtest/venue/prng.js';
 
 /** The symbol of {@link writeCandleRecording}'s recordings (the sample's BTCUSDT instrument). */
 export const CANDLE_SYMBOL = 'BTCUSDT';
@@ -12,18 +13,6 @@ const HEADER = {
   },
 };
 
-/** mulberry32: a small seeded generator, so the recording is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Cents as a price text with two decimals (integer arithmetic only). */
 function price(cents: number): string {
   return `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -35,7 +24,8 @@ function price(cents: number): string {
  * slow swings, so moving averages cross now and then. Each candle is received when its minute ends.
  */
 export function writeCandleRecording(file: string, start: number, minutes: number, seed = 7): void {
-  const next = random(seed);
+  const prng = new Prng(seed);
+  const next = (): number => prng.uniform();
   const lines = [JSON.stringify(HEADER)];
   let close = 6_000_000;
   for (let i = 0; i < minutes; i++) {
