@@ -10,9 +10,9 @@ import { writeReport } from '../../backtest/report/write-report.js';
 import { loadBotConfig } from '../config/bot-config.js';
 import { createLogger } from '../log/logger.js';
 import { ValidationError } from '../model/errors.js';
-import { loadStrategy } from '../runtime/plugin-loader.js';
 import { checkWritableDir } from './check-writable.js';
 import { examples, type CliCommand } from './command.js';
+import { loadConfiguredStrategy } from './load-configured-strategy.js';
 import { collect, integerAtLeast } from './option-parsers.js';
 
 /** The shipped sample: 8 minutes of the sandbox's synthetic BTCUSDT/ETHUSDT market. */
@@ -63,7 +63,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
     const latencyMs = values.latency ?? config.backtest.latencyMs;
     const outDir = path.resolve(values.out ?? path.join('reports', config.bot.id));
     checkWritableDir(outDir, '--out');
-    const { plugin, params } = await loadStrategy(config.strategy.name, config.strategy.params, { baseDir: path.dirname(configFile) });
+    const { plugin, params } = await loadConfiguredStrategy(config, configFile);
     const log = createLogger({ level: 'warn', console: values.quiet ? 'off' : 'pretty', consoleStream: process.stderr });
     // Progress in bytes of the recordings on disk, so a gzip stream of unknown length still has an ETA.
     const totalBytes = recordings.reduce((sum, file) => sum + statSync(file).size, 0);

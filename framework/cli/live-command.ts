@@ -12,8 +12,8 @@ import { createLiveContainer, resolveLiveBot } from '../live/live-container.js';
 import { createLogger } from '../log/logger.js';
 import { toWire } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
-import { loadStrategy } from '../runtime/plugin-loader.js';
 import { examples, type CliCommand } from './command.js';
+import { loadConfiguredStrategy } from './load-configured-strategy.js';
 import { positiveNumber } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
 
@@ -38,7 +38,7 @@ export const liveCommand: CliCommand<{ readonly config: string }> = {
     const config = loadBotConfig(file);
     const credentials = loadCredentials(config.exchange);
     const exchange = config.exchange!;
-    return runBot(config, path.dirname(file), exchange.baseUrl, exchange.wsBaseUrl, credentials);
+    return runBot(config, file, exchange.baseUrl, exchange.wsBaseUrl, credentials);
   },
 };
 
@@ -88,16 +88,16 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const credentials = ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' });
     const duration = values.duration === undefined ? undefined : values.duration * 1000;
     try {
-      return await runBot(config, path.dirname(file), server.baseUrl, server.wsBaseUrl, credentials, [server.done, ...(duration === undefined ? [] : [sleep(duration)])]);
+      return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, [server.done, ...(duration === undefined ? [] : [sleep(duration)])]);
     } finally {
       await server.close();
     }
   },
 };
 
-async function runBot(config: BotConfig, configDir: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials, alsoStopOn: Promise<unknown>[] = []): Promise<number> {
+async function runBot(config: BotConfig, configFile: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials, alsoStopOn: Promise<unknown>[] = []): Promise<number> {
   const logger = createLogger({ level: config.logging.level, file: config.logging.file, console: config.logging.console, secrets: [credentials.apiKey, credentials.secretKey] });
-  const strategy = await loadStrategy(config.strategy.name, config.strategy.params, { baseDir: configDir });
+  const strategy = await loadConfiguredStrategy(config, configFile);
   const { bot, close } = resolveLiveBot(createLiveContainer({ config, baseUrl, wsBaseUrl, credentials, logger, strategy }));
   const stop = stopSignal({ onStop: (reason) => console.log(`stopping (${reason === 'orphaned' ? 'parent process gone' : reason})...`) });
   try {
