@@ -8,12 +8,14 @@ import { syntheticMarketSource } from '../../backtest/sandbox/synthetic-source.j
 import { loadBotConfig, type BotConfig } from '../config/bot-config.js';
 import { loadCredentials } from '../config/secrets.js';
 import { ApiCredentials } from '../exchange/rest/credentials.js';
+import type { LiveBot } from '../live/live-bot.js';
 import { createLiveContainer, resolveLiveBot } from '../live/live-container.js';
 import { createLogger } from '../log/logger.js';
 import { toWire } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
 import { examples, type CliCommand } from './command.js';
 import { loadConfiguredStrategy } from './load-configured-strategy.js';
+import { paperSummary } from './paper-summary.js';
 import { positiveNumber } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
 
@@ -88,20 +90,28 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const credentials = ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' });
     const duration = values.duration === undefined ? undefined : values.duration * 1000;
     try {
-      return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, [server.done, ...(duration === undefined ? [] : [sleep(duration)])]);
+      const stopOn = [server.done, ...(duration === undefined ? [] : [sleep(duration)])];
+      return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, stopOn, async (bot) => {
+        console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances));
+      });
     } finally {
       await server.close();
     }
   },
 };
 
-async function runBot(config: BotConfig, configFile: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials, alsoStopOn: Promise<unknown>[] = []): Promise<number> {
+async function runBot(
+  config: BotConfig, configFile: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials,
+  alsoStopOn: Promise<unknown>[] = [], afterRun?: (bot: LiveBot) => Promise<void>,
+): Promise<number> {
   const logger = createLogger({ level: config.logging.level, file: config.logging.file, console: config.logging.console, secrets: [credentials.apiKey, credentials.secretKey] });
   const strategy = await loadConfiguredStrategy(config, configFile);
   const { bot, close } = resolveLiveBot(createLiveContainer({ config, baseUrl, wsBaseUrl, credentials, logger, strategy }));
   const stop = stopSignal({ onStop: (reason) => console.log(`stopping (${reason === 'orphaned' ? 'parent process gone' : reason})...`) });
   try {
-    return await bot.run(Promise.race([stop.stopped, ...alsoStopOn]));
+    const code = await bot.run(Promise.race([stop.stopped, ...alsoStopOn]));
+    await afterRun?.(bot);
+    return code;
   } finally {
     stop.dispose();
     await close();
