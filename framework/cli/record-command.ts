@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { Recorder } from '../../backtest/recording/recorder.js';
 import type { RecordingHeader } from '../../backtest/recording/recording-format.js';
@@ -91,7 +91,11 @@ export const recordCommand: CliCommand<RecordOptions> = {
     // Closing the session ends its redialing; then the file is flushed and closed.
     await session.close();
     await recorder.stop().catch((error: unknown) => (failure ??= error));
-    if (failure !== undefined) throw failure;
+    if (failure !== undefined) {
+      // A recording that never got a frame is only a header: do not leave it to be mistaken for data.
+      if (recorder.stats.frames === 0) for (const file of recorder.paths) rmSync(file, { force: true });
+      throw failure;
+    }
     console.log(`${recorder.stats.frames} frames, ${recorder.stats.reconnects} reconnects, files: ${recorder.paths.join(', ')}`);
     return 0;
   },

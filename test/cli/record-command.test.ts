@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,9 +40,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('tradeloop record against a loopback port with nothing listening', () => {
   it('gives up after --connect-timeout with one line naming the connection, exit 1', async () => {
-    const { exited } = record(await closedPort(), path.join(dir, 'a', 'x.jsonl.gz'), ['--connect-timeout', '1']);
+    const out = path.join(dir, 'a', 'x.jsonl.gz');
+    const { exited } = record(await closedPort(), out, ['--connect-timeout', '1']);
     const { code, stderr } = await exited;
     expect(code).toBe(1);
+    expect(existsSync(out)).toBe(false);
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toMatch(/^tradeloop record: connection to ws:\/\/127\.0\.0\.1:\d+\/api\/3\/ws\/public not open after 1000 ms/);
   }, 30_000);
