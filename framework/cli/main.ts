@@ -70,11 +70,16 @@ export function buildProgram(): Command {
   for (const c of commands) {
     const command = program.command(c.name).summary(c.summary).description(c.summary).helpOption('-h, --help', 'show help');
     // One line naming the option: commander's own message, under the command's name.
-    command.configureOutput({ outputError: (text, write) => write(`tradeloop ${c.name}: ${text.replace(/^error: /, '')}`) });
+    command.configureOutput({ outputError: (text, write) => write(`tradeloop ${c.name}: ${oneLine(text)}`) });
     c.define(command);
   }
-  program.configureOutput({ outputError: (text, write) => write(`tradeloop: ${text.replace(/^error: /, '')}`) });
+  program.configureOutput({ outputError: (text, write) => write(`tradeloop: ${oneLine(text)}`) });
   return program;
+}
+
+/** Commander's error text as one line: no `error: ` prefix, its "Did you mean" hint on the same line. */
+function oneLine(text: string): string {
+  return `${text.replace(/^error: /, '').replace(/\n\(Did you mean (.*)\)/, ' (did you mean $1)').trimEnd()}\n`;
 }
 
 function usageExitCode(error: CommanderError): number {

@@ -65,6 +65,8 @@ describe('bad usage: one line naming the flag, exit 2', () => {
     [['record', '--symbols', 'BTCUSDT', '--out', 'x.jsonl.gz'], /^tradeloop record: required option '--ws-base-url <url>' not specified$/],
     [['import-candles', '--symbol', 'X', '--out', 'y'], /^tradeloop import-candles: missing required argument 'file.csv'$/],
     [['bogus'], /^tradeloop: unknown command 'bogus'$/],
+    [['backtest', '--confg', 'x.yaml'], /^tradeloop backtest: unknown option '--confg' \(did you mean --config\?\)$/],
+    [['bactest'], /^tradeloop: unknown command 'bactest' \(did you mean backtest\?\)$/],
   ])('%j', async (argv, message) => {
     const { code, err } = await tradeloop(...argv);
     expect(code).toBe(2);
