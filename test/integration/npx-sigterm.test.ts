@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { book, startExchange, until, type Exchange } from './support/bot-harness.js';
+import { book, readJournal, startExchange, until, type Exchange } from './support/bot-harness.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -88,5 +88,46 @@ describe.runIf(process.platform === 'linux')('SIGTERM to the top process of `npx
     expect(await openOfBot()).toEqual([]);
     const log = readFileSync(path.join(dir, 'bot.jsonl'), 'utf8');
     expect(log).toMatch(/\[stopped\]/);
+  }, 60_000);
+
+  it('`npx tradeloop paper`: the bot cancels its quotes on the in-process sandbox and exits', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-npx-paper-'));
+    const configFile = path.join(dir, 'bot.yaml');
+    writeFileSync(configFile, [
+      'bot: { id: np1 }',
+      'strategy:',
+      '  name: market-maker',
+      '  symbols: [ETHUSDT]',
+      '  params: { halfSpreadBps: "4", orderQuantity: "0.05", maxInventory: "0.2", requoteBps: "1", minRequoteIntervalMs: 500 }',
+      'risk: { priceBand: "0.05" }',
+      'execution: { onShutdown: cancel }',
+      'journal: { dir: ./journal }',
+      'logging: { level: info, console: "off", file: ./bot.jsonl }',
+      'status: { intervalMs: 0 }',
+      'paper: { balances: { USDT: "10000", ETH: "1" } }',
+    ].join('\n'));
+    const npx = spawn('npx', ['--no-install', 'tradeloop', 'paper', '--config', configFile], { cwd: REPO, stdio: ['ignore', 'ignore', 'pipe'] });
+    started.push(npx);
+    const npxExited = new Promise<void>((resolve) => npx.once('exit', () => resolve()));
+    const logFile = path.join(dir, 'bot.jsonl');
+    const messages = (): string[] => {
+      try {
+        return readFileSync(logFile, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message: string }).message);
+      } catch {
+        return [];
+      }
+    };
+    await until(() => (messages().filter((m) => m.startsWith('order ')).length >= 2 ? true : undefined), 30_000, 'the bot\'s first quotes');
+
+    npx.kill('SIGTERM');
+    await npxExited;
+    await until(() => (processesNaming(configFile).length === 0 ? true : undefined), 20_000, 'every tradeloop process of the test gone');
+    // The sandbox lived in the bot's process: its shutdown report is the record of what stayed open.
+    const stopped = messages().filter((m) => m.startsWith('[stopped]'));
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]).toMatch(/\| open orders 0 \|/);
+    const [run] = readdirSync(path.join(dir, 'journal', 'paper'));
+    const notes = readJournal(path.join(dir, 'journal', 'paper', run!, 'np1.journal.jsonl')).filter((r) => r['event'] === 'stopped');
+    expect(notes).toEqual([expect.objectContaining({ open: [] })]);
   }, 60_000);
 });
