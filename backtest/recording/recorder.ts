@@ -16,6 +16,8 @@ export interface RecorderOptions {
   readonly symbols: readonly string[];
   readonly rotateBytes?: RecordingWriterOptions['rotateBytes'];
   readonly rotateMs?: RecordingWriterOptions['rotateMs'];
+  /** How long `start` waits for the connection (the socket redials meanwhile), ms; the session's default when absent. */
+  readonly connectTimeoutMs?: number;
   /** Told about a frame that could not be written (the recorder stops on it). */
   readonly onError?: (error: unknown) => void;
 }
@@ -62,7 +64,11 @@ export class Recorder {
     return this.writer.paths;
   }
 
-  /** Subscribes the channels and starts writing. */
+  /**
+   * Connects, subscribes the channels and starts writing. Rejects when the connection is not open
+   * within `connectTimeoutMs` or a subscription fails; the caller then closes the session, which
+   * ends the redialing.
+   */
   async start(): Promise<void> {
     const { session } = this.options;
     let connections = 0;
@@ -74,7 +80,7 @@ export class Recorder {
         this.enqueue({ t: event.at, src: 'ws/public', msg: { method: 'tradeloop.reconnected', params: { reconnects: this.stats.reconnects } } });
       }),
     );
-    await session.connect();
+    await session.connect(this.options.connectTimeoutMs);
     for (const ch of this.options.channels) await session.subscribe(ch, this.options.symbols);
   }
 

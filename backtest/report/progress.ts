@@ -59,6 +59,8 @@ export function createProgress(options: ProgressOptions): Progress {
     format,
     stream,
     hideCursor: true,
+    // The finished bar is erased: the summary printed next starts on a clean line.
+    clearOnComplete: true,
     etaBuffer: 50,
     fps: 5,
     formatValue: (value: number, _options: unknown, type: string) =>

@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
+import { Option } from 'commander';
 import { runBacktest } from '../../backtest/replay/backtest-runner.js';
 import { formatSummary } from '../../backtest/report/console-summary.js';
 import { computeMetrics } from '../../backtest/report/metrics.js';
@@ -10,53 +10,72 @@ import { writeReport } from '../../backtest/report/write-report.js';
 import { loadBotConfig } from '../config/bot-config.js';
 import { createLogger } from '../log/logger.js';
 import { ValidationError } from '../model/errors.js';
-import { loadStrategy } from '../runtime/plugin-loader.js';
-import type { CliCommand } from './command.js';
+import { checkWritableDir } from './check-writable.js';
+import { examples, type CliCommand } from './command.js';
+import { loadConfiguredStrategy } from './load-configured-strategy.js';
+import { collect, integerAtLeast } from './option-parsers.js';
 
 /** The shipped sample: 8 minutes of the sandbox's synthetic BTCUSDT/ETHUSDT market. */
 export const SAMPLE_RECORDING = new URL('../../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url).pathname;
 const DEFAULT_CONFIG = new URL('../../config/market-maker.yaml', import.meta.url).pathname;
+
+interface BacktestOptions {
+  readonly config: string;
+  readonly recording?: readonly string[];
+  readonly out?: string;
+  readonly seed?: number;
+  readonly latency?: number;
+  readonly quiet: boolean;
+  readonly strict: boolean;
+}
 
 /**
  * `tradeloop backtest`: replays recordings through the bot's strategy, risk and execution code
  * against the simulated venue, then writes the report (HTML, CSV, JSON) and prints a summary.
  * Without arguments it backtests the market-maker example on the shipped sample recording.
  */
-export const backtestCommand: CliCommand = {
+export const backtestCommand: CliCommand<BacktestOptions> = {
   name: 'backtest',
-  usage: 'backtest [--config FILE] [--recording FILE]... [--out DIR] [--seed N] [--latency MS] [--strict] [--quiet]',
-  summary: 'replay recordings through a bot on the simulated venue and write an HTML report',
-  async run(args) {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        config: { type: 'string', default: DEFAULT_CONFIG },
-        recording: { type: 'string', multiple: true },
-        out: { type: 'string' },
-        seed: { type: 'string' },
-        latency: { type: 'string' },
-        quiet: { type: 'boolean', default: false },
-        strict: { type: 'boolean', default: false },
-      },
-      strict: true,
-    });
+  summary: 'replay recordings through a bot on the simulated venue; HTML report',
+  define(command) {
+    command
+      .description('Replay recordings through a bot\'s strategy, risk and execution on the simulated venue, then write an HTML/CSV/JSON report and print a summary.')
+      .addOption(new Option('--config <file>', 'bot config YAML').default(DEFAULT_CONFIG, 'config/market-maker.yaml'))
+      .option('--recording <file>', 'recording to replay (repeatable; default: the shipped sample)', collect)
+      .option('--out <dir>', 'report folder (default: reports/<bot id>)')
+      .option('--seed <n>', 'random seed of the simulated venue (default: from the config)', integerAtLeast(0))
+      .option('--latency <ms>', 'order latency in ms (default: from the config)', integerAtLeast(0))
+      .option('--quiet', 'no progress bar, no summary', false)
+      .option('--strict', 'refuse a damaged recording (cut or corrupt gzip, bad lines, time going back) instead of replaying what is readable', false)
+      .addHelpText('after', examples(
+        'tradeloop backtest',
+        'tradeloop backtest --config my-bot.yaml --recording day1.jsonl.gz --recording day2.jsonl.gz',
+        'tradeloop backtest --config my-bot.yaml --out reports/try-2 --seed 7 --latency 25',
+        'tradeloop backtest --config my-bot.yaml --recording capture.jsonl.gz --strict',
+      ));
+  },
+  async run(values) {
     const configFile = path.resolve(values.config);
     const config = loadBotConfig(configFile);
     const recordings = (values.recording ?? [SAMPLE_RECORDING]).map((r) => path.resolve(r));
-    for (const file of recordings) if (!existsSync(file)) throw new ValidationError('--recording', 'no such file', file);
-    const seed = values.seed === undefined ? config.backtest.seed : integer(values.seed, '--seed');
-    const latencyMs = values.latency === undefined ? config.backtest.latencyMs : integer(values.latency, '--latency');
+    for (const file of recordings) {
+      if (!existsSync(file)) throw new ValidationError('--recording', 'no such file', file);
+      if (statSync(file).isDirectory()) throw new ValidationError('--recording', 'is a folder, not a file', file);
+    }
+    const seed = values.seed ?? config.backtest.seed;
+    const latencyMs = values.latency ?? config.backtest.latencyMs;
     const outDir = path.resolve(values.out ?? path.join('reports', config.bot.id));
-    const { plugin, params } = await loadStrategy(config.strategy.name, config.strategy.params, { baseDir: path.dirname(configFile) });
+    checkWritableDir(outDir, '--out');
+    const { plugin, params } = await loadConfiguredStrategy(config, configFile);
     const log = createLogger({ level: 'warn', console: values.quiet ? 'off' : 'pretty', consoleStream: process.stderr });
     // Progress in bytes of the recordings on disk, so a gzip stream of unknown length still has an ETA.
     const totalBytes = recordings.reduce((sum, file) => sum + statSync(file).size, 0);
+    if (!values.quiet) console.log(`backtest ${config.strategy.name} on ${config.strategy.symbols.join(', ')} over ${recordings.map((r) => path.basename(r)).join(', ')}`);
     const progress = createProgress({ enabled: !values.quiet, total: totalBytes, unit: 'bytes' });
     let bytesRead = 0;
     let frames = 0;
     const started = performance.now();
     try {
-      if (!values.quiet) console.log(`backtest ${config.strategy.name} on ${config.strategy.symbols.join(', ')} over ${recordings.map((r) => path.basename(r)).join(', ')}`);
       const result = await runBacktest({
         strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings,
         balances: config.backtest.balances, risk: config.risk, seed, latencyMs, candles: config.strategy.candles,
@@ -84,9 +103,3 @@ export const backtestCommand: CliCommand = {
     }
   },
 };
-
-function integer(text: string, field: string): number {
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 0) throw new ValidationError(field, 'must be a non-negative integer', text);
-  return n;
-}

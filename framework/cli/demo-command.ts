@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { Option } from 'commander';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { RecordingReader } from '../../backtest/recording/recording-reader.js';
@@ -8,9 +9,18 @@ import { PublicSession } from '../exchange/ws/public-session.js';
 import { ValidationError } from '../model/errors.js';
 import type { TradeTick } from '../model/stream/market-records.js';
 import { LiveClock } from '../time/clock.js';
-import type { CliCommand } from './command.js';
+import { examples, type CliCommand } from './command.js';
+import { commaList, positiveNumber } from './option-parsers.js';
+import { stopSignal } from './stop-signal.js';
 
 const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
+
+interface DemoOptions {
+  readonly recording: string;
+  readonly speed: number;
+  readonly symbols?: readonly string[];
+  readonly printEvery: number;
+}
 
 /**
  * `tradeloop demo`: replays a recorded API v3 capture through the local sandbox exchange, connects
@@ -18,24 +28,22 @@ const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.js
  * checking and prints the top of each book. Needs no exchange account and no network. The market
  * waits until the client has subscribed, so the first books are not missed.
  */
-export const demoCommand: CliCommand = {
+export const demoCommand: CliCommand<DemoOptions> = {
   name: 'demo',
-  usage: 'demo [--recording FILE] [--speed N] [--symbols A,B]',
-  summary: 'replay a recorded market through a local API v3 stream and print the live books',
-  async run(args) {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        recording: { type: 'string', default: DEFAULT_RECORDING },
-        speed: { type: 'string', default: '4' },
-        symbols: { type: 'string' },
-        'print-every': { type: 'string', default: '1000' },
-      },
-      strict: true,
-    });
-    const speed = positiveNumber(values.speed, '--speed');
-    const printEvery = positiveNumber(values['print-every'], '--print-every');
-    const symbols = values.symbols ? values.symbols.split(',').filter(Boolean) : await bookSymbols(values.recording);
+  summary: 'replay a recorded market over a local stream, print the books',
+  define(command) {
+    command
+      .description('Replay a recorded API v3 capture through the local sandbox exchange, rebuild the order books from its WebSocket stream over loopback and print the top of each book. No account, no network.')
+      .addOption(new Option('--recording <file>', 'recording to replay').default(DEFAULT_RECORDING, 'a shipped excerpt'))
+      .option('--speed <x>', 'replay speed factor', positiveNumber, 4)
+      .option('--symbols <list>', 'comma-separated symbols (default: every book in the recording)', commaList)
+      .option('--print-every <ms>', 'print the books this often', positiveNumber, 1000)
+      .addHelpText('after', examples('tradeloop demo', 'tradeloop demo --recording day1.jsonl.gz --speed 20 --symbols BTCUSDT'));
+  },
+  async run(values) {
+    const { speed, printEvery } = values;
+    if (!existsSync(values.recording)) throw new ValidationError('--recording', 'no such file', values.recording);
+    const symbols = values.symbols ?? await bookSymbols(values.recording);
     if (symbols.length === 0) throw new ValidationError('--symbols', 'the recording has no orderbook/full frames; name symbols explicitly');
 
     const server = await SandboxServer.start({
@@ -63,9 +71,11 @@ export const demoCommand: CliCommand = {
       await session.subscribe('trades', symbols);
       server.play();
       const timer = setInterval(() => printBooks(keeper, symbols, lastTrade), printEvery);
+      const stop = stopSignal();
       try {
-        await server.done;
+        await Promise.race([server.done, stop.stopped]);
       } finally {
+        stop.dispose();
         clearInterval(timer);
       }
       printBooks(keeper, symbols, lastTrade);
@@ -111,8 +121,3 @@ async function bookSymbols(path: string): Promise<string[]> {
   return [...found];
 }
 
-function positiveNumber(text: string, field: string): number {
-  const n = Number(text);
-  if (!(n > 0)) throw new ValidationError(field, 'must be a positive number', text);
-  return n;
-}

@@ -1,41 +1,51 @@
-import { parseArgs } from 'node:util';
+import { InvalidArgumentError } from 'commander';
 import { importCandles } from '../../backtest/recording/candle-import.js';
-import { ValidationError } from '../model/errors.js';
-import { isCandlePeriod } from '../model/resources/candle.js';
-import type { CliCommand } from './command.js';
+import { isCandlePeriod, type CandlePeriod } from '../model/resources/candle.js';
+import { checkWritableFile } from './check-writable.js';
+import { examples, type CliCommand } from './command.js';
+
+interface ImportCandlesOptions {
+  readonly symbol: string;
+  readonly period: CandlePeriod;
+  readonly out: string;
+  readonly quote?: string;
+  readonly tickSize?: string;
+  readonly quantityIncrement?: string;
+  readonly takeRate?: string;
+  readonly makeRate?: string;
+}
 
 /** `tradeloop import-candles`: an OHLCV CSV to a recording of `candles/{period}` frames. */
-export const importCandlesCommand: CliCommand = {
+export const importCandlesCommand: CliCommand<ImportCandlesOptions> = {
   name: 'import-candles',
-  usage: 'import-candles FILE.csv --symbol SYM --period M1 --out FILE.jsonl.gz [--quote CUR] [--tick-size X] [--quantity-increment X] [--take-rate X] [--make-rate X]',
   summary: 'turn an OHLCV CSV into a candle recording',
-  async run(args) {
-    const { values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        symbol: { type: 'string' },
-        period: { type: 'string', default: 'M1' },
-        out: { type: 'string' },
-        quote: { type: 'string' },
-        'tick-size': { type: 'string' },
-        'quantity-increment': { type: 'string' },
-        'take-rate': { type: 'string' },
-        'make-rate': { type: 'string' },
-      },
-      strict: true,
-    });
-    const [csvPath] = positionals;
-    if (csvPath === undefined || positionals.length !== 1) throw new ValidationError('FILE.csv', 'exactly one CSV file is required');
-    if (!values.symbol) throw new ValidationError('--symbol', 'is required');
-    if (!values.out) throw new ValidationError('--out', 'is required');
-    if (!isCandlePeriod(values.period)) throw new ValidationError('--period', 'must be one of M1 M3 M5 M15 M30 H1 H4 D1 D7 1M', values.period);
+  define(command) {
+    command
+      .description('Turn an OHLCV CSV (time,open,high,low,close,volume) into a recording of candles/{period} frames that backtest replays.')
+      .argument('<file.csv>', 'the CSV file')
+      .requiredOption('--symbol <sym>', 'symbol of the candles')
+      .option('--period <p>', 'candle period: M1 M3 M5 M15 M30 H1 H4 D1 D7 1M', period, 'M1')
+      .requiredOption('--out <file>', 'recording to write (.jsonl.gz)')
+      .option('--quote <cur>', 'quote (and fee) currency in the header')
+      .option('--tick-size <x>', 'price tick in the header')
+      .option('--quantity-increment <x>', 'lot size in the header')
+      .option('--take-rate <x>', 'taker fee rate in the header')
+      .option('--make-rate <x>', 'maker fee rate in the header')
+      .addHelpText('after', examples('tradeloop import-candles btc-1m.csv --symbol BTCUSDT --period M1 --out btc-1m.jsonl.gz --quote USDT --tick-size 0.01'));
+  },
+  async run(values, [csvPath]) {
+    checkWritableFile(values.out, '--out');
     const symbolInfo = Object.fromEntries(Object.entries({
-      quote_currency: values.quote, fee_currency: values.quote, tick_size: values['tick-size'],
-      quantity_increment: values['quantity-increment'], take_rate: values['take-rate'], make_rate: values['make-rate'],
+      quote_currency: values.quote, fee_currency: values.quote, tick_size: values.tickSize,
+      quantity_increment: values.quantityIncrement, take_rate: values.takeRate, make_rate: values.makeRate,
     }).filter(([, v]) => v !== undefined));
-    const result = await importCandles({ csvPath, outPath: values.out, symbol: values.symbol, period: values.period, symbolInfo });
+    const result = await importCandles({ csvPath: csvPath!, outPath: values.out, symbol: values.symbol, period: values.period, symbolInfo });
     console.log(`${result.candles} ${values.period} candles of ${values.symbol} (${new Date(result.first).toISOString()} .. ${new Date(result.last).toISOString()}) -> ${values.out}`);
     return 0;
   },
 };
+
+function period(text: string): CandlePeriod {
+  if (!isCandlePeriod(text)) throw new InvalidArgumentError('must be one of M1 M3 M5 M15 M30 H1 H4 D1 D7 1M');
+  return text;
+}

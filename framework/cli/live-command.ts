@@ -1,5 +1,5 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../../backtest/sandbox/sandbox-config.js';
@@ -8,95 +8,119 @@ import { syntheticMarketSource } from '../../backtest/sandbox/synthetic-source.j
 import { loadBotConfig, type BotConfig } from '../config/bot-config.js';
 import { loadCredentials } from '../config/secrets.js';
 import { ApiCredentials } from '../exchange/rest/credentials.js';
+import type { LiveBot } from '../live/live-bot.js';
 import { createLiveContainer, resolveLiveBot } from '../live/live-container.js';
 import { createLogger } from '../log/logger.js';
 import { toWire } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
-import { loadStrategy } from '../runtime/plugin-loader.js';
-import type { CliCommand } from './command.js';
+import { examples, type CliCommand } from './command.js';
+import { loadConfiguredStrategy } from './load-configured-strategy.js';
+import { paperSummary } from './paper-summary.js';
+import { positiveNumber } from './option-parsers.js';
+import { stopSignal } from './stop-signal.js';
 
 /**
  * `tradeloop live --config FILE`: runs the bot against the exchange named in the config
  * (`exchange.baseUrl`, `exchange.wsBaseUrl`; keys from the environment or a key file) until
  * SIGINT or SIGTERM.
  */
-export const liveCommand: CliCommand = {
+export const liveCommand: CliCommand<{ readonly config: string }> = {
   name: 'live',
-  usage: 'live --config FILE',
-  summary: 'run a bot against the exchange in the config (keys from env or a key file)',
-  async run(args) {
-    const { values } = parseArgs({ args: [...args], options: { config: { type: 'string' } }, strict: true });
-    const file = requiredConfig(values.config);
+  summary: 'run a bot against the exchange in its config (keys from env/file)',
+  define(command) {
+    command
+      .description('Run a bot against the exchange named in its config (exchange.baseUrl, exchange.wsBaseUrl; API keys from the environment or a key file) until SIGINT or SIGTERM, then stop it cleanly (orders canceled unless execution.onShutdown is keep).')
+      .requiredOption('--config <file>', 'bot config YAML')
+      .addHelpText('after', examples(
+        'tradeloop live --config my-bot.yaml   # keys in TRADELOOP_API_KEY, TRADELOOP_SECRET_KEY',
+      ));
+  },
+  async run(values) {
+    const file = path.resolve(values.config);
     const config = loadBotConfig(file);
     const credentials = loadCredentials(config.exchange);
     const exchange = config.exchange!;
-    return runBot(config, path.dirname(file), exchange.baseUrl, exchange.wsBaseUrl, credentials);
+    return runBot(config, file, exchange.baseUrl, exchange.wsBaseUrl, credentials);
   },
 };
+
+interface PaperOptions {
+  readonly config: string;
+  readonly recording?: string;
+  readonly speed?: number;
+  readonly duration?: number;
+  readonly recordedTime: boolean;
+}
 
 /**
  * `tradeloop paper --config FILE [--recording FILE]`: the same bot, against an in-process sandbox
  * exchange over real loopback sockets, replaying the recording in real time (default: the
  * synthetic market), with the config's paper balances. No exchange account needed.
  */
-export const paperCommand: CliCommand = {
+export const paperCommand: CliCommand<PaperOptions> = {
   name: 'paper',
-  usage: 'paper --config FILE [--recording FILE] [--speed X] [--duration SECONDS] [--recorded-time]',
-  summary: 'run a bot against a local sandbox exchange replaying a recording (no account needed)',
-  async run(args) {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        config: { type: 'string' }, recording: { type: 'string' }, speed: { type: 'string' }, duration: { type: 'string' },
-        'recorded-time': { type: 'boolean', default: false },
-      },
-      strict: true,
-    });
-    const file = requiredConfig(values.config);
+  summary: 'run a bot on a local sandbox exchange (no account needed)',
+  define(command) {
+    command
+      .description('Run a bot against an in-process sandbox exchange over loopback sockets, replaying a recording (default: the synthetic market) in real time, with the config\'s paper balances. Stops on SIGINT/SIGTERM or after --duration.')
+      .requiredOption('--config <file>', 'bot config YAML')
+      .option('--recording <file>', 'recording to replay (default: paper.recording, else synthetic)')
+      .option('--speed <x>', 'replay speed factor (default: paper.speed)', positiveNumber)
+      .option('--duration <seconds>', 'stop after this many seconds', positiveNumber)
+      .option('--recorded-time', 'serve the recording with its recorded dates (default: shifted to now)', false)
+      .addHelpText('after', examples(
+        'tradeloop paper --config config/market-maker.yaml',
+        'tradeloop paper --config my-bot.yaml --recording day1.jsonl.gz --speed 10 --duration 60',
+      ));
+  },
+  async run(values) {
+    const file = path.resolve(values.config);
     const loaded = loadBotConfig(file);
     // Each paper run trades on a fresh sandbox account: its journal must not restore another run's orders and positions.
     const runDir = path.join(loaded.journal.dir, 'paper', new Date().toISOString().replace(/[:.]/g, '-'));
     const config: BotConfig = { ...loaded, journal: { dir: runDir } };
     const recording = values.recording === undefined ? config.paper.recording : path.resolve(values.recording);
-    const speed = values.speed === undefined ? config.paper.speed : Number(values.speed);
+    if (recording !== undefined && !existsSync(recording)) throw new ValidationError('--recording', 'no such file', recording);
+    const speed = values.speed ?? config.paper.speed;
     const server = await SandboxServer.start({
       venue: simulatedVenueFactory(), market: marketSource(recording, config.paper.seed), speed,
       accounts: [{ id: 'main', spot: Object.fromEntries(Object.entries(config.paper.balances).map(([c, v]) => [c, toWire(v)])) }],
       latency: config.paper.latencyMs > 0 ? new ConstantLatency(config.paper.latencyMs) : undefined,
       // The bot asks for "since an hour ago" and stamps its journal with the wall clock: the market is served as now.
-      shiftToNow: !values['recorded-time'],
+      shiftToNow: !values.recordedTime,
     });
     const key = server.apiKeys[0]!;
     console.log(`paper exchange at ${server.baseUrl} (${recording === undefined ? `synthetic market, seed ${config.paper.seed}` : recording})`);
     const credentials = ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' });
-    const duration = values.duration === undefined ? undefined : Number(values.duration) * 1000;
+    const duration = values.duration === undefined ? undefined : values.duration * 1000;
     try {
-      return await runBot(config, path.dirname(file), server.baseUrl, server.wsBaseUrl, credentials, [server.done, ...(duration === undefined ? [] : [sleep(duration)])]);
+      const stopOn = [server.done, ...(duration === undefined ? [] : [sleep(duration)])];
+      return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, stopOn, async (bot) => {
+        console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances));
+      });
     } finally {
       await server.close();
     }
   },
 };
 
-async function runBot(config: BotConfig, configDir: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials, alsoStopOn: Promise<unknown>[] = []): Promise<number> {
+async function runBot(
+  config: BotConfig, configFile: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials,
+  alsoStopOn: Promise<unknown>[] = [], afterRun?: (bot: LiveBot) => Promise<void>,
+): Promise<number> {
   const logger = createLogger({ level: config.logging.level, file: config.logging.file, console: config.logging.console, secrets: [credentials.apiKey, credentials.secretKey] });
-  const strategy = await loadStrategy(config.strategy.name, config.strategy.params, { baseDir: configDir });
+  const strategy = await loadConfiguredStrategy(config, configFile);
   const { bot, close } = resolveLiveBot(createLiveContainer({ config, baseUrl, wsBaseUrl, credentials, logger, strategy }));
-  const stop = new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+  const stop = stopSignal({ onStop: (reason) => console.log(`stopping (${reason === 'orphaned' ? 'parent process gone' : reason})...`) });
   try {
-    return await bot.run(Promise.race([stop, ...alsoStopOn]));
+    const code = await bot.run(Promise.race([stop.stopped, ...alsoStopOn]));
+    await afterRun?.(bot);
+    return code;
   } finally {
+    stop.dispose();
     await close();
     await logger.close();
   }
-}
-
-function requiredConfig(file: string | undefined): string {
-  if (file === undefined) throw new ValidationError('--config', 'is required: the bot config YAML file');
-  return path.resolve(file);
 }
 
 function marketSource(recording: string | undefined, seed: number): MarketSource {

@@ -1,69 +1,101 @@
-import { parseArgs } from 'node:util';
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { Recorder } from '../../backtest/recording/recorder.js';
 import type { RecordingHeader } from '../../backtest/recording/recording-format.js';
 import { RestClient } from '../exchange/rest/rest-client.js';
 import { RestTransport } from '../exchange/rest/rest-transport.js';
 import { parsePublicChannel } from '../exchange/ws/public-channel.js';
 import { PublicSession } from '../exchange/ws/public-session.js';
-import { ValidationError } from '../model/errors.js';
 import type { SymbolInfo } from '../model/resources/symbol.js';
 import { LiveClock } from '../time/clock.js';
-import type { CliCommand } from './command.js';
+import { checkWritableFile } from './check-writable.js';
+import { examples, type CliCommand } from './command.js';
+import { commaList, positiveNumber } from './option-parsers.js';
+import { stopSignal } from './stop-signal.js';
+
+interface RecordOptions {
+  readonly wsBaseUrl: string;
+  readonly baseUrl?: string;
+  readonly symbols: readonly string[];
+  readonly channels: readonly string[];
+  readonly out: string;
+  readonly rotateMb?: number;
+  readonly rotateMinutes?: number;
+  readonly seconds?: number;
+  readonly connectTimeout: number;
+  readonly venue?: string;
+  readonly note?: string;
+}
 
 /**
  * `tradeloop record`: subscribes through the public stream of an API v3 exchange (the real one or
  * the sandbox) and writes a recording, rotating files by size or time, until the duration ends or
- * SIGINT/SIGTERM.
+ * SIGINT/SIGTERM. When the first connection or a subscription fails (the socket redials until
+ * `--connect-timeout`), it closes everything and exits 1 with the reason.
  */
-export const recordCommand: CliCommand = {
+export const recordCommand: CliCommand<RecordOptions> = {
   name: 'record',
-  usage: 'record --ws-base-url URL [--base-url URL] --symbols A,B --channels C,D --out FILE.jsonl.gz [--rotate-mb N] [--rotate-minutes N] [--seconds N] [--venue TEXT] [--note TEXT]',
   summary: 'record public market data to a recording file',
-  async run(args) {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        'ws-base-url': { type: 'string' },
-        'base-url': { type: 'string' },
-        symbols: { type: 'string' },
-        channels: { type: 'string', default: 'orderbook/full,trades' },
-        out: { type: 'string' },
-        'rotate-mb': { type: 'string' },
-        'rotate-minutes': { type: 'string' },
-        seconds: { type: 'string' },
-        venue: { type: 'string' },
-        note: { type: 'string' },
-      },
-      strict: true,
-    });
-    const wsBaseUrl = required(values['ws-base-url'], '--ws-base-url');
-    const out = required(values.out, '--out');
-    const symbols = list(required(values.symbols, '--symbols'), '--symbols');
-    const channels = list(values.channels, '--channels');
+  define(command) {
+    command
+      .description('Subscribe to the public WebSocket stream of an API v3 exchange (or the sandbox) and write every frame to a gzip recording, rotating files by size or time, until --seconds end or SIGINT/SIGTERM.')
+      .requiredOption('--ws-base-url <url>', 'WebSocket base URL, e.g. wss://api.example.com')
+      .option('--base-url <url>', 'REST base URL, to store the symbols\' tick and lot sizes in the header')
+      .requiredOption('--symbols <list>', 'comma-separated symbols', commaList)
+      .option('--channels <list>', 'comma-separated public channels', commaList, ['orderbook/full', 'trades'])
+      .requiredOption('--out <file>', 'recording file (.jsonl.gz)')
+      .option('--rotate-mb <n>', 'start a new file after this many MiB', positiveNumber)
+      .option('--rotate-minutes <n>', 'start a new file after this many minutes', positiveNumber)
+      .option('--seconds <n>', 'stop after this many seconds', positiveNumber)
+      .option('--connect-timeout <seconds>', 'give up when not connected and subscribed after this long', positiveNumber, 10)
+      .option('--venue <text>', 'venue name in the header (default: the URL\'s host)')
+      .option('--note <text>', 'note in the header')
+      .addHelpText('after', examples(
+        'tradeloop record --ws-base-url ws://127.0.0.1:8080 --symbols BTCUSDT,ETHUSDT --out data/day1.jsonl.gz --seconds 3600',
+        'tradeloop record --ws-base-url wss://api.example.com --base-url https://api.example.com --symbols BTCUSDT --out btc.jsonl.gz --rotate-minutes 60',
+      ));
+  },
+  async run(values) {
+    const { wsBaseUrl, out, symbols, channels, seconds } = values;
     for (const ch of channels) parsePublicChannel(ch);
-    const rotateBytes = values['rotate-mb'] === undefined ? undefined : Math.round(positive(values['rotate-mb'], '--rotate-mb') * 1024 * 1024);
-    const rotateMs = values['rotate-minutes'] === undefined ? undefined : positive(values['rotate-minutes'], '--rotate-minutes') * 60_000;
-    const seconds = values.seconds === undefined ? undefined : positive(values.seconds, '--seconds');
+    checkWritableFile(out, '--out');
+    mkdirSync(path.dirname(path.resolve(out)), { recursive: true });
+    const rotateBytes = values.rotateMb === undefined ? undefined : Math.round(values.rotateMb * 1024 * 1024);
+    const rotateMs = values.rotateMinutes === undefined ? undefined : values.rotateMinutes * 60_000;
+    const connectTimeoutMs = values.connectTimeout * 1000;
 
     const header: RecordingHeader = {
       format: 'tradeloop.recording',
       version: 1,
       venue: values.venue ?? new URL(wsBaseUrl).host,
-      symbols: values['base-url'] ? await fetchSymbols(values['base-url'], symbols) : {},
+      symbols: values.baseUrl ? await fetchSymbols(values.baseUrl, symbols) : {},
       note: `${values.note ? `${values.note}; ` : ''}recorded by tradeloop record: ${channels.join(', ')}`,
     };
-    const session = PublicSession.create({ url: `${wsBaseUrl.replace(/\/+$/, '')}/api/3/ws/public`, clock: new LiveClock() });
-    const recorder = new Recorder({ session, out, header, channels, symbols, rotateBytes, rotateMs });
-    const stopped = new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-      if (seconds !== undefined) setTimeout(resolve, seconds * 1000).unref();
-    });
-    await recorder.start();
-    console.log(`recording ${channels.join(', ')} of ${symbols.join(', ')} to ${out}`);
-    await stopped;
-    await recorder.stop();
+    const session = PublicSession.create({ url: `${wsBaseUrl.replace(/\/+$/, '')}/api/3/ws/public`, clock: new LiveClock(), requestTimeoutMs: connectTimeoutMs });
+    const recorder = new Recorder({ session, out, header, channels, symbols, rotateBytes, rotateMs, connectTimeoutMs });
+    const stop = stopSignal();
+    const duration = seconds === undefined ? [] : [new Promise<void>((resolve) => setTimeout(resolve, seconds * 1000).unref())];
+    console.log(`connecting to ${wsBaseUrl}`);
+    let failure: unknown;
+    try {
+      // A stop request while still connecting ends the run too: the start is not awaited alone.
+      const started = await Promise.race([recorder.start().then(() => true), stop.stopped.then(() => false)]);
+      if (started) {
+        console.log(`recording ${channels.join(', ')} of ${symbols.join(', ')} to ${out}`);
+        await Promise.race([stop.stopped, ...duration]);
+      }
+    } catch (error) {
+      failure = error;
+    }
+    stop.dispose();
+    // Closing the session ends its redialing; then the file is flushed and closed.
     await session.close();
+    await recorder.stop().catch((error: unknown) => (failure ??= error));
+    if (failure !== undefined) {
+      // A recording that never got a frame is only a header: do not leave it to be mistaken for data.
+      if (recorder.stats.frames === 0) for (const file of recorder.paths) rmSync(file, { force: true });
+      throw failure;
+    }
     console.log(`${recorder.stats.frames} frames, ${recorder.stats.reconnects} reconnects, files: ${recorder.paths.join(', ')}`);
     return 0;
   },
@@ -76,21 +108,4 @@ async function fetchSymbols(baseUrl: string, symbols: readonly string[]): Promis
   } finally {
     await transport.close();
   }
-}
-
-function required(value: string | undefined, field: string): string {
-  if (value === undefined || value === '') throw new ValidationError(field, 'is required');
-  return value;
-}
-
-function list(text: string, field: string): string[] {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
-  if (items.length === 0) throw new ValidationError(field, 'must name at least one item');
-  return items;
-}
-
-function positive(text: string, field: string): number {
-  const n = Number(text);
-  if (!(n > 0) || !Number.isFinite(n)) throw new ValidationError(field, 'must be a positive number', text);
-  return n;
 }

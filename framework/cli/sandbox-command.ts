@@ -1,52 +1,64 @@
 import { ConstantLatency } from '../../backtest/venue/matching/latency-model.js';
-import { parseArgs } from 'node:util';
+import { existsSync } from 'node:fs';
+import { InvalidArgumentError, Option } from 'commander';
 import { parseBalanceFlags } from '../../backtest/sandbox/balance-flags.js';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../../backtest/sandbox/sandbox-config.js';
 import { syntheticMarketSource } from '../../backtest/sandbox/synthetic-source.js';
 import { ValidationError } from '../model/errors.js';
-import type { CliCommand } from './command.js';
+import { examples, type CliCommand } from './command.js';
+import { collect, nonNegativeNumber, port } from './option-parsers.js';
+import { stopSignal } from './stop-signal.js';
 
 /** Spot balances of the `main` account when no `--balance` is given. */
 const DEFAULT_SPOT = { USDT: '10000', BTC: '1', ETH: '10' };
 const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
+
+interface SandboxOptions {
+  readonly recording?: string;
+  readonly synthetic?: string;
+  readonly port: number;
+  readonly host: string;
+  readonly speed: number;
+  readonly loop: boolean;
+  readonly seed: string;
+  readonly balance?: readonly string[];
+  readonly latency: number;
+  readonly now: boolean;
+}
 
 /**
  * `tradeloop sandbox`: runs the local API v3 server over the simulated venue, replaying a
  * recording or the synthetic market, and prints where to point a bot and which key to use. Runs
  * until SIGINT/SIGTERM, then closes every connection and the listener.
  */
-export const sandboxCommand: CliCommand = {
+export const sandboxCommand: CliCommand<SandboxOptions> = {
   name: 'sandbox',
-  usage: 'sandbox [--recording FILE | --synthetic SEED] [--port N] [--speed X] [--loop] [--seed TEXT] [--balance CUR=AMOUNT ...] [--latency MS] [--now]',
-  summary: 'run a local API v3 exchange (REST + WebSocket) over the simulated venue',
-  async run(args) {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        recording: { type: 'string' },
-        synthetic: { type: 'string' },
-        port: { type: 'string', default: '0' },
-        host: { type: 'string', default: '127.0.0.1' },
-        speed: { type: 'string', default: '1' },
-        loop: { type: 'boolean', default: false },
-        seed: { type: 'string', default: 'sandbox' },
-        balance: { type: 'string', multiple: true },
-        latency: { type: 'string', default: '0' },
-        now: { type: 'boolean', default: false },
-      },
-      strict: true,
-    });
-    if (values.recording !== undefined && values.synthetic !== undefined) {
-      throw new ValidationError('--synthetic', 'cannot be combined with --recording');
-    }
-    const port = Number(values.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ValidationError('--port', 'must be an integer in 0..65535', values.port);
-    const speed = values.speed === 'max' ? Infinity : Number(values.speed);
-    if (!(speed > 0)) throw new ValidationError('--speed', 'must be a positive number or "max"', values.speed);
-    const latencyMs = Number(values.latency);
-    if (!(latencyMs >= 0) || !Number.isFinite(latencyMs)) throw new ValidationError('--latency', 'must be a non-negative number of ms', values.latency);
+  summary: 'run a local API v3 exchange (REST + WebSocket) for bots',
+  define(command) {
+    command
+      .description('Run a local Exchange API v3 server (REST + WebSocket) over the simulated venue, replaying a recording or a synthetic market; prints the URLs and the API key to point a bot at. Runs until SIGINT/SIGTERM.')
+      .option('--recording <file>', 'recording to replay (default: a shipped excerpt)')
+      .addOption(new Option('--synthetic <seed>', 'replay a synthetic market with this integer seed').conflicts('recording'))
+      .option('--port <n>', 'port to listen on (0: any free port)', port, 0)
+      .option('--host <address>', 'address to listen on', '127.0.0.1')
+      .option('--speed <x>', 'replay speed factor, or "max"', speedOption, 1)
+      .option('--loop', 'start the recording over when it ends', false)
+      .option('--seed <text>', 'seed of the API keys and the venue', 'sandbox')
+      .option('--balance <cur=amount>', 'spot balance of the main account (repeatable; default USDT=10000 BTC=1 ETH=10)', collect)
+      .option('--latency <ms>', 'order latency in ms', nonNegativeNumber, 0)
+      .option('--now', 'serve the recording as if it were happening now (every time shifted by wall clock at start - first frame time)', false)
+      .addHelpText('after', examples(
+        'tradeloop sandbox --port 8080',
+        'tradeloop sandbox --synthetic 42 --balance USDT=5000 --balance BTC=0.5 --latency 20',
+        'tradeloop sandbox --recording capture.jsonl.gz --speed max --now',
+      ));
+  },
+  async run(values) {
+    const { port, speed } = values;
+    const latencyMs = values.latency;
+    if (values.recording !== undefined && !existsSync(values.recording)) throw new ValidationError('--recording', 'no such file', values.recording);
     const spot = values.balance === undefined ? DEFAULT_SPOT : parseBalanceFlags(values.balance);
     const server = await SandboxServer.start({
       venue: simulatedVenueFactory(),
@@ -66,12 +78,13 @@ export const sandboxCommand: CliCommand = {
     // The operator asked for these: the sandbox key is local and derived from --seed.
     if (key) console.log(`api_key:     ${key.apiKey}\nsecret_key:  ${key.secretKey}`);
     console.log('press Ctrl+C to stop');
-    const stop = new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
-    await Promise.race([stop, server.done]);
-    await server.close();
+    const stop = stopSignal();
+    try {
+      await Promise.race([stop.stopped, server.done]);
+    } finally {
+      stop.dispose();
+      await server.close();
+    }
     console.log(`stopped after ${server.framesServed} market frames`);
     return 0;
   },
@@ -83,4 +96,11 @@ function marketSource(recording: string | undefined, synthetic: string | undefin
   if (!Number.isSafeInteger(seed)) throw new ValidationError('--synthetic', 'must be an integer seed', synthetic);
   // The synthetic market starts at the wall clock; the venue's clock starts there too.
   return syntheticMarketSource(seed);
+}
+
+function speedOption(text: string): number {
+  if (text === 'max') return Number.POSITIVE_INFINITY;
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || !(n > 0)) throw new InvalidArgumentError('must be a positive number or "max"');
+  return n;
 }

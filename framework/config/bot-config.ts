@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { AuthScheme } from '../exchange/rest/credentials.js';
 import { Decimal } from '../model/decimal.js';
+import { ValidationError } from '../model/errors.js';
+import { ValidationErrors } from '../model/validation-errors.js';
 import type { CandlePeriod } from '../model/resources/candle.js';
 import { resolveConfigPath } from './config-paths.js';
 import { mergeConfig } from './merge-config.js';
@@ -90,7 +92,8 @@ function validate(): ValidateFunction {
     // strictTypes off: the schema's `string | number` amounts carry a string-only pattern on purpose.
     // validateSchema off: checking the schema against its meta-schema costs ~20 ms at every start;
     // the schema ships with the code and a test checks it once.
-    const ajv = new Ajv({ useDefaults: true, allErrors: false, strict: true, strictTypes: false, validateSchema: false });
+    // allErrors: a user fixes every mistake of a file in one pass; verbose: the allowed keys for "did you mean".
+    const ajv = new Ajv({ useDefaults: true, allErrors: true, verbose: true, strict: true, strictTypes: false, validateSchema: false });
     validator = ajv.compile(schema);
   }
   return validator;
@@ -99,16 +102,20 @@ function validate(): ValidateFunction {
 /**
  * Validates parsed config data against config/bot-config.schema.json, fills the defaults,
  * converts amounts to Decimal and resolves relative paths against `sourceDir` (the config
- * file's folder). Throws a ValidationError naming the dotted field path and the rule; a key that
- * holds a secret (`apiKey`, `secret`, `password`...) anywhere is refused. `raw` is not changed.
+ * file's folder). Throws a ValidationError naming the dotted field path and the rule (a
+ * ValidationErrors listing them all when there are several); a key that holds a secret (`apiKey`,
+ * `secret`, `password`...) anywhere is refused. `raw` is not changed.
  */
 export function parseBotConfig(raw: unknown, sourceDir: string, env: NodeJS.ProcessEnv = process.env): BotConfig {
   refuseSecrets(raw);
   const data: unknown = raw === undefined || raw === null ? {} : structuredClone(raw);
   const check = validate();
   if (!check(data)) {
-    const first = check.errors?.[0];
-    throw first === undefined ? new Error('bot config: schema validation failed without an error') : schemaErrorToValidationError(first, data);
+    const errors = (check.errors ?? []).map((e) => schemaErrorToValidationError(e, data));
+    // One mistake can break two rules of the same value (type and pattern): report it once.
+    const unique = [...new Map(errors.map((e) => [e.message, e])).values()];
+    if (unique.length === 0) throw new Error('bot config: schema validation failed without an error');
+    ValidationErrors.throwIfAny(unique);
   }
   return finish(data as RawConfig, sourceDir, env);
 }
@@ -124,7 +131,8 @@ export interface LoadBotConfigOptions {
 /**
  * Reads a bot config file (YAML), layers it over the defaults file, then {@link parseBotConfig}
  * with the file's folder as the base of relative paths. A missing file is
- * `ValidationError('config', 'no such file')`; a YAML syntax error names the file and the line.
+ * `ValidationError('config', 'no such file')`; a YAML syntax error names the file and the line;
+ * the errors of the content come together as ValidationErrors whose `source` is the file.
  */
 export function loadBotConfig(file: string, options: LoadBotConfigOptions = {}): BotConfig {
   const path = resolve(file);
@@ -133,8 +141,13 @@ export function loadBotConfig(file: string, options: LoadBotConfigOptions = {}):
   const base = defaultsFile === null ? {} : readConfigData(resolve(defaultsFile), 'defaults');
   // Each file on its own: a key in the defaults must be refused even where the bot file overrides it.
   refuseSecrets(base);
-  refuseSecrets(bot);
-  return parseBotConfig(mergeConfig(base, bot), dirname(path), options.env);
+  try {
+    refuseSecrets(bot);
+    return parseBotConfig(mergeConfig(base, bot), dirname(path), options.env);
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    throw new ValidationErrors(error instanceof ValidationErrors ? error.errors : [error], path);
+  }
 }
 
 function readConfigData(path: string, field: string): unknown {

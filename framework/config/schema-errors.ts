@@ -1,5 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { ValidationError } from '../model/errors.js';
+import { closestMatch } from '../model/validation-errors.js';
 
 /**
  * Dotted path of a JSON pointer as the rest of tradeloop names fields: `/strategy/symbols/0`
@@ -34,9 +35,10 @@ function typeName(type: unknown): string {
 }
 
 /**
- * Turns the first ajv error into a ValidationError whose `field` is the dotted path of the
+ * Turns an ajv error into a ValidationError whose `field` is the dotted path of the
  * offending value (for a missing or unknown key: the key's own path) and whose `rule` is a
- * sentence a user can act on. `data` is the validated document, to quote the offending value.
+ * sentence a user can act on (for an unknown key, the closest known key as "did you mean").
+ * Needs ajv's `verbose` option for that hint. `data` is the validated document, to quote the offending value.
  */
 export function schemaErrorToValidationError(error: ErrorObject, data: unknown): ValidationError {
   const path = pointerToPath(error.instancePath);
@@ -45,8 +47,12 @@ export function schemaErrorToValidationError(error: ErrorObject, data: unknown):
   switch (error.keyword) {
     case 'required':
       return new ValidationError(join(path, String(p['missingProperty'])), 'is required');
-    case 'additionalProperties':
-      return new ValidationError(join(path, String(p['additionalProperty'])), 'is not allowed (unknown key)');
+    case 'additionalProperties': {
+      const key = String(p['additionalProperty']);
+      const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const guess = closestMatch(key, known);
+      return new ValidationError(join(path, key), `is not allowed (unknown key${guess === undefined ? '' : `; did you mean ${guess}?`})`);
+    }
     case 'propertyNames':
       return new ValidationError(join(path, String(p['propertyName'])), 'is not an allowed key name');
     case 'enum':

@@ -14,6 +14,7 @@ import type { Clock } from '../time/clock.js';
 import type { Journal } from './journal.js';
 import { LiveMarketFeed } from './live-market-feed.js';
 import { TOKENS } from './tokens.js';
+import { TradeActivityLog, type TradeActivity } from './trade-activity-log.js';
 
 /** Seconds the bot waits for the trading stream and the first reconciliation. */
 const START_TIMEOUT_MS = 15_000;
@@ -22,12 +23,13 @@ const START_TIMEOUT_MS = 15_000;
  * A long-lived bot: fetches its instruments, recovers its journal, connects the trading stream and
  * the market feed, reconciles with the exchange (its open orders and balances are the truth;
  * journaled orders are settled by lookup, unknown ones adopted or canceled by config), starts the
- * strategy, prints a status line periodically, and on stop shuts down in order: strategy first,
+ * strategy, logs each order and fill and a status line periodically, and on stop shuts down in order: strategy first,
  * then open orders by policy, then the journal is flushed and every connection closed.
  */
 @injectable()
 export class LiveBot {
   private kernel: BotKernel | undefined;
+  private activityLog: TradeActivityLog | undefined;
 
   constructor(
     @inject(TOKENS.Config) private readonly config: BotConfig,
@@ -45,6 +47,11 @@ export class LiveBot {
     return this.kernel;
   }
 
+  /** Orders and fills of the current or last run (zero before {@link run}). */
+  get activity(): TradeActivity {
+    return this.activityLog?.activity ?? { orders: 0, fills: 0, feesBySymbol: new Map() };
+  }
+
   /** Runs until `stop` resolves (SIGINT/SIGTERM in the CLI), then shuts down; resolves to the exit code. */
   async run(stop: Promise<unknown>): Promise<number> {
     const logger = this.log.runtime;
@@ -53,12 +60,13 @@ export class LiveBot {
     const recovered = this.journal.recover(new ClientOrderIdGenerator(config.bot.id, this.clock));
     if (recovered.skippedLines > 0) logger.log('warn', 'journal lines skipped (cut off by a crash)', { lines: recovered.skippedLines });
     this.journal.open();
+    const activityLog = (this.activityLog = new TradeActivityLog(logger, this.journal));
     const feed = new LiveMarketFeed({ session: this.publicSession, instruments, candles: config.strategy.candles, logger });
     const kernel = new BotKernel({
       botId: config.bot.id, strategyId: this.strategy.plugin.name, plugin: this.strategy.plugin, params: this.strategy.params, instruments,
       market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: liveSchedulers(),
       risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
-      hooks: this.journal, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
+      hooks: activityLog, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
     });
     this.kernel = kernel;
     kernel.restore(recovered.orders);

@@ -1,5 +1,6 @@
 import { Decimal, isDecimalString } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
+import { closestMatch, ValidationErrors } from '../model/validation-errors.js';
 
 /** One declared strategy parameter: its reader and optional default. */
 export interface ParamSpec<T> {
@@ -15,26 +16,37 @@ export type ParamsOf<S extends Readonly<Record<string, ParamSpec<unknown>>>> = {
 /**
  * Builds a plugin's `parseParams` from declared parameters: the raw value (YAML object, or
  * nothing) must be an object; unknown keys are refused (a typo must not silently fall back to a
- * default); a missing key takes its default or is reported as required.
+ * default, and the closest known name is suggested); a missing key takes its default or is
+ * reported as required. Several bad parameters are reported together (ValidationErrors).
  */
 export function defineParams<S extends Readonly<Record<string, ParamSpec<unknown>>>>(schema: S): (raw: unknown) => ParamsOf<S> {
   return (raw) => {
     const input = raw ?? {};
     if (typeof input !== 'object' || Array.isArray(input)) throw new ValidationError('params', 'must be an object', input);
     const values = input as Record<string, unknown>;
+    // Every bad parameter at once: a user fixes the whole block in one pass.
+    const errors: ValidationError[] = [];
     for (const key of Object.keys(values)) {
-      if (!Object.hasOwn(schema, key)) throw new ValidationError(key, `is not a parameter (known: ${Object.keys(schema).join(', ')})`);
+      if (Object.hasOwn(schema, key)) continue;
+      const guess = closestMatch(key, Object.keys(schema));
+      errors.push(new ValidationError(key, `is not a parameter (${guess === undefined ? '' : `did you mean ${guess}? `}known: ${Object.keys(schema).join(', ')})`));
     }
     const out: Record<string, unknown> = {};
     for (const [key, spec] of Object.entries(schema)) {
       const value = values[key];
-      if (value === undefined) {
-        if (spec.default === undefined) throw new ValidationError(key, 'is required');
-        out[key] = spec.default;
-      } else {
-        out[key] = spec.read(value, key);
+      try {
+        if (value === undefined) {
+          if (spec.default === undefined) throw new ValidationError(key, 'is required');
+          out[key] = spec.default;
+        } else {
+          out[key] = spec.read(value, key);
+        }
+      } catch (error) {
+        if (!(error instanceof ValidationError)) throw error;
+        errors.push(error);
       }
     }
+    ValidationErrors.throwIfAny(errors);
     return out as ParamsOf<S>;
   };
 }

@@ -1,8 +1,9 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ValidationError } from '../model/errors.js';
+import { closestMatch, ValidationErrors } from '../model/validation-errors.js';
 import type { StrategyPlugin } from './strategy.js';
 
 /** Where plugins are looked up. */
@@ -55,6 +56,7 @@ export function validateParams<Params>(plugin: StrategyPlugin<Params>, rawParams
   try {
     return plugin.parseParams(rawParams ?? {});
   } catch (error) {
+    if (error instanceof ValidationErrors) throw new ValidationErrors(error.errors.map((e) => new ValidationError(`params.${e.field}`, e.rule, e.value)));
     if (error instanceof ValidationError) throw new ValidationError(`params.${error.field}`, error.rule, error.value);
     throw new ValidationError('params', `rejected by ${plugin.name}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -78,10 +80,31 @@ function resolvePlugin(ref: string, options: PluginLoaderOptions): string {
   try {
     return pathToFileURL(createRequire(path.join(baseDir, 'package.json')).resolve(ref)).href;
   } catch {
-    if (PLUGIN_NAME.test(ref)) throw new ValidationError('strategy', 'unknown strategy: no strategies/<name>/<name>.strategy.ts and no such package', ref);
+    if (PLUGIN_NAME.test(ref)) throw unknownStrategy(ref, options.strategiesDir ?? DEFAULT_STRATEGIES_DIR);
     // Packages exporting only an `import` condition are invisible to require.resolve.
     return ref;
   }
+}
+
+/** The named plugins of `strategiesDir`: folders holding `<name>/<name>.strategy.ts` (or `.js`). */
+export function availableStrategies(strategiesDir: string = DEFAULT_STRATEGIES_DIR): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(strategiesDir);
+  } catch {
+    return [];
+  }
+  return entries
+    .filter((name) => PLUGIN_NAME.test(name) && ['.strategy.ts', '.strategy.js'].some((ext) => existsSync(path.join(strategiesDir, name, `${name}${ext}`))))
+    .sort();
+}
+
+function unknownStrategy(ref: string, strategiesDir: string): ValidationError {
+  const names = availableStrategies(strategiesDir);
+  const guess = closestMatch(ref, names);
+  const hint = guess === undefined ? '' : `did you mean ${guess}? `;
+  const list = names.length === 0 ? 'no named strategies found' : `available: ${names.join(', ')}`;
+  return new ValidationError('strategy', `unknown strategy (${hint}${list}; or a path to a .ts/.js file, or a package name)`, ref);
 }
 
 function pluginOf(module: unknown, ref: string): StrategyPlugin {

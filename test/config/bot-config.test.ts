@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadBotConfig, parseBotConfig } from '../../framework/config/bot-config.js';
 import { SECRET_IN_CONFIG_RULE } from '../../framework/config/refuse-secrets.js';
 import { ValidationError } from '../../framework/model/errors.js';
+import { ValidationErrors } from '../../framework/model/validation-errors.js';
 
 const MINIMAL = { bot: { id: 'mm1' }, strategy: { name: 'market-maker', symbols: ['ETHUSDT'] } };
 
@@ -80,7 +81,7 @@ describe('parseBotConfig', () => {
       [{ bot: { id: 'mm1' } }, 'strategy', 'is required'],
       [withMinimal({ bot: { account: 'spot' } }), 'bot.id', 'is required'],
       [withMinimal({ bot: { id: 'MM1' } }), 'bot.id', 'must match ^[a-z0-9]{1,12}$'],
-      [withMinimal({ bot: { id: 'mm1', acount: 'spot' } }), 'bot.acount', 'is not allowed (unknown key)'],
+      [withMinimal({ bot: { id: 'mm1', acount: 'spot' } }), 'bot.acount', 'is not allowed (unknown key; did you mean account?)'],
       [withMinimal({ extra: {} }), 'extra', 'is not allowed (unknown key)'],
       [withMinimal({ strategy: { name: 'x', symbols: ['ETHUSDT', 'eth'] } }), 'strategy.symbols[1]', 'must match ^[A-Z0-9]{2,30}$'],
       [withMinimal({ strategy: { name: 'x', symbols: [] } }), 'strategy.symbols', 'must have at least 1 item'],
@@ -200,6 +201,24 @@ describe('loadBotConfig', () => {
     const folder = mkdtempSync(join(tmpdir(), 'tradeloop-config-'));
     mkdirSync(join(folder, 'x.yaml'));
     expect(errorOf(() => loadBotConfig(join(folder, 'x.yaml'))).field).toBe('config');
+  });
+
+  it('reports every error of a file at once, under the file\'s name, with the likely key of a typo', () => {
+    const file = writeConfig('bot: { id: a1 }\nstrategy: { name: s, symbolz: [AB], errorPolicy: stop }\nlogging: { levle: info }\npaper: { speed: -1 }\nzzz: 1\n');
+    const e = errorOf(() => loadBotConfig(file));
+    expect(e).toBeInstanceOf(ValidationErrors);
+    const all = (e as ValidationErrors).errors.map((x) => [x.field, x.rule]);
+    expect(all).toEqual(expect.arrayContaining([
+      ['strategy.symbols', 'is required'],
+      ['strategy.symbolz', 'is not allowed (unknown key; did you mean symbols?)'],
+      ['strategy.errorPolicy', 'must be one of halt, continue'],
+      ['logging.levle', 'is not allowed (unknown key; did you mean level?)'],
+      ['paper.speed', 'must be > 0'],
+      ['zzz', 'is not allowed (unknown key)'],
+    ]));
+    expect(all).toHaveLength(6);
+    expect(e.message.split('\n')[0]).toBe(`${file}: 6 errors`);
+    expect(e.message).toContain('\n  - logging.levle: is not allowed (unknown key; did you mean level?)');
   });
 
   it('refuses a key written in the YAML file', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../framework/model/errors.js';
+import { ValidationErrors } from '../../framework/model/validation-errors.js';
 import { booleanParam, decimalParam, defineParams, integerParam, stringParam } from '../../framework/runtime/param-schema.js';
 
 const parse = defineParams({
@@ -40,5 +41,24 @@ describe('defineParams', () => {
     expect(fieldOf({ symbol: 'X', postOnly: 'yes' })).toBe('postOnly');
     expect(fieldOf({ symbol: 'X', sprad: '0.1' })).toBe('sprad');
     expect(fieldOf([1])).toBe('params');
+  });
+
+  it('reports every bad parameter at once, suggesting the known name of a typo', () => {
+    const parse = defineParams({
+      spread: decimalParam({ description: 's', min: '0' }),
+      levels: integerParam({ description: 'l', min: 1 }),
+    });
+    let caught: unknown;
+    try {
+      parse({ spred: '1', levels: 0 });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ValidationErrors);
+    expect((caught as ValidationErrors).errors.map((e) => [e.field, e.rule])).toEqual([
+      ['spred', 'is not a parameter (did you mean spread? known: spread, levels)'],
+      ['spread', 'is required'],
+      ['levels', 'must be >= 1'],
+    ]);
   });
 });

@@ -67,4 +67,10 @@ describe('loadStrategyPlugin', () => {
     expect((await rejection(loadStrategyPlugin('./half.mjs', { baseDir: dir }))).message).toContain('`create`');
     expect((await rejection(loadStrategyPlugin('', {}))).field).toBe('strategy');
   });
+
+  it('lists the available strategies for an unknown name, with the likely one of a typo', async () => {
+    const message = (await rejection(loadStrategyPlugin('market-makr', { baseDir: dir }))).message;
+    expect(message).toContain('did you mean market-maker?');
+    expect(message).toMatch(/available: bracket, ma-crossover, market-maker/);
+  });
 });

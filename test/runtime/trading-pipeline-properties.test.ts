@@ -146,7 +146,9 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
   });
 
   it('the ledger totals are the live reservations, never negative, zero when all is canceled; the bot has no order the venue lacks', async () => {
-    await fc.assert(property(false), { numRuns: 200 });
+    // Seeded: the coverage check below counts what these runs happened to do, which an unseeded run
+    // misses now and then (about 1 run in 40 lacked an expiry). The latent property below stays unseeded.
+    await fc.assert(property(false), { numRuns: 200, seed: 1_795_000_000 });
     // The runs did exercise the paths: partial fills, replaces, cancels, denials, stops waiting, expiries.
     for (const seen of ['order:trade:partiallyFilled', 'order:trade:filled', 'accepted:replace', 'accepted:cancel', 'denied:place', 'order:suspended:suspended', 'order:expired:expired']) expect(counts[seen]).toBeGreaterThan(0);
   });

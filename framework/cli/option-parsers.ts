@@ -1,0 +1,51 @@
+import { InvalidArgumentError } from 'commander';
+
+/**
+ * Readers of option values for commander: each returns the value or throws InvalidArgumentError,
+ * which commander prints as one line naming the option (`option '--seed <n>' argument 'x' is
+ * invalid. must be ...`), so a bad number never reaches a command.
+ */
+
+/** An integer (a safe one) at least `min`. */
+export function integerAtLeast(min: number): (text: string) => number {
+  return (text) => {
+    const n = Number(text);
+    if (text.trim() === '' || !Number.isSafeInteger(n) || n < min) {
+      throw new InvalidArgumentError(min === 0 ? 'must be a non-negative integer' : `must be an integer >= ${min}`);
+    }
+    return n;
+  };
+}
+
+/** A finite number greater than 0. */
+export function positiveNumber(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || !(n > 0)) throw new InvalidArgumentError('must be a positive number');
+  return n;
+}
+
+/** A finite number of 0 or more. */
+export function nonNegativeNumber(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number >= 0');
+  return n;
+}
+
+/** A TCP port; 0 asks the system for a free one. */
+export function port(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be an integer in 0..65535');
+  return n;
+}
+
+/** A comma-separated list with at least one item (`BTCUSDT,ETHUSDT`). */
+export function commaList(text: string): string[] {
+  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new InvalidArgumentError('must name at least one item (comma-separated)');
+  return items;
+}
+
+/** Collects a repeatable option's values in order. */
+export function collect(value: string, previous: readonly string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
