@@ -34,8 +34,19 @@ export const importCandlesCommand: CliCommand = {
       quote_currency: values.quote, fee_currency: values.quote, tick_size: values['tick-size'],
       quantity_increment: values['quantity-increment'], take_rate: values['take-rate'], make_rate: values['make-rate'],
     }).filter(([, v]) => v !== undefined));
+    for (const flag of ['tick-size', 'quantity-increment', 'take-rate', 'make-rate'] as const) {
+      const value = values[flag];
+      const positive = flag === 'tick-size' || flag === 'quantity-increment';
+      if (value !== undefined && !(positive ? /^(?=.*[1-9])\d*\.?\d*$/ : /^-?(\d+\.?\d*|\.\d+)$/).test(value)) {
+        throw new ValidationError(`--${flag}`, positive ? 'must be a positive decimal number' : 'must be a decimal number', value);
+      }
+    }
     const result = await importCandles({ csvPath, outPath: values.out, symbol: values.symbol, period: values.period, symbolInfo });
+    const { symbol, inferred } = result;
+    const origin = (wasInferred: boolean, rule: string): string => (wasInferred ? rule : 'given');
     console.log(`${result.candles} ${values.period} candles of ${values.symbol} (${new Date(result.first).toISOString()} .. ${new Date(result.last).toISOString()}) -> ${values.out}`);
+    console.log(`tick size ${symbol.tick_size.toFixed()} (${origin(inferred.tickSize, 'inferred from the price decimals')}), quantity increment ${symbol.quantity_increment.toFixed()} (${origin(inferred.quantityIncrement, 'default for the highest price')}), fees in ${symbol.fee_currency}: taker ${symbol.take_rate.toFixed()} (${origin(inferred.takeRate, 'default')}), maker ${symbol.make_rate.toFixed()} (${origin(inferred.makeRate, 'default')})`);
+    if (result.roundedPrices > 0) console.log(`${result.roundedPrices} prices were off the tick grid and were written rounded half down to it`);
     return 0;
   },
 };
