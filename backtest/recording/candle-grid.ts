@@ -1,5 +1,6 @@
 import { Decimal } from '../../framework/model/decimal.js';
 import { ValidationError } from '../../framework/model/errors.js';
+import { scaleOf } from '../../framework/model/scaled.js';
 
 /**
  * Significant digits a price text may carry before its tail counts as a binary floating-point
@@ -23,6 +24,8 @@ const LOT_VALUE_DECIMALS = 4;
  * (`0.30000000000000004` -> 1, `218102.59507500002` -> 6). Trailing zeros never count.
  */
 export function priceDecimals(text: string): number {
+  // The usual short text has few significant digits: its decimals are the answer, no Decimal built.
+  if (text.length <= FAITHFUL_DIGITS) return scaleOf(text);
   let value = new Decimal(text);
   if (value.precision() > FAITHFUL_DIGITS) value = value.toSignificantDigits(FAITHFUL_DIGITS);
   return value.decimalPlaces();

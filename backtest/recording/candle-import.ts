@@ -4,6 +4,7 @@ import { candleEnd, candleStart } from '../../framework/model/candle-time.js';
 import { Instrument, roundToStep } from '../../framework/model/instrument.js';
 import type { CandlePeriod } from '../../framework/model/resources/candle.js';
 import { parseSymbolInfo, type SymbolInfo } from '../../framework/model/resources/symbol.js';
+import { scaleOf } from '../../framework/model/scaled.js';
 import { defaultQuantityIncrement, inferTickSize, priceDecimals } from './candle-grid.js';
 import { readLines } from './recording-reader.js';
 import { RecordingWriter } from './recording-writer.js';
@@ -35,6 +36,7 @@ interface Row {
   readonly start: number;
   readonly prices: readonly [string, string, string, string];
   readonly v: string;
+  readonly high: Decimal;
 }
 
 const PRICE_NAMES = ['open', 'high', 'low', 'close'] as const;
@@ -79,7 +81,10 @@ export async function importCandles(options: CandleImportOptions): Promise<Candl
   });
   const qDecimals = instrument.priceScale + instrument.quantityScale;
   let roundedPrices = 0;
+  const unitTick = instrument.tickUnits === 1;
   const onGrid = (text: string): string => {
+    // A tick of one unit in its last decimal (0.01) holds every price of no more decimals.
+    if (unitTick && scaleOf(text) <= instrument.priceScale) return text;
     const price = new Decimal(text);
     if (instrument.isValidPrice(price) || price.isZero()) return text;
     roundedPrices++;
@@ -128,8 +133,7 @@ async function surveyRows(path: string, period: CandlePeriod): Promise<Survey> {
       const d = priceDecimals(row.prices[i] as string);
       if (d > decimals) [decimals, finestPrice] = [d, `${path}:${row.line}.${PRICE_NAMES[i]}`];
     }
-    const high = new Decimal(row.prices[1]);
-    if (high.greaterThan(highPrice)) highPrice = high;
+    if (row.high.greaterThan(highPrice)) highPrice = row.high;
   }
   if (rows === 0) throw new ValidationError(path, 'holds no candle rows');
   return { rows, first, last, priceDecimals: decimals, finestPrice, highPrice };
@@ -158,7 +162,7 @@ async function* csvRows(path: string, period: CandlePeriod): AsyncGenerator<Row>
     if (hi.lessThan(lo) || hi.lessThan(o) || hi.lessThan(c) || lo.greaterThan(o) || lo.greaterThan(c)) {
       throw new ParseError(`${path}:${line}`, 'high must be >= open, close, low and low <= open, close', text);
     }
-    yield { line, start, prices: [o, h, l, c], v };
+    yield { line, start, prices: [o, h, l, c], v, high: hi };
   }
 }
 
