@@ -145,4 +145,20 @@ describe('toTicks and toLots', () => {
         .toEqual(reference(t, strict, instrument.quantityIncrement));
     }), { numRuns: 2000 });
   });
+
+  it('rejects a price or quantity beyond 2^53 - 1 ticks or lots as the exchange does (2022 / 2012), never a rounded count', () => {
+    const rejection = (convert: () => number): { code: number; description: string } | number => {
+      try {
+        return convert();
+      } catch (e) {
+        if (!(e instanceof VenueRejection)) throw e;
+        return { code: e.code, description: e.description };
+      }
+    };
+    // BTCUSDT: quantity increment 0.00001, tick 0.1. 2^53 - 1 lots is 90071992547.40991.
+    expect(rejection(() => toLots(BTCUSDT, '90071992547.40991', true))).toBe(Number.MAX_SAFE_INTEGER);
+    expect(rejection(() => toLots(BTCUSDT, '90071992547.40992', true))).toMatchObject({ code: 2012, description: expect.stringMatching(/quantity 90071992547.40992 is out of range/) });
+    expect(rejection(() => toTicks(BTCUSDT, '900719925474099.2', 'price', true))).toMatchObject({ code: 2022, description: expect.stringMatching(/price .* is out of range/) });
+    expect(rejection(() => toLots(BTCUSDT, '90071992547.409925', false))).toMatchObject({ code: 2012 });
+  });
 });
