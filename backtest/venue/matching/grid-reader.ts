@@ -2,9 +2,11 @@ import { ParseError, UnrepresentableValueError } from '../../../framework/model/
 import type { Instrument } from '../../../framework/model/instrument.js';
 import type { TradeTick } from '../../../framework/model/stream/market-records.js';
 import { parseUnsignedScaled } from '../../../framework/model/parse-unsigned-scaled.js';
+import { parseScaledBig } from '../../../framework/model/scaled-big.js';
 import type { OutsideTrade } from './outside-trade.js';
 
 const PLAIN_UNSIGNED = /^(\d+\.?\d*|\.\d+)$/;
+/** Largest count of ticks or lots kept as a number. */
 const MAX_LOTS = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
@@ -36,7 +38,16 @@ export class GridReader {
   /** Ticks of a price text; NaN when off the grid, too large or malformed. */
   ticks(text: string): number {
     const scaled = parseUnsignedScaled(text, this.priceScale);
-    return scaled >= 0 ? this.ticksOfScaled(scaled) : Number.NaN;
+    if (scaled >= 0) return this.ticksOfScaled(scaled);
+    return this.tickUnits !== 1 && isPlainUnsigned(text) ? this.slowTicks(text) : Number.NaN;
+  }
+
+  /** Off the fast path: a price beyond 2^53 - 1 units of the price scale may still be fewer ticks. */
+  private slowTicks(text: string): number {
+    const scaled = parseScaledBig(text, this.priceScale);
+    if (scaled === undefined) return Number.NaN;
+    const step = BigInt(this.tickUnits);
+    return scaled % step === 0n && scaled / step <= MAX_LOTS ? Number(scaled / step) : Number.NaN;
   }
 
   /** True when values scaled at these decimals are read by {@link ticksOfScaled} and {@link lotsOfScaled}. */

@@ -16,6 +16,10 @@ describe('GridReader', () => {
     expect(coarse.ticks('2684.07')).toBeNaN();
     expect(eth.ticks('99999999999999999.99')).toBeNaN();
     expect(eth.ticks('1e3')).toBeNaN();
+    // More units of the price scale than 2^53, yet fewer ticks of 0.05: read exactly.
+    expect(coarse.ticks('450359962737049.50')).toBe(9007199254740990);
+    expect(coarse.ticks('450359962737049.55')).toBe(9007199254740991);
+    expect(coarse.ticks('450359962737049.60')).toBeNaN();
   });
 
   it('reads quantities as whole lots, rounding down; beyond 2^53 - 1 lots is a typed error, never a cap', () => {
