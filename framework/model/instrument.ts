@@ -185,7 +185,7 @@ export function roundToStep(value: Decimal, step: Decimal, rounding: Rounding): 
 /** A grid step in integer units of 10^-scale, which must be an exact safe integer. */
 function stepUnits(symbol: string, field: string, step: Decimal, scale: number): number {
   const units = step.times(new Decimal(10).pow(scale));
-  if (!units.isInteger() || !units.isPositive() || units.greaterThan(Number.MAX_SAFE_INTEGER)) {
+  if (!units.isInteger() || units.lessThan(1) || units.greaterThan(Number.MAX_SAFE_INTEGER)) {
     throw new UnrepresentableValueError(symbol, field, step.toFixed(), 'must be a positive step of at most 2^53 - 1 units of its last decimal');
   }
   return units.toNumber();
