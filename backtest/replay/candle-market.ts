@@ -2,8 +2,13 @@ import { ONE, Decimal } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { CandleTick } from '../../framework/model/stream/market-records.js';
 
-/** Lots on each side of the synthetic book and in each synthetic trade: no volume constraint. */
-const AMPLE_LOTS = 1_000_000_000;
+/**
+ * Lots on each side of the synthetic book and in each synthetic trade: no volume constraint.
+ * Counted in lots, so the quantity scales with the instrument's grid (2^50 lots is 11 million BTC
+ * at 10^-8, 11 thousand at 10^-11; a fixed 10^9 lots was only 0.01 BTC on the finer grid), and
+ * small enough that the four trades of a candle's path together stay within 2^53 lots.
+ */
+const AMPLE_LOTS = 2 ** 50;
 
 /**
  * Fill rules of a candle-only backtest (a recording with candles and no book), applied by feeding

@@ -70,9 +70,13 @@ export function optTime(p: Params, field: string): number | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   if (typeof v === 'number' && Number.isSafeInteger(v)) return v;
   if (typeof v === 'string') {
-    if (/^\d+$/.test(v)) return Number(v);
-    const ms = Date.parse(v);
-    if (!Number.isNaN(ms)) return ms;
+    if (/^\d+$/.test(v)) {
+      const ms = Number(v);
+      if (Number.isSafeInteger(ms)) return ms; // beyond 2^53 digits would be read rounded: refused below
+    } else {
+      const ms = Date.parse(v);
+      if (!Number.isNaN(ms)) return ms;
+    }
   }
   throw invalid(field, 'must be UNIX ms or an ISO 8601 DateTime');
 }

@@ -63,8 +63,8 @@ export function affordableLots(order: OrderRecord, market: SymbolMarket, lots: n
   const feeFactor = inst.info.fee_currency === inst.quoteCurrency ? order.rates.take.plus(1) : null;
   const fits = (n: number): boolean => {
     const cost = market.costToTake('buy', n);
-    if (Number.isNaN(cost)) return false;
-    const notional = unit.times(cost);
+    if (cost === undefined) return false;
+    const notional = unit.times(typeof cost === 'number' ? cost : cost.toString());
     return !(feeFactor === null ? notional : notional.times(feeFactor)).greaterThan(budget);
   };
   let lo = 0;

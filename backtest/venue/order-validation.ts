@@ -1,5 +1,6 @@
 import { Decimal, isDecimalString } from '../../framework/model/decimal.js';
 import { ErrorCode } from '../../framework/exchange/errors.js';
+import { UnrepresentableValueError } from '../../framework/model/errors.js';
 import type { Instrument, Side } from '../../framework/model/instrument.js';
 import { ORDER_TYPES, TIME_IN_FORCES, type OrderType, type TimeInForce } from '../../framework/model/resources/order.js';
 import { effectiveRates, type FeeRates } from './fees.js';
@@ -94,7 +95,7 @@ export function toLots(instrument: Instrument, text: string | undefined, strict:
   if (text === undefined) throw invalid('quantity is required');
   // The usual request is a plain positive text already on the grid: its lots are the answer (the
   // same the Decimal path below reaches), with no Decimal built.
-  const onGrid = typeof text === 'string' ? instrument.quantityToLots(text) : Number.NaN;
+  const onGrid = typeof text === 'string' && text.charCodeAt(0) !== 45 ? lotsInRange(instrument, text) : Number.NaN;
   if (onGrid > 0 && Number.isSafeInteger(onGrid)) return onGrid;
   if (typeof text !== 'string' || !isDecimalString(text)) throw new VenueRejection(ErrorCode.QuantityNotNumber, `quantity ${String(text)} is not a number`);
   let quantity = new Decimal(text);
@@ -106,7 +107,7 @@ export function toLots(instrument: Instrument, text: string | undefined, strict:
     quantity = instrument.quantizeQuantityHalfDown(quantity);
     if (quantity.isZero()) throw new VenueRejection(ErrorCode.QuantityTooLow, `quantity ${text} rounds to zero at quantity_increment ${instrument.quantityIncrement.toFixed()}`);
   }
-  const lots = instrument.quantityToLots(quantity.toFixed());
+  const lots = lotsInRange(instrument, quantity.toFixed());
   if (!Number.isSafeInteger(lots)) throw new VenueRejection(ErrorCode.BadQuantity, `quantity ${text} is out of range`);
   return lots;
 }
@@ -115,7 +116,7 @@ export function toLots(instrument: Instrument, text: string | undefined, strict:
 export function toTicks(instrument: Instrument, text: string | undefined, field: 'price' | 'stop_price', strict: boolean): number {
   if (text === undefined) throw invalid(`${field} is required`);
   // As in toLots: a plain positive text on the grid is its tick count.
-  const onGrid = typeof text === 'string' ? instrument.priceToTicks(text) : Number.NaN;
+  const onGrid = typeof text === 'string' && text.charCodeAt(0) !== 45 ? ticksInRange(instrument, text, field) : Number.NaN;
   if (onGrid > 0 && Number.isSafeInteger(onGrid)) return onGrid;
   if (typeof text !== 'string' || !isDecimalString(text)) throw new VenueRejection(ErrorCode.PriceNotNumber, `${field} ${String(text)} is not a number`);
   let price = new Decimal(text);
@@ -127,9 +128,33 @@ export function toTicks(instrument: Instrument, text: string | undefined, field:
     price = instrument.quantizePriceHalfDown(price);
     if (price.isZero()) throw new VenueRejection(ErrorCode.BadPrice, `${field} ${text} rounds to zero at tick_size ${instrument.tickSize.toFixed()}`);
   }
-  const ticks = instrument.priceToTicks(price.toFixed());
+  const ticks = ticksInRange(instrument, price.toFixed(), field);
   if (!Number.isSafeInteger(ticks)) throw new VenueRejection(ErrorCode.BadPrice, `${field} ${text} is out of range`);
   return ticks;
+}
+
+/**
+ * Lots of a quantity text (NaN off the grid), or the exchange's bad-quantity rejection when the
+ * quantity is beyond the 2^53 - 1 lots the venue keeps exactly: as an exchange refuses an
+ * out-of-range quantity, never a rounded or clamped count.
+ */
+function lotsInRange(instrument: Instrument, text: string): number {
+  try {
+    return instrument.quantityToLots(text);
+  } catch (error) {
+    if (error instanceof UnrepresentableValueError) throw new VenueRejection(ErrorCode.BadQuantity, `quantity ${text} is out of range: ${error.rule}`);
+    throw error;
+  }
+}
+
+/** Ticks of a price text (NaN off the grid), or the bad-price rejection beyond 2^53 - 1 ticks (see {@link lotsInRange}). */
+function ticksInRange(instrument: Instrument, text: string, field: string): number {
+  try {
+    return instrument.priceToTicks(text);
+  } catch (error) {
+    if (error instanceof UnrepresentableValueError) throw new VenueRejection(ErrorCode.BadPrice, `${field} ${text} is out of range: ${error.rule}`);
+    throw error;
+  }
 }
 
 function rate(text: string | undefined, field: string): Decimal | undefined {

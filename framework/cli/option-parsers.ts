@@ -49,3 +49,15 @@ export function commaList(text: string): string[] {
 export function collect(value: string, previous: readonly string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/** A plain positive decimal text (`0.01`, `5`): kept as text, as money never goes through a float. */
+export function positiveDecimal(text: string): string {
+  if (!/^(?=.*[1-9])(\d+\.?\d*|\.\d+)$/.test(text)) throw new InvalidArgumentError('must be a positive decimal number');
+  return text;
+}
+
+/** A plain decimal text, negative allowed (a maker rebate is a negative fee rate); kept as text. */
+export function decimal(text: string): string {
+  if (!/^-?(\d+\.?\d*|\.\d+)$/.test(text)) throw new InvalidArgumentError('must be a decimal number');
+  return text;
+}

@@ -60,8 +60,11 @@ export interface SymbolMarket {
    * consuming them (FOK and allOrNone checks, market-buy reserve pricing).
    */
   availableToTake(side: Side, limitTicks: number | undefined, maxLots: number): number;
-  /** Cost in ticks x lots of taking `lots` (for the market-buy reserve); NaN when the book cannot fill them. */
-  costToTake(side: Side, lots: number): number;
+  /**
+   * Exact cost in ticks x lots of taking `lots` (for the market-buy reserve): a number while it is
+   * a safe integer, a bigint beyond; undefined when the book cannot fill them.
+   */
+  costToTake(side: Side, lots: number): number | bigint | undefined;
   /** Walks the outside book for an aggressive order and consumes that liquidity. */
   take(orderKey: number, side: Side, limitTicks: number | undefined, lots: number): TakeResult;
   /** Puts an order in the book at `priceTicks` behind the outside quantity already there. */

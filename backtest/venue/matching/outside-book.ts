@@ -71,10 +71,11 @@ export class OutsideBook {
   }
 
   /**
-   * Ticks x lots of taking `lots` from `side` from the best level; NaN when the side cannot supply
-   * them or the sum leaves the exact integer range.
+   * Exact ticks x lots of taking `lots` from `side` from the best level: a number while the sum is
+   * a safe integer, a bigint beyond (fine grids: a BTC buy at 10^-11 lots crosses 2^53); undefined
+   * when the side cannot supply them.
    */
-  cost(side: BookSide, lots: number): number {
+  cost(side: BookSide, lots: number): number | bigint | undefined {
     const ladder = side === 'bid' ? this.bidLadder : this.askLadder;
     const taken = side === 'bid' ? this.bidTaken : this.askTaken;
     const sign = side === 'bid' ? 1 : -1;
@@ -84,9 +85,27 @@ export class OutsideBook {
       const here = ladder.lotsAt(key) - (taken.get(key) ?? 0);
       const take = here < left ? here : left;
       cost += take * key * sign;
+      // Every term and partial sum is exact while the sum stays a safe integer (all are positive).
+      if (cost > Number.MAX_SAFE_INTEGER) return this.bigCost(side, lots);
       left -= take;
     }
-    return left > 0 || cost > Number.MAX_SAFE_INTEGER ? Number.NaN : cost;
+    return left > 0 ? undefined : cost;
+  }
+
+  /** {@link cost} in BigInt arithmetic, for sums beyond 2^53 - 1. */
+  private bigCost(side: BookSide, lots: number): bigint | undefined {
+    const ladder = side === 'bid' ? this.bidLadder : this.askLadder;
+    const taken = side === 'bid' ? this.bidTaken : this.askTaken;
+    const sign = side === 'bid' ? 1 : -1;
+    let left = lots;
+    let cost = 0n;
+    for (let key = ladder.bestKey(); !Number.isNaN(key) && left > 0; key = ladder.below(key)) {
+      const here = ladder.lotsAt(key) - (taken.get(key) ?? 0);
+      const take = here < left ? here : left;
+      cost += BigInt(take) * BigInt(key * sign);
+      left -= take;
+    }
+    return left > 0 ? undefined : cost;
   }
 
   /**

@@ -129,7 +129,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     return this.book.available(takenSide(side), limitOf(limitTicks), maxLots);
   }
 
-  costToTake(side: Side, lots: number): number {
+  costToTake(side: Side, lots: number): number | bigint | undefined {
     checkLots('lots', lots);
     return this.book.cost(takenSide(side), lots);
   }

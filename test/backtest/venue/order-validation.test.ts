@@ -104,7 +104,7 @@ describe('toTicks and toLots', () => {
   }));
 
   /** The Decimal route every text used to take: validate, round half down unless strict, convert. */
-  function reference(instrument: Instrument, text: string, strict: boolean, step: Decimal, toUnits: (t: string) => number): number | string {
+  function reference(text: string, strict: boolean, step: Decimal): number | string {
     if (!isDecimalString(text)) return 'not a number';
     let value = new Decimal(text);
     if (!value.isPositive() || value.isZero()) return 'not positive';
@@ -113,8 +113,8 @@ describe('toTicks and toLots', () => {
       value = value.dividedBy(step).toDecimalPlaces(0, Decimal.ROUND_HALF_DOWN).times(step);
       if (value.isZero()) return 'rounds to zero';
     }
-    const units = toUnits(value.toFixed());
-    return Number.isSafeInteger(units) ? units : 'out of range';
+    const units = value.dividedBy(step);
+    return units.lessThanOrEqualTo(Number.MAX_SAFE_INTEGER) ? units.toNumber() : 'out of range';
   }
 
   function outcome(convert: () => number): number | string {
@@ -140,9 +140,25 @@ describe('toTicks and toLots', () => {
   it('convert every text as the Decimal route does (result or refusal)', () => {
     fc.assert(fc.property(fc.constantFrom(ETHUSDT, BTCUSDT, FIVES), text, fc.boolean(), (instrument, t, strict) => {
       expect(outcome(() => toTicks(instrument, t, 'price', strict)))
-        .toEqual(reference(instrument, t, strict, instrument.tickSize, (s) => instrument.priceToTicks(s)));
+        .toEqual(reference(t, strict, instrument.tickSize));
       expect(outcome(() => toLots(instrument, t, strict)))
-        .toEqual(reference(instrument, t, strict, instrument.quantityIncrement, (s) => instrument.quantityToLots(s)));
+        .toEqual(reference(t, strict, instrument.quantityIncrement));
     }), { numRuns: 2000 });
+  });
+
+  it('rejects a price or quantity beyond 2^53 - 1 ticks or lots as the exchange does (2022 / 2012), never a rounded count', () => {
+    const rejection = (convert: () => number): { code: number; description: string } | number => {
+      try {
+        return convert();
+      } catch (e) {
+        if (!(e instanceof VenueRejection)) throw e;
+        return { code: e.code, description: e.description };
+      }
+    };
+    // BTCUSDT: quantity increment 0.00001, tick 0.1. 2^53 - 1 lots is 90071992547.40991.
+    expect(rejection(() => toLots(BTCUSDT, '90071992547.40991', true))).toBe(Number.MAX_SAFE_INTEGER);
+    expect(rejection(() => toLots(BTCUSDT, '90071992547.40992', true))).toMatchObject({ code: 2012, description: expect.stringMatching(/quantity 90071992547.40992 is out of range/) });
+    expect(rejection(() => toTicks(BTCUSDT, '900719925474099.2', 'price', true))).toMatchObject({ code: 2022, description: expect.stringMatching(/price .* is out of range/) });
+    expect(rejection(() => toLots(BTCUSDT, '90071992547.409925', false))).toMatchObject({ code: 2012 });
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../../../../framework/model/errors.js';
+import { ParseError, UnrepresentableValueError } from '../../../../framework/model/errors.js';
 import { GridReader, checkText } from '../../../../backtest/venue/matching/grid-reader.js';
 import { instrument } from './market-fixtures.js';
 
@@ -16,16 +16,24 @@ describe('GridReader', () => {
     expect(coarse.ticks('2684.07')).toBeNaN();
     expect(eth.ticks('99999999999999999.99')).toBeNaN();
     expect(eth.ticks('1e3')).toBeNaN();
+    // More units of the price scale than 2^53, yet fewer ticks of 0.05: read exactly.
+    expect(coarse.ticks('450359962737049.50')).toBe(9007199254740990);
+    expect(coarse.ticks('450359962737049.55')).toBe(9007199254740991);
+    expect(coarse.ticks('450359962737049.60')).toBeNaN();
   });
 
-  it('reads quantities as whole lots, rounding down, capping huge values', () => {
+  it('reads quantities as whole lots, rounding down; beyond 2^53 - 1 lots is a typed error, never a cap', () => {
     expect(eth.lots('1.5')).toBe(15000);
     expect(eth.lots('0.00019')).toBe(1);
     expect(eth.lots('0.00009')).toBe(0);
     expect(coarse.lots('1.4')).toBe(2);
     expect(coarse.lots('1.49999')).toBe(2);
-    expect(eth.lots('9999999999999999999')).toBe(Number.MAX_SAFE_INTEGER);
-    expect(Number.isSafeInteger(coarse.lots('9999999999999999999'))).toBe(true);
+    expect(() => eth.lots('9999999999999999999')).toThrow(UnrepresentableValueError);
+    expect(() => coarse.lots('9999999999999999999')).toThrow(/quantity: is more than 2\^53 - 1 lots/);
+    // More units of the quantity scale than 2^53, yet fewer lots: read exactly.
+    expect(coarse.lots('4503599627370495')).toBe(9007199254740990);
+    expect(coarse.lots('4503599627370495.4')).toBe(9007199254740990);
+    expect(() => coarse.lots('4503599627370496')).toThrow(UnrepresentableValueError);
     expect(eth.lots('-1')).toBeNaN();
     expect(eth.lots('1.2.3')).toBeNaN();
   });

@@ -156,7 +156,7 @@ function run(bids: Levels, asks: Levels, ops: readonly Op[], model: QueueModel):
         }
         expect(filled, 'FOK availability is what take fills').toBe(available);
         expect(result.unfilledLots).toBe(o.lots - filled);
-        if (o.limit === undefined) expect(cost).toEqual(filled === o.lots ? costSum : NaN);
+        if (o.limit === undefined) expect(cost).toEqual(filled === o.lots ? costSum : undefined);
         nextKey++;
         seen.push(result);
         break;

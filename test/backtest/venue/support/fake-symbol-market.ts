@@ -101,16 +101,17 @@ export class FakeSymbolMarket implements SymbolMarket {
     return Math.min(sum, maxLots);
   }
 
-  costToTake(side: Side, lots: number): number {
+  costToTake(side: Side, lots: number): number | bigint | undefined {
     let left = lots;
-    let cost = 0;
+    let cost = 0n;
     for (const [price, size] of this.levels(side, undefined)) {
       const n = Math.min(size, left);
-      cost += n * price;
+      cost += BigInt(n) * BigInt(price);
       left -= n;
-      if (left === 0) return cost;
+      if (left === 0) break;
     }
-    return left === 0 ? cost : Number.NaN;
+    if (left !== 0) return undefined;
+    return cost <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(cost) : cost;
   }
 
   take(orderKey: number, side: Side, limitTicks: number | undefined, lots: number): TakeResult {
