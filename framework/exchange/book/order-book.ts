@@ -1,14 +1,17 @@
 import { isDecimalString, type Decimal, type DecimalString } from '../../model/decimal.js';
-import { ParseError, UnrepresentableValueError, ValidationError } from '../../model/errors.js';
+import { ParseError, ValidationError } from '../../model/errors.js';
 import type { Instrument } from '../../model/instrument.js';
 import { scaleOf } from '../../model/scaled.js';
 import { BIG_QUANTITY, BookLadder, DEFAULT_MAX_WINDOW_SIZE, DEFAULT_WINDOW_SIZE } from './book-ladder.js';
-import { ExactBookLevel, type BookLevel } from './book-level.js';
+import { ExactBookLevel, safeUnits, type BookLevel } from './book-level.js';
 import { requestedQuantity, walkLadder, type BookWalk } from './book-walk.js';
 import { gatherLevels } from './gather-levels.js';
 import { scaledLevelsAsText, type BookFrame, type BookLevelText, type ScaledOrderBookFrame } from './order-book-frame.js';
 import { parseUnsignedScaled } from '../../model/parse-unsigned-scaled.js';
 import { formatScaledBig, parseScaledBig } from '../../model/scaled-big.js';
+
+/** Levels in a frame from which touching them all first (see gatherLevels) pays off. */
+const GATHER_FROM = 8;
 
 /** A side of the book. */
 export type BookSide = 'bid' | 'ask';
@@ -130,9 +133,13 @@ export class OrderBook {
       if (frame.asks === undefined) {
         this.applyScaled(frame);
       } else {
-        this.gathered = gatherLevels(frame.bids) | gatherLevels(frame.asks);
-        this.applyLevels(this.bidLadder, frame.bids, 1, 'b');
-        this.applyLevels(this.askLadder, frame.asks, -1, 'a');
+        const bids = frame.bids;
+        const asks = frame.asks;
+        // Many messages change one level (a BTC feed often sends one per order event): a side
+        // without levels costs no call, and a small frame no gathering pass.
+        if (bids.length + asks.length >= GATHER_FROM) this.gathered = gatherLevels(bids) | gatherLevels(asks);
+        if (bids.length !== 0) this.applyLevels(this.bidLadder, bids, 1, 'b');
+        if (asks.length !== 0) this.applyLevels(this.askLadder, asks, -1, 'a');
       }
       if (frame.snapshot) {
         this.bidLadder.fit();
@@ -222,36 +229,36 @@ export class OrderBook {
    * {@link bestBid} instead).
    */
   get bestBidPrice(): number {
-    if (this.bidLadder.farAbove !== 0) this.unrepresentableBest('bid', 'bestBidPrice');
-    return this.bidLadder.bestKey();
+    return this.bidLadder.farAbove !== 0 ? this.bestExact('bid', 'bestBidPrice') : this.bidLadder.bestKey();
   }
 
   /** Best ask price, scaled; NaN when there are no asks; throws UnrepresentableValueError beyond 2^53. */
   get bestAskPrice(): number {
     const key = this.askLadder.bestKey();
-    if (key !== key && this.askLadder.farLevels.size !== 0) this.unrepresentableBest('ask', 'bestAskPrice');
-    return -key;
+    return key !== key && this.askLadder.farLevels.size !== 0 ? this.bestExact('ask', 'bestAskPrice') : -key;
   }
 
   /** Quantity at the best bid, scaled; NaN when there are no bids; throws UnrepresentableValueError beyond 2^53. */
   get bestBidQuantity(): number {
     const top = this.bidLadder.farAbove !== 0 ? BIG_QUANTITY : this.bidLadder.bestQuantity();
-    if (top === BIG_QUANTITY) this.unrepresentableBest('bid', 'bestBidQuantity');
-    return top;
+    return top === BIG_QUANTITY ? this.bestExact('bid', 'bestBidQuantity') : top;
   }
 
   /** Quantity at the best ask, scaled; NaN when there are no asks; throws UnrepresentableValueError beyond 2^53. */
   get bestAskQuantity(): number {
     const top = this.askLadder.bestQuantity();
-    if (top === BIG_QUANTITY || (top !== top && this.askLadder.farLevels.size !== 0)) this.unrepresentableBest('ask', 'bestAskQuantity');
-    return top;
+    return top === BIG_QUANTITY || (top !== top && this.askLadder.farLevels.size !== 0) ? this.bestExact('ask', 'bestAskQuantity') : top;
   }
 
-  /** The best level of `side` does not fit a number: throws, naming it with its exact text. */
-  private unrepresentableBest(side: BookSide, field: string): never {
+  /**
+   * The slow path of the best-level reads, for a best level kept as BigInt: its price or quantity
+   * as a number when it fits, else UnrepresentableValueError naming it with its exact text.
+   */
+  private bestExact(side: BookSide, field: 'bestBidPrice' | 'bestAskPrice' | 'bestBidQuantity' | 'bestAskQuantity'): number {
     const best = this.topN(side, 1)[0] as BookLevel;
-    const text = field.endsWith('Price') ? best.price : best.quantity;
-    throw new UnrepresentableValueError(this.symbol, field, text, 'is beyond 2^53 integer units at the book\'s scale (read the exact text of bestBid() / bestAsk() instead)');
+    return field.endsWith('Price')
+      ? safeUnits(this.symbol, field, best.priceUnits, best.price)
+      : safeUnits(this.symbol, field, best.quantityUnits, best.quantity);
   }
 
   /** Best bid level, or undefined when there are no bids. */
