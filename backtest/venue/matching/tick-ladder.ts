@@ -115,18 +115,16 @@ export class TickLadder {
     const i = key - this.lo;
     const before = this.window[i] as number;
     this.window[i] = lots;
-    if (before === 0) {
-      if (lots === 0) return;
-      this.bits.flip(i);
-      this.inWindow++;
+    // Insert, update and removal come in no predictable order: count and mark without branching;
+    // the best moves only on the rarely true tests below.
+    const added = Number(lots !== 0) - Number(before !== 0);
+    this.inWindow += added;
+    this.bits.toggle(i, added & 1);
+    if (lots !== 0) {
       if (!(key <= this.windowBest)) this.windowBest = key;
-    } else if (lots === 0) {
-      this.bits.flip(i);
-      this.inWindow--;
-      if (key === this.windowBest) {
-        const next = this.bits.highestAtOrBelow(i - 1);
-        this.windowBest = next < 0 ? Number.NaN : this.lo + next;
-      }
+    } else if (key === this.windowBest) {
+      const next = this.bits.highestAtOrBelow(i - 1);
+      this.windowBest = next < 0 ? Number.NaN : this.lo + next;
     }
     if (!(this.windowBest - this.lo >= this.size >>> 3) && this.far.count !== 0) this.slideDown();
   }

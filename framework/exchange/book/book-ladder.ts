@@ -125,11 +125,11 @@ export class BookLadder {
       const previous = slots[index] as number;
       if (previous === BIG_QUANTITY) this.bigQuantities.delete(key);
       slots[index] = quantity;
-      if ((previous === 0) !== (quantity === 0)) {
-        this.bits.flip(index);
-        this.inWindow += quantity === 0 ? -1 : 1;
-      }
-      // Test the rarely true position conditions first so the branches predict well.
+      // Insert, update and removal are equally likely and unpredictable: count and mark without
+      // branching, and test the rarely true position conditions first so the branches predict well.
+      const added = Number(quantity !== 0) - Number(previous !== 0);
+      this.inWindow += added;
+      this.bits.toggle(index, added & 1);
       if (index >= this.top) {
         if (index > this.top) {
           if (quantity !== 0) this.top = index;
