@@ -5,6 +5,7 @@ import { OrderBookKeeper } from '../framework/exchange/book/order-book-keeper.js
 import { parseOrderBookFrames, type OrderBookFrame } from '../framework/exchange/book/order-book-frame.js';
 import type { RecordedMessage } from './support/recording-messages.js';
 import { bookDataSets, type BookDataSet } from './support/book-data-sets.js';
+import { benchClock } from './support/bench-clock.js';
 import { printTable, type Row } from './support/report.js';
 
 const NO_RESYNC = { resync: async (): Promise<void> => {} };
@@ -47,7 +48,8 @@ async function runOn(set: BookDataSet): Promise<Row> {
   let books = freshBooks(snapshots, symbols, instruments);
   let keeper = freshKeeper(snapshots, instruments);
   let sink = 0;
-  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10 });
+  const clock = benchClock();
+  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10, ...(clock.now === undefined ? {} : { now: clock.now }) });
   bench.add('(a) JSON.parse of update frame', () => {
     for (let i = 0; i < texts.length; i++) sink += (JSON.parse(texts[i] as string) as { ch: string }).ch.length;
   });
@@ -115,7 +117,7 @@ async function runOn(set: BookDataSet): Promise<Row> {
   });
   const [a, b, c, d, e] = perUpdate.map((r) => r.ns) as [number, number, number, number, number];
   const [am, bm, cm, dm, em] = perUpdate.map((r) => r.medianNs) as [number, number, number, number, number];
-  console.log(`\nbook: ${set.label} (${set.source})`);
+  console.log(`\nbook: ${set.label} (${set.source}); timed in ${clock.name}`);
   console.log(`${updates.length.toLocaleString('en-US')} updates, ${levelChanges.toLocaleString('en-US')} level changes (${(levelChanges / updates.length).toFixed(1)} per update), ${snapshots.length} snapshot(s) (checksum ${sink === 0 ? 0 : 1})`);
   printTable('per update frame', perUpdate.map((r) => ({
     task: r.name,

@@ -9,6 +9,7 @@ import type { OutsideTrade } from '../backtest/venue/matching/outside-trade.js';
 import { ReplayedSymbolMarket } from '../backtest/venue/matching/replayed-symbol-market.js';
 import type { RecordedMessage } from './support/recording-messages.js';
 import { bookDataSets, type BookDataSet } from './support/book-data-sets.js';
+import { benchClock } from './support/bench-clock.js';
 import { printTable, type Row } from './support/report.js';
 
 /** Our working orders: this many per side, one tick apart from the touch outwards. */
@@ -48,7 +49,8 @@ async function runOn(set: BookDataSet): Promise<Row> {
   let fills = 0;
   const reset = { beforeEach: () => { market = fresh(instrument, snapshot); } };
   const resetBare = { beforeEach: () => { market = fresh(instrument, snapshot, 0); } };
-  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10 });
+  const clock = benchClock();
+  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10, ...(clock.now === undefined ? {} : { now: clock.now }) });
   bench.add('(a0) book frames, no order resting', () => { fills += replay(market, books); }, resetBare);
   bench.add('(a) book frames', () => { fills += replay(market, books); }, reset);
   bench.add('(b) trades', () => { fills += replay(market, trades); }, reset);
@@ -61,7 +63,7 @@ async function runOn(set: BookDataSet): Promise<Row> {
     return { name: task.name, ms: result.latency.mean, rme: result.latency.rme };
   });
   const [a0, a, b, c] = perTask as [(typeof perTask)[0], (typeof perTask)[0], (typeof perTask)[0], (typeof perTask)[0]];
-  console.log(`\nmatching: ${set.label} (${set.source}), ${symbol} (tick ${info.tick_size.toFixed()}, lot ${info.quantity_increment.toFixed()})`);
+  console.log(`\nmatching: ${set.label} (${set.source}), ${symbol} (tick ${info.tick_size.toFixed()}, lot ${info.quantity_increment.toFixed()}); timed in ${clock.name}`);
   console.log(`${books.length.toLocaleString('en-US')} book frames, ${tradeCount.toLocaleString('en-US')} trades in ${trades.length.toLocaleString('en-US')} frames, ${ORDERS_PER_SIDE * 2} resting orders, ${fills.toLocaleString('en-US')} fills over all iterations`);
   printTable('throughput', [
     { task: a0.name, 'per second': (books.length * 1000) / a0.ms, unit: 'book frames', 'ns each': (a0.ms * 1e6) / books.length, 'rme %': a0.rme },
