@@ -236,6 +236,11 @@ describe('OrderBook', () => {
       expect(() => new OrderBook('X', { windowSize })).toThrow(ValidationError);
     }
     expect(new OrderBook('X', { windowSize: 64 }).size('bid')).toBe(0);
+    for (const maxWindowSize of [32, 100, 2 ** 21]) {
+      expect(() => new OrderBook('X', { windowSize: 64, maxWindowSize })).toThrow(/maxWindowSize/);
+    }
+    expect(() => new OrderBook('X', { windowSize: 4096, maxWindowSize: 1024 })).toThrow(/from windowSize/);
+    expect(new OrderBook('X', { windowSize: 4096, maxWindowSize: 4096 }).valid).toBe(false);
   });
 });
 
