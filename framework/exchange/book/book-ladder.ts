@@ -239,7 +239,8 @@ export class BookLadder {
       const grow = this.missed * MISS_SHARE > this.writes && this.span < this.maxWindowSize;
       this.writes = 0;
       this.missed = 0;
-      if (grow) this.resize(this.span * 2);
+      // At least double; at once to the fitted size when the levels have spread further.
+      if (grow) this.resize(Math.max(this.span * 2, this.fittedSpan()));
     }
     const best = this.bestKey();
     if (best !== best) return;
@@ -254,17 +255,23 @@ export class BookLadder {
    * the best's place in the window. The rest (a tail of deep levels) stays outside.
    */
   fit(): void {
+    this.writes = 0;
+    this.missed = 0;
+    const span = this.fittedSpan();
+    if (span !== this.span) this.resize(span);
+  }
+
+  /** The window size {@link fit} chooses for the levels held; the smallest size when there are none. */
+  private fittedSpan(): number {
     const count = this.inWindow + this.outside.count;
-    if (count === 0) return;
+    let span = this.windowSize;
+    if (count === 0) return span;
     const cursor = this.firstSafe();
     const best = cursor.key;
     for (let rank = Math.ceil(count * FIT_SHARE) - 1; rank > 0; rank--) this.nextSafe(cursor);
     const depth = best - cursor.key;
-    this.writes = 0;
-    this.missed = 0;
-    let span = this.windowSize;
     while (span < this.maxWindowSize && span - (span >> 2) <= depth) span *= 2;
-    if (span !== this.span) this.resize(span);
+    return span;
   }
 
   /**

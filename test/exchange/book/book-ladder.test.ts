@@ -146,7 +146,13 @@ describe('BookLadder', () => {
     const growing = new BookLadder(64, 1 << 14);
     growing.set(100_000, 1);
     growing.rebalance();
-    // One doubling per look at 2,048 writes, until 3/4 of the window reaches 2,000 keys down.
+    // The first look at the traffic (2,048 writes, most of them missing the window) resizes it at
+    // once to hold the levels: 3/4 of 4,096 reaches 2,006 keys under the best.
+    for (let i = 0; i < 2100; i++) {
+      growing.set(98_000 - (i % 7), (i % 3) + 1);
+      if (i % 10 === 0) growing.rebalance();
+    }
+    expect(growing.windowSpan).toBe(4096);
     for (let i = 0; i < 20_000; i++) {
       growing.set(98_000 - (i % 7), (i % 3) + 1);
       if (i % 10 === 0) growing.rebalance();
