@@ -7,9 +7,10 @@ import { scaleOf } from '../framework/model/scaled.js';
 import { GridReader } from '../backtest/venue/matching/grid-reader.js';
 import type { OutsideTrade } from '../backtest/venue/matching/outside-trade.js';
 import { ReplayedSymbolMarket } from '../backtest/venue/matching/replayed-symbol-market.js';
-import { loadRecording, type RecordedMessage } from './support/recording-messages.js';
-import { sharedDataOr } from './support/paths.js';
-import { printTable } from './support/report.js';
+import type { RecordedMessage } from './support/recording-messages.js';
+import { bookDataSets, type BookDataSet } from './support/book-data-sets.js';
+import { benchClock } from './support/bench-clock.js';
+import { printTable, type Row } from './support/report.js';
 
 /** Our working orders: this many per side, one tick apart from the touch outwards. */
 const ORDERS_PER_SIDE = 5;
@@ -19,15 +20,22 @@ type MarketEvent = { readonly book: OrderBookFrame } | { readonly trades: readon
 /**
  * ReplayedSymbolMarket on real depth diffs and trades with 10 of our orders resting (5 per side
  * at the touch and the next ticks; a filled order is placed again at the current touch, so 10
- * stay in the queues): (a) book frames alone (level conversion, ladder writes, queue updates of
+ * stay in the queues): (a0) book frames with no order of ours (the outside book alone: level
+ * conversion and ladder writes), (a) book frames alone (level conversion, ladder writes, queue updates of
  * our levels, crossing check), (b) public trades alone (queue and trade-through fills), (c) the
  * recording interleaved as the venue sees it. Frames are parsed and trades converted to ticks
  * before timing (the venue's parsers do that work); each iteration starts from a fresh market
- * holding the initial snapshot (untimed).
+ * holding the initial snapshot (untimed). Runs on each data set (see bookDataSets: recorded
+ * ETHUSDT, synthetic BTCUSDT) and reports the level changes of (a) per second too.
  */
 export async function run(): Promise<void> {
-  const file = sharedDataOr('ethusdt-2024-08-08.v3.jsonl.gz', 'test/fixtures/fmfw-public-excerpt.v3.jsonl');
-  const { header, messages } = await loadRecording(file);
+  const summary: Row[] = [];
+  for (const set of await bookDataSets()) summary.push(await runOn(set));
+  printTable('matching summary: (a) book frames, per data set', summary);
+}
+
+async function runOn(set: BookDataSet): Promise<Row> {
+  const { header, messages } = set;
   const symbol = busiestBookSymbol(messages);
   const info = header.symbols[symbol] ?? inferredInfo(messages, symbol);
   const instrument = new Instrument(symbol, info);
@@ -35,11 +43,15 @@ export async function run(): Promise<void> {
   const books = events.filter((e): e is { book: OrderBookFrame } => 'book' in e);
   const trades = events.filter((e): e is { trades: readonly OutsideTrade[] } => 'trades' in e);
   const tradeCount = trades.reduce((n, e) => n + e.trades.length, 0);
+  const levelChanges = books.reduce((n, e) => n + e.book.bids.length + e.book.asks.length, 0);
 
   let market = fresh(instrument, snapshot);
   let fills = 0;
   const reset = { beforeEach: () => { market = fresh(instrument, snapshot); } };
-  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10 });
+  const resetBare = { beforeEach: () => { market = fresh(instrument, snapshot, 0); } };
+  const clock = benchClock();
+  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10, ...(clock.now === undefined ? {} : { now: clock.now }) });
+  bench.add('(a0) book frames, no order resting', () => { fills += replay(market, books); }, resetBare);
   bench.add('(a) book frames', () => { fills += replay(market, books); }, reset);
   bench.add('(b) trades', () => { fills += replay(market, trades); }, reset);
   bench.add('(c) interleaved replay', () => { fills += replay(market, events); }, reset);
@@ -50,14 +62,24 @@ export async function run(): Promise<void> {
     if (result.state !== 'completed') throw new Error(`${task.name}: ${result.state}`);
     return { name: task.name, ms: result.latency.mean, rme: result.latency.rme };
   });
-  const [a, b, c] = perTask as [(typeof perTask)[0], (typeof perTask)[0], (typeof perTask)[0]];
-  console.log(`\nmatching: ${file}, ${symbol} (tick ${info.tick_size.toFixed()}, lot ${info.quantity_increment.toFixed()})`);
+  const [a0, a, b, c] = perTask as [(typeof perTask)[0], (typeof perTask)[0], (typeof perTask)[0], (typeof perTask)[0]];
+  console.log(`\nmatching: ${set.label} (${set.source}), ${symbol} (tick ${info.tick_size.toFixed()}, lot ${info.quantity_increment.toFixed()}); timed in ${clock.name}`);
   console.log(`${books.length.toLocaleString('en-US')} book frames, ${tradeCount.toLocaleString('en-US')} trades in ${trades.length.toLocaleString('en-US')} frames, ${ORDERS_PER_SIDE * 2} resting orders, ${fills.toLocaleString('en-US')} fills over all iterations`);
   printTable('throughput', [
+    { task: a0.name, 'per second': (books.length * 1000) / a0.ms, unit: 'book frames', 'ns each': (a0.ms * 1e6) / books.length, 'rme %': a0.rme },
     { task: a.name, 'per second': (books.length * 1000) / a.ms, unit: 'book frames', 'ns each': (a.ms * 1e6) / books.length, 'rme %': a.rme },
     { task: b.name, 'per second': (tradeCount * 1000) / b.ms, unit: 'trades', 'ns each': (b.ms * 1e6) / tradeCount, 'rme %': b.rme },
     { task: c.name, 'per second': (events.length * 1000) / c.ms, unit: 'frames', 'ns each': (c.ms * 1e6) / events.length, 'rme %': c.rme },
   ]);
+  return {
+    'data set': set.label,
+    'book frames': books.length,
+    'level changes': levelChanges,
+    '(a0) ns/frame': (a0.ms * 1e6) / books.length,
+    '(a0) ns/level change': (a0.ms * 1e6) / levelChanges,
+    '(a) ns/frame': (a.ms * 1e6) / books.length,
+    '(a) ns/level change': (a.ms * 1e6) / levelChanges,
+  };
 }
 
 /** Feeds events, keeping 10 orders resting; returns the number of fills. */
@@ -82,10 +104,13 @@ function restAgain(market: ReplayedSymbolMarket, key: number): void {
   market.rest(key, buy ? 'buy' : 'sell', buy ? Math.max(1, touch - rank) : touch + rank, 10);
 }
 
-function fresh(instrument: Instrument, snapshot: OrderBookFrame): ReplayedSymbolMarket {
+function fresh(instrument: Instrument, snapshot: OrderBookFrame, ordersPerSide = ORDERS_PER_SIDE): ReplayedSymbolMarket {
   const market = new ReplayedSymbolMarket(instrument);
   market.applyBookFrame(snapshot);
-  for (let key = 0; key < ORDERS_PER_SIDE * 2; key++) restAgain(market, key);
+  for (let rank = 0; rank < ordersPerSide; rank++) {
+    restAgain(market, rank);
+    restAgain(market, ORDERS_PER_SIDE + rank);
+  }
   return market;
 }
 

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,10 +7,10 @@ import { readLines } from '../backtest/recording/recording-reader.js';
 import { mergeFrameBatches } from '../backtest/replay/frame-batches.js';
 import { backtestMarketMaker } from './replay-backtest.js';
 import { writeRepeated } from './replay-repeat.js';
-import { repoRoot } from './support/paths.js';
+import { repoRoot, sharedData } from './support/paths.js';
 import { printTable } from './support/report.js';
 
-const RECORDING = path.resolve(repoRoot, '..', 'shared', 'data', 'ethusdt-2024-08-08.v3.jsonl.gz');
+const RECORDING_NAME = 'ethusdt-2024-08-08.v3.jsonl.gz';
 const CHILD = path.join(repoRoot, 'bench', 'replay-child.ts');
 const REPEATS = 10;
 /** Backtests of the recording after the first one; the best is the warm figure. */
@@ -31,23 +30,24 @@ const MIB = 1024 * 1024;
  * are the best of a few rounds.
  */
 export async function run(): Promise<void> {
-  if (!existsSync(RECORDING)) {
-    console.log(`skipped: ${RECORDING} is absent (the replay benchmark needs the shared ETHUSDT recording)`);
+  const recording = sharedData(RECORDING_NAME);
+  if (recording === undefined) {
+    console.log(`skipped: shared/data/${RECORDING_NAME} is absent (the replay benchmark needs the shared ETHUSDT recording)`);
     return;
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'tradeloop-replay-bench-'));
   try {
     const repeated = path.join(dir, `ethusdt-x${REPEATS}.v3.jsonl.gz`);
-    await writeRepeated(RECORDING, REPEATS, repeated);
-    const bare = await best(3, () => bareRead(RECORDING));
+    await writeRepeated(recording, REPEATS, repeated);
+    const bare = await best(3, () => bareRead(recording));
     const merged = await best(3, async () => {
       let events = 0;
-      for await (const batch of mergeFrameBatches([RECORDING])) for (const frame of batch) if (frame.src === 'ws/public') events++;
+      for await (const batch of mergeFrameBatches([recording])) for (const frame of batch) if (frame.src === 'ws/public') events++;
       return events;
     });
     let fills = 0;
     const backtestOnce = async (): Promise<number> => {
-      const result = await backtestMarketMaker(RECORDING);
+      const result = await backtestMarketMaker(recording);
       fills = result.fills.length;
       return result.meta.events;
     };
@@ -73,7 +73,7 @@ export async function run(): Promise<void> {
     console.log(`ratio (b)/(a): ${verdict(ratio)} on the recording (warm; ${coldRatio.toFixed(3)} on the first, cold run), ${verdict(ratioLong)} on it x${REPEATS}`);
 
     const rows = [];
-    for (const [name, file] of [['recording x1', RECORDING], [`recording x${REPEATS}`, repeated]] as const) {
+    for (const [name, file] of [['recording x1', recording], [`recording x${REPEATS}`, repeated]] as const) {
       const child = await backtestInChild(file);
       rows.push({
         run: name, events: child.events, orders: child.orders, fills: child.fills, 'wall s': child.wallMs / 1000,

@@ -1,7 +1,16 @@
+import { LevelBitmap } from '../../../framework/exchange/book/level-bitmap.js';
 import { SortedTicks } from './sorted-ticks.js';
 
-/** Keys the dense window spans by default (64 KiB of lots). */
+/** Keys the dense window spans at first (64 KiB of lots). */
 const DEFAULT_WINDOW = 8_192;
+/** Keys the dense window grows to at most (2 MiB of lots). */
+const DEFAULT_MAX_WINDOW = 1 << 18;
+/** Writes to the sorted part between two looks at the traffic. */
+const MISSES_PER_LOOK = 64;
+/** The window doubles when more than 1 write in this many went to the sorted part. */
+const MISS_SHARE = 8;
+/** Levels the sorted part may hold, however few the window holds, before the window doubles. */
+const MIN_FAR_LEVELS = 16;
 
 /**
  * One side of the outside book in integer keys and lots. Bids use ticks as keys, asks negated
@@ -12,15 +21,20 @@ const DEFAULT_WINDOW = 8_192;
  * level down on every take and crossing check; this is the small structure that does exactly that.
  *
  * Layout: a dense window of lots indexed by `key - lo` holds every level at or above `lo` (the
- * best level and the thousands of ticks under it, where depth diffs land: a change is one array
- * store), and a {@link SortedTicks} holds the levels below `lo`. The window follows the best
- * level: a key above it slides it up (levels falling out of it are appended to the top of the
- * sorted part), a best level sinking into its lowest eighth slides it down (the top of the sorted
- * part moves in). Walks skip the empty keys of the window, which are few near the best level.
+ * best level and the ticks under it, where depth diffs land: a change is one array store), a
+ * {@link LevelBitmap} marks its occupied keys (so {@link below} skips empty ticks 32 and 1,024 at
+ * a time: a BTC book at a 0.01 tick has levels hundreds of ticks apart), and a {@link SortedTicks}
+ * holds the levels below `lo`. The window follows the best level: a key above it moves the window
+ * up (levels falling out of it join the top of the sorted part), a best level sinking into its
+ * lowest eighth moves it down (the top of the sorted part moves in); a move costs O(levels in the
+ * window), not O(window). Its size follows the book: when the sorted part holds more levels than
+ * the window, or more than one write in eight goes to it, the window doubles, up to the largest
+ * size, so a book spread over many ticks gets a window that holds it.
  */
 export class TickLadder {
-  private readonly size: number;
+  private size: number;
   private window: Float64Array;
+  private bits: LevelBitmap;
   /** Key of `window[0]`. */
   private lo = 0;
   /** Levels in the window. */
@@ -28,16 +42,28 @@ export class TickLadder {
   /** Highest key in the window; NaN when the window is empty. */
   private windowBest = Number.NaN;
   private readonly far = new SortedTicks();
+  /** Writes since the traffic was last looked at, and how many of them went to the sorted part. */
+  private writes = 0;
+  private misses = 0;
 
-  /** `windowSize`: keys the dense part spans (a power of two, at least 16). */
-  constructor(windowSize = DEFAULT_WINDOW) {
+  /** `windowSize`: keys the dense part spans at first; `maxWindowSize`: at most. Powers of two, at least 16. */
+  constructor(
+    windowSize = DEFAULT_WINDOW,
+    private readonly maxWindowSize = Math.max(windowSize, DEFAULT_MAX_WINDOW),
+  ) {
     this.size = windowSize;
     this.window = new Float64Array(windowSize);
+    this.bits = new LevelBitmap(windowSize);
   }
 
   /** Number of levels. */
   get count(): number {
     return this.inWindow + this.far.count;
+  }
+
+  /** Keys the dense window spans at the moment. */
+  get windowSize(): number {
+    return this.size;
   }
 
   /** The keys, lowest first (a copy, for readers off the hot path). */
@@ -58,10 +84,12 @@ export class TickLadder {
   /** The highest key below `key`; NaN when there is none. */
   below(key: number): number {
     if (key > this.lo && this.inWindow !== 0) {
-      const window = this.window;
       let i = key - this.lo - 1;
       if (i >= this.size) i = this.windowBest - this.lo;
-      for (; i >= 0; i--) if (window[i] !== 0) return this.lo + i;
+      // A dense book (ETH at a 0.01 tick) has the next level on the next key more often than not.
+      if (this.window[i] !== 0) return this.lo + i;
+      const j = this.bits.highestAtOrBelow(i);
+      if (j >= 0) return this.lo + j;
     }
     const far = this.far;
     const i = far.lowerBound(key) - 1;
@@ -70,33 +98,35 @@ export class TickLadder {
 
   /** Removes every level. */
   clear(): void {
-    if (this.inWindow !== 0) this.window.fill(0);
-    this.inWindow = 0;
-    this.windowBest = Number.NaN;
+    this.emptyWindow();
     this.far.clear();
   }
 
   /** Sets the lots at `key`; 0 removes the level (a no-op when absent). */
   set(key: number, lots: number): void {
-    if (this.count === 0 && lots !== 0) this.lo = key - this.size + (this.size >>> 3);
+    this.writes++;
+    if (this.inWindow === 0 && this.far.count === 0 && lots !== 0) this.lo = key - this.size + (this.size >>> 3);
     if (key < this.lo) {
-      this.far.set(key, lots);
+      this.setFar(key, lots);
       return;
     }
     if (key >= this.lo + this.size) {
       if (lots === 0) return;
-      this.slideUp(key);
+      this.move(key - this.size + (this.size >>> 3), this.size);
     }
     const i = key - this.lo;
     const before = this.window[i] as number;
     this.window[i] = lots;
-    if (before === 0) {
-      if (lots === 0) return;
-      this.inWindow++;
+    // Insert, update and removal come in no predictable order: count and mark without branching;
+    // the best moves only on the rarely true tests below.
+    const added = Number(lots !== 0) - Number(before !== 0);
+    this.inWindow += added;
+    this.bits.toggle(i, added & 1);
+    if (lots !== 0) {
       if (!(key <= this.windowBest)) this.windowBest = key;
-    } else if (lots === 0) {
-      this.inWindow--;
-      if (key === this.windowBest) this.windowBest = this.inWindow === 0 ? Number.NaN : this.below(key);
+    } else if (key === this.windowBest) {
+      const next = this.bits.highestAtOrBelow(i - 1);
+      this.windowBest = next < 0 ? Number.NaN : this.lo + next;
     }
     if (!(this.windowBest - this.lo >= this.size >>> 3) && this.far.count !== 0) this.slideDown();
   }
@@ -108,60 +138,94 @@ export class TickLadder {
     return i < this.size ? (this.window[i] as number) : 0;
   }
 
+  /**
+   * A write below the window. The window doubles when the sorted part holds more levels than the
+   * window (a snapshot of a book spread over many ticks), or, looked at every
+   * {@link MISSES_PER_LOOK} such writes, when too many writes went to the sorted part.
+   */
+  private setFar(key: number, lots: number): void {
+    const far = this.far;
+    far.set(key, lots);
+    if (this.size >= this.maxWindowSize) return;
+    let grow = far.count >= MIN_FAR_LEVELS && far.count > this.inWindow;
+    if (++this.misses >= MISSES_PER_LOOK) {
+      grow ||= this.misses * MISS_SHARE > this.writes;
+      this.misses = 0;
+      this.writes = 0;
+    }
+    if (!grow) return;
+    const size = this.size * 2;
+    const best = this.bestKey();
+    // An emptied ladder has no best to place the window at: the next level placed will do.
+    if (best !== best) this.resizeEmpty(size);
+    else this.move(best - size + (size >>> 3), size);
+  }
+
   /** Every level, lowest key first. */
   private levels(): [number, number][] {
     const out: [number, number][] = [];
     for (let i = 0; i < this.far.count; i++) out.push([this.far.keyBuffer[this.far.start + i] as number, this.far.lotBuffer[this.far.start + i] as number]);
-    for (let i = 0; i < this.size; i++) if (this.window[i] !== 0) out.push([this.lo + i, this.window[i] as number]);
-    return out;
-  }
-
-  /** Moves the window up so that `key` lies in its top eighth; levels below it go to the sorted part. */
-  private slideUp(key: number): void {
-    const lo = key - this.size + (this.size >>> 3);
-    const shift = lo - this.lo;
-    const window = this.window;
-    const out = shift < this.size ? shift : this.size;
-    for (let i = 0; i < out; i++) {
-      const lots = window[i] as number;
-      if (lots === 0) continue;
-      this.far.set(this.lo + i, lots);
-      this.inWindow--;
-    }
-    if (shift < this.size) {
-      window.copyWithin(0, shift);
-      window.fill(0, this.size - shift);
-    } else {
-      window.fill(0);
-    }
-    this.lo = lo;
-    if (this.inWindow === 0) this.windowBest = Number.NaN;
+    const window: [number, number][] = [];
+    for (let i = this.bits.highestAtOrBelow(this.size - 1); i >= 0; i = this.bits.highestAtOrBelow(i - 1)) window.push([this.lo + i, this.window[i] as number]);
+    return out.concat(window.reverse());
   }
 
   /** Moves the window down so that the best level lies in its top eighth; the sorted part's top moves in. */
   private slideDown(): void {
-    const best = this.bestKey();
-    const lo = best - this.size + (this.size >>> 3);
-    const shift = this.lo - lo;
-    if (shift <= 0) return;
+    const lo = this.bestKey() - this.size + (this.size >>> 3);
+    if (lo < this.lo) this.move(lo, this.size);
+  }
+
+  /** Zeroes the window's occupied slots and its bitmap. */
+  private emptyWindow(): void {
     const window = this.window;
-    if (shift < this.size) {
-      window.copyWithin(shift, 0, this.size - shift);
-      window.fill(0, 0, shift);
-    } else {
-      window.fill(0);
-      this.inWindow = 0;
+    for (let i = this.bits.highestAtOrBelow(this.size - 1); i >= 0; i = this.bits.highestAtOrBelow(i - 1)) window[i] = 0;
+    this.bits.clear();
+    this.inWindow = 0;
+    this.windowBest = Number.NaN;
+  }
+
+  /**
+   * Places the window (of `size` keys from now on) at `lo`: levels of the window below it go to
+   * the top of the sorted part, levels of the sorted part at or above it come in. Every level
+   * must fit under `lo + size` (callers place the best level inside). O(levels moved + size / 32).
+   */
+  private move(lo: number, size: number): void {
+    const keys: number[] = [];
+    const lots: number[] = [];
+    for (let i = this.bits.highestAtOrBelow(this.size - 1); i >= 0; i = this.bits.highestAtOrBelow(i - 1)) {
+      keys.push(this.lo + i);
+      lots.push(this.window[i] as number);
     }
+    this.emptyWindow();
+    if (size !== this.size) this.resizeEmpty(size);
     this.lo = lo;
     const far = this.far;
+    // Lowest first: the window's levels below `lo` are above every sorted key, so each is an append.
+    for (let k = keys.length - 1; k >= 0; k--) {
+      const key = keys[k] as number;
+      if (key < lo) far.set(key, lots[k] as number);
+      else this.put(key - lo, key, lots[k] as number);
+    }
     while (far.count !== 0) {
       const top = far.bestKey();
       if (top < lo) break;
-      const lots = far.lotsAt(top);
+      this.put(top - lo, top, far.lotsAt(top));
       far.set(top, 0);
-      window[top - lo] = lots;
-      this.inWindow++;
     }
-    this.windowBest = best;
+  }
+
+  private resizeEmpty(size: number): void {
+    this.size = size;
+    this.window = new Float64Array(size);
+    this.bits = new LevelBitmap(size);
+  }
+
+  /** Stores a level known to be absent from the window at slot `i`. */
+  private put(i: number, key: number, lots: number): void {
+    this.window[i] = lots;
+    this.bits.flip(i);
+    this.inWindow++;
+    if (!(key <= this.windowBest)) this.windowBest = key;
   }
 }

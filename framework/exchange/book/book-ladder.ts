@@ -1,33 +1,46 @@
 import { MAX_EXACT } from '../../model/scaled-big.js';
+import { LevelBitmap } from './level-bitmap.js';
 import { SortedLevels } from './sorted-levels.js';
 
 /** Marks a quantity kept in {@link BookLadder.bigQuantities} because it exceeds a safe integer. */
 export const BIG_QUANTITY = -1;
 
-/** Default number of slots of a ladder's dense window (32 KiB of quantities per side). */
+/** Default (and smallest) number of slots of a ladder's dense window (32 KiB of quantities). */
 export const DEFAULT_WINDOW_SIZE = 4096;
+/** Default largest window a ladder grows to (2 MiB of quantities). */
+export const DEFAULT_MAX_WINDOW_SIZE = 1 << 18;
+
+/** Level writes between two looks at how many of them missed the window. */
+const TRAFFIC_SAMPLE = 2048;
+/** The window doubles when more than 1 write in this many missed it. */
+const MISS_SHARE = 8;
+/** After a snapshot the window is sized to hold this share of the levels, counted from the best. */
+const FIT_SHARE = 0.9;
 
 /**
  * One side of an L2 book over scaled integers. Bids use the price as key, asks the negated price,
  * so both sides share one code path and the best level is always the highest key.
  *
- * Layout, chosen for real depth-diff traffic (most changes within a few hundred ticks of the
+ * Layout, chosen for real depth-diff traffic (most changes within a few hundred levels of the
  * touch, a long tail far away):
  * - a dense window: `slots[key - base]` holds the quantity at `key` (0 = no level), so changing a
- *   level near the touch is one array store, and the highest non-zero slot is tracked as the
- *   window's best (a removal of the best scans down to the next level: near the touch the book is
- *   dense, so the scan is short);
- * - {@link outside}: the few levels beyond the window, sorted;
+ *   level near the touch is one array store; a {@link LevelBitmap} marks the occupied slots, so
+ *   finding the next level after the best was removed, or walking the book, skips empty ticks
+ *   32 and 1,024 at a time (a BTC book at a 0.01 tick has levels hundreds of ticks apart);
+ * - {@link outside}: the levels beyond the window, sorted;
  * - exactness beyond 2^53: a level whose key does not fit a safe integer (a placeholder ask at
  *   9999999999999.000 on a 0.001 grid) lives in {@link farLevels}, keyed by BigInt; such a key is
  *   above every safe key (a far bid: better than all) or below (a far ask: worse than all), so the
  *   order stays total. A safe-keyed level with a quantity beyond 2^53 stores {@link BIG_QUANTITY}
  *   and the exact value in {@link bigQuantities}. Both are off the hot path.
  *
- * The window is placed with the best level three quarters of the way up, leaving room for the
- * price to improve, and is recentred by {@link rebalance} (once per message) when the best level
- * drifts out of its comfortable band, so a recentring costs O(window) only after the price moved
- * by about a quarter of the window.
+ * The window's size follows the book, as books differ by orders of magnitude in ticks (ETH at a
+ * 0.01 tick spans a few thousand ticks, BTC hundreds of thousands): {@link fit} sizes it after a
+ * snapshot to hold most levels, and {@link rebalance} doubles it when more than one level write
+ * in eight lands outside it, up to the largest size. The best level sits three quarters of the way
+ * up, leaving room for the price to improve; {@link rebalance} (once per message) recentres the
+ * window when the best drifts out of its comfortable band, so a recentring, O(levels), comes only
+ * after the price moved by about a quarter of the window.
  */
 export class BookLadder {
   /** Levels beyond the window. */
@@ -38,23 +51,39 @@ export class BookLadder {
   farLevels = new Map<bigint, bigint>();
   /** Count of far levels with a positive key: when non-zero the best level is a far one. */
   farAbove = 0;
-  private readonly slots: Float64Array;
-  private readonly span: number;
+  private slots: Float64Array;
+  private bits: LevelBitmap;
+  private span: number;
   /** Key of slot 0; NaN while the window is unplaced, so every index test fails. */
   private base = Number.NaN;
   /** Index of the highest non-zero slot; -1 when the window holds no level. */
   private top = -1;
   private inWindow = 0;
+  /** Level writes since the traffic was last looked at, and how many of them missed the window. */
+  private writes = 0;
+  private missed = 0;
 
-  /** `windowSize`: slots of the dense window, in units of the book's price scale. */
-  constructor(windowSize = DEFAULT_WINDOW_SIZE) {
+  /**
+   * `windowSize`: slots of the dense window, in units of the book's price scale, and the smallest
+   * it is sized down to; `maxWindowSize`: the largest it grows to. Powers of two.
+   */
+  constructor(
+    private readonly windowSize = DEFAULT_WINDOW_SIZE,
+    private readonly maxWindowSize = Math.max(windowSize, DEFAULT_MAX_WINDOW_SIZE),
+  ) {
     this.span = windowSize;
     this.slots = new Float64Array(windowSize);
+    this.bits = new LevelBitmap(windowSize);
   }
 
   /** Number of levels. */
   get size(): number {
     return this.inWindow + this.outside.count + this.farLevels.size;
+  }
+
+  /** Slots of the dense window at the moment. */
+  get windowSpan(): number {
+    return this.span;
   }
 
   /** Best safe key; NaN when there is none. */
@@ -76,9 +105,7 @@ export class BookLadder {
 
   /** Removes every level; the window is placed again by the next level set. */
   clear(): void {
-    if (this.top >= 0) this.slots.fill(0, 0, this.top + 1);
-    this.top = -1;
-    this.inWindow = 0;
+    this.emptyWindow();
     this.base = Number.NaN;
     this.outside.clear();
     this.bigQuantities.clear();
@@ -92,19 +119,22 @@ export class BookLadder {
    */
   set(key: number, quantity: number): void {
     const index = key - this.base;
+    this.writes++;
     if (index >= 0 && index < this.span) {
       const slots = this.slots;
       const previous = slots[index] as number;
       if (previous === BIG_QUANTITY) this.bigQuantities.delete(key);
       slots[index] = quantity;
-      // Insert, update and removal are equally likely and unpredictable: count without branching,
-      // and test the rarely true position conditions first so the branches predict well.
-      this.inWindow += Number(quantity !== 0) - Number(previous !== 0);
+      // Insert, update and removal are equally likely and unpredictable: count and mark without
+      // branching, and test the rarely true position conditions first so the branches predict well.
+      const added = Number(quantity !== 0) - Number(previous !== 0);
+      this.inWindow += added;
+      this.bits.toggle(index, added & 1);
       if (index >= this.top) {
         if (index > this.top) {
           if (quantity !== 0) this.top = index;
         } else if (quantity === 0) {
-          this.top = this.highestFrom(index - 1);
+          this.top = this.bits.highestAtOrBelow(index - 1);
         }
       }
       return;
@@ -119,6 +149,7 @@ export class BookLadder {
       this.set(key, quantity);
       return;
     }
+    this.missed++;
     if (this.outside.set(key, quantity) === BIG_QUANTITY) this.bigQuantities.delete(key);
   }
 
@@ -135,6 +166,7 @@ export class BookLadder {
       }
       return;
     }
+    // Both conversions below are exact: the key and the quantity were just checked to be safe.
     const safeKey = Number(key);
     if (quantity <= MAX_EXACT) {
       this.set(safeKey, Number(quantity));
@@ -153,41 +185,93 @@ export class BookLadder {
     return quantity === 0 ? 0n : this.exact(safeKey, quantity);
   }
 
+  /** Exact quantity of a safe level's stored quantity (resolves BIG_QUANTITY). */
+  exact(key: number, quantity: number): bigint {
+    return quantity === BIG_QUANTITY ? (this.bigQuantities.get(key) as bigint) : BigInt(quantity);
+  }
+
   /** Every level as exact [key, quantity], best (highest key) first. */
   *levelsFromBest(): Generator<readonly [bigint, bigint]> {
     const far = [...this.farLevels].sort((x, y) => (x[0] < y[0] ? 1 : x[0] > y[0] ? -1 : 0));
     let f = 0;
     for (; f < far.length && (far[f] as [bigint, bigint])[0] > 0n; f++) yield far[f] as [bigint, bigint];
-    const slots = this.slots;
-    const outside = this.outside;
-    let i = this.top;
-    let j = outside.count - 1;
-    for (;;) {
-      while (i >= 0 && slots[i] === 0) i--;
-      if (i < 0 && j < 0) break;
-      const windowKey = i >= 0 ? this.base + i : Number.NEGATIVE_INFINITY;
-      const outsideKey = j >= 0 ? (outside.keys[j] as number) : Number.NEGATIVE_INFINITY;
-      if (windowKey > outsideKey) {
-        yield [BigInt(windowKey), this.exact(windowKey, slots[i] as number)];
-        i--;
-      } else {
-        yield [BigInt(outsideKey), this.exact(outsideKey, outside.quantities[j] as number)];
-        j--;
-      }
-    }
+    for (let i = this.firstSafe(); i.key === i.key; this.nextSafe(i)) yield [BigInt(i.key), this.exact(i.key, i.quantity)];
     for (; f < far.length; f++) yield far[f] as [bigint, bigint];
   }
 
+  /** A cursor on the best safe level (key NaN when there is none); {@link nextSafe} moves it down. */
+  firstSafe(): SafeCursor {
+    const cursor: SafeCursor = { key: Number.NaN, quantity: 0, slot: this.top, rank: this.outside.count - 1 };
+    this.settle(cursor);
+    return cursor;
+  }
+
+  /** Moves a cursor from {@link firstSafe} to the next lower safe level. */
+  nextSafe(cursor: SafeCursor): void {
+    if (cursor.slot >= 0 && cursor.key === this.base + cursor.slot) cursor.slot = this.bits.highestAtOrBelow(cursor.slot - 1);
+    else cursor.rank--;
+    this.settle(cursor);
+  }
+
+  private settle(cursor: SafeCursor): void {
+    const outside = this.outside;
+    const windowKey = cursor.slot >= 0 ? this.base + cursor.slot : Number.NEGATIVE_INFINITY;
+    const outsideKey = cursor.rank >= 0 ? (outside.keys[cursor.rank] as number) : Number.NEGATIVE_INFINITY;
+    if (windowKey > outsideKey) {
+      cursor.key = windowKey;
+      cursor.quantity = this.slots[cursor.slot] as number;
+    } else if (cursor.rank >= 0) {
+      cursor.key = outsideKey;
+      cursor.quantity = outside.quantities[cursor.rank] as number;
+    } else {
+      cursor.key = Number.NaN;
+      cursor.quantity = 0;
+    }
+  }
+
   /**
-   * Recentres the window when the best level left its comfortable band (the lower half is too
-   * thin, or the best is about to leave through the top). O(1) when nothing is to be done.
+   * Once per message: doubles the window when too many writes missed it since the last look,
+   * then recentres it when the best level left its comfortable band (the lower half is too thin,
+   * or the best is about to leave through the top). O(1) when nothing is to be done.
    */
   rebalance(): void {
+    if (this.writes >= TRAFFIC_SAMPLE) {
+      const grow = this.missed * MISS_SHARE > this.writes && this.span < this.maxWindowSize;
+      this.writes = 0;
+      this.missed = 0;
+      // At least double; at once to the fitted size when the levels have spread further.
+      if (grow) this.resize(Math.max(this.span * 2, this.fittedSpan()));
+    }
     const best = this.bestKey();
     if (best !== best) return;
     const index = best - this.base;
     if (index >= this.span >> 1 && index < this.span - (this.span >> 4)) return;
-    this.recentre(best);
+    this.recentre(best, this.span);
+  }
+
+  /**
+   * Sizes the window for the levels held (after a snapshot): the smallest power of two, within the
+   * configured sizes, that holds {@link FIT_SHARE} of the safe levels counted from the best below
+   * the best's place in the window. The rest (a tail of deep levels) stays outside.
+   */
+  fit(): void {
+    this.writes = 0;
+    this.missed = 0;
+    const span = this.fittedSpan();
+    if (span !== this.span) this.resize(span);
+  }
+
+  /** The window size {@link fit} chooses for the levels held; the smallest size when there are none. */
+  private fittedSpan(): number {
+    const count = this.inWindow + this.outside.count;
+    let span = this.windowSize;
+    if (count === 0) return span;
+    const cursor = this.firstSafe();
+    const best = cursor.key;
+    for (let rank = Math.ceil(count * FIT_SHARE) - 1; rank > 0; rank--) this.nextSafe(cursor);
+    const depth = best - cursor.key;
+    while (span < this.maxWindowSize && span - (span >> 2) <= depth) span *= 2;
+    return span;
   }
 
   /**
@@ -197,21 +281,21 @@ export class BookLadder {
   scaleKeys(factor: bigint): void {
     const levels = [...this.levelsFromBest()];
     this.clear();
-    // Worst first: each level lands after the previous one (an append), and one recentring at
-    // the end moves the window to the new best.
+    // Worst first: each level lands after the previous one (an append), and the fit at the end
+    // sizes the window for the wider keys and moves it to the new best.
     for (let i = levels.length - 1; i >= 0; i--) {
       const [key, quantity] = levels[i] as readonly [bigint, bigint];
       this.setExact(key * factor, quantity);
     }
+    this.fit();
     this.rebalance();
   }
 
   /** Multiplies every quantity by `factor` (a power of ten): the book's quantity scale went up. */
   scaleQuantities(factor: bigint): void {
     const slots = this.slots;
-    for (let i = 0; i <= this.top; i++) {
-      const quantity = slots[i] as number;
-      if (quantity !== 0) slots[i] = this.scaledQuantity(this.base + i, quantity, factor);
+    for (let i = this.top; i >= 0; i = this.bits.highestAtOrBelow(i - 1)) {
+      slots[i] = this.scaledQuantity(this.base + i, slots[i] as number, factor);
     }
     const outside = this.outside;
     for (let i = 0; i < outside.count; i++) {
@@ -220,28 +304,15 @@ export class BookLadder {
     for (const [key, quantity] of this.farLevels) this.farLevels.set(key, quantity * factor);
   }
 
+  /** A quantity times `factor`, in BigInt so no step can round; kept as BigInt beyond 2^53. */
   private scaledQuantity(key: number, quantity: number, factor: bigint): number {
-    if (quantity === BIG_QUANTITY) {
-      this.bigQuantities.set(key, (this.bigQuantities.get(key) as bigint) * factor);
-      return BIG_QUANTITY;
+    const scaled = this.exact(key, quantity) * factor;
+    if (scaled <= MAX_EXACT) {
+      this.bigQuantities.delete(key);
+      return Number(scaled);
     }
-    const scaled = quantity * Number(factor);
-    if (scaled <= Number.MAX_SAFE_INTEGER) return scaled;
-    this.bigQuantities.set(key, BigInt(quantity) * factor);
+    this.bigQuantities.set(key, scaled);
     return BIG_QUANTITY;
-  }
-
-  /** Exact value of a stored quantity. */
-  private exact(key: number, quantity: number): bigint {
-    return quantity === BIG_QUANTITY ? (this.bigQuantities.get(key) as bigint) : BigInt(quantity);
-  }
-
-  /** Index of the highest non-zero slot at or below `from`, -1 when none. */
-  private highestFrom(from: number): number {
-    const slots = this.slots;
-    let i = from;
-    while (i >= 0 && slots[i] === 0) i--;
-    return i;
   }
 
   /** Places the (empty) window so that `key` sits three quarters of the way up. */
@@ -249,30 +320,73 @@ export class BookLadder {
     this.base = key - (this.span - (this.span >> 2));
   }
 
-  /** Moves the window so `best` sits three quarters of the way up; levels follow exactly. */
-  private recentre(best: number): void {
+  /** Empties the window's slots (only the occupied ones are written) and its bitmap. */
+  private emptyWindow(): void {
+    const slots = this.slots;
+    for (let i = this.top; i >= 0; i = this.bits.highestAtOrBelow(i - 1)) slots[i] = 0;
+    this.bits.clear();
+    this.top = -1;
+    this.inWindow = 0;
+  }
+
+  private resize(span: number): void {
+    const best = this.bestKey();
+    if (best !== best) {
+      this.emptyWindow();
+      this.span = span;
+      this.slots = new Float64Array(span);
+      this.bits = new LevelBitmap(span);
+      return;
+    }
+    this.recentre(best, span);
+  }
+
+  /**
+   * Moves the window (of `span` slots from now on) so `best` sits three quarters of the way up;
+   * levels follow exactly. O(levels in the window + slots / 32).
+   */
+  private recentre(best: number, span: number): void {
     const slots = this.slots;
     const outside = this.outside;
     if (this.inWindow > 0) {
       // The window's levels are ascending and no outside key lies between them: one run.
       const keys = new Float64Array(this.inWindow);
       const quantities = new Float64Array(this.inWindow);
-      let n = 0;
-      for (let i = 0; i <= this.top; i++) {
-        const quantity = slots[i] as number;
-        if (quantity === 0) continue;
-        keys[n] = this.base + i;
-        quantities[n++] = quantity;
+      let n = this.inWindow;
+      for (let i = this.top; i >= 0; i = this.bits.highestAtOrBelow(i - 1)) {
+        keys[--n] = this.base + i;
+        quantities[n] = slots[i] as number;
       }
       outside.insertRun(keys, quantities);
-      slots.fill(0, 0, this.top + 1);
+    }
+    this.emptyWindow();
+    if (span !== this.span) {
+      this.span = span;
+      this.slots = new Float64Array(span);
+      this.bits = new LevelBitmap(span);
     }
     this.place(best);
     const from = outside.lowerBound(this.base);
     const to = outside.lowerBound(this.base + this.span);
-    for (let i = from; i < to; i++) slots[(outside.keys[i] as number) - this.base] = outside.quantities[i] as number;
+    const window = this.slots;
+    for (let i = from; i < to; i++) {
+      const index = (outside.keys[i] as number) - this.base;
+      window[index] = outside.quantities[i] as number;
+      this.bits.flip(index);
+    }
     this.inWindow = to - from;
     this.top = to > from ? (outside.keys[to - 1] as number) - this.base : -1;
     outside.removeRange(from, to);
   }
+}
+
+/** A position in a ladder's safe levels, from {@link BookLadder.firstSafe}; `key` NaN past the last. */
+export interface SafeCursor {
+  key: number;
+  /** The stored quantity (BIG_QUANTITY when kept as BigInt; see {@link BookLadder.exact}). */
+  quantity: number;
+  /** Window slot of the next window level to consider; -1 when none is left. */
+  slot: number;
+  /** Index in the outside levels of the next outside level to consider; -1 when none is left. */
+  rank: number;
 }

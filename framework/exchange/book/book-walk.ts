@@ -1,7 +1,7 @@
 import { Decimal, isDecimalString } from '../../model/decimal.js';
 import { ValidationError } from '../../model/errors.js';
 import type { BookLadder } from './book-ladder.js';
-import { formatScaledBig } from '../../model/scaled-big.js';
+import { formatScaledBig, parseScaledBig } from '../../model/scaled-big.js';
 
 /**
  * What taking `quantity` from one side of the book would cost (buy) or yield (sell), walking the
@@ -42,7 +42,9 @@ export function walkLadder(
   // Work at the finer of the book's quantity scale and the request's, so nothing is rounded.
   const workScale = Math.max(quantityScale, wanted.decimalPlaces());
   const lift = 10n ** BigInt(workScale - quantityScale);
-  let remaining = BigInt(wanted.times(new Decimal(10).pow(workScale)).toFixed(0));
+  // From the plain text, so no digit of the request is rounded (Decimal arithmetic would round
+  // beyond the clone's precision).
+  let remaining = parseScaledBig(wanted.toFixed(), workScale) as bigint;
   let filled = 0n;
   let notional = 0n;
   let worstPrice = 0n;

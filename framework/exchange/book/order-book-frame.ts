@@ -1,4 +1,4 @@
-import { ParseError } from '../../model/errors.js';
+import { ParseError, UnrepresentableValueError } from '../../model/errors.js';
 import { formatScaled } from '../../model/scaled.js';
 import { parseDateTime } from '../../model/wire.js';
 
@@ -136,12 +136,12 @@ function parseEntry(value: unknown, symbol: string, path: string, snapshot: bool
     exchangeTime,
     receivedAt,
     snapshot,
-    asks: entry.a === undefined ? NO_LEVELS : checkLevels(entry.a, path, 'a'),
-    bids: entry.b === undefined ? NO_LEVELS : checkLevels(entry.b, path, 'b'),
+    asks: entry.a === undefined ? NO_LEVELS : checkLevels(entry.a, symbol, path, 'a'),
+    bids: entry.b === undefined ? NO_LEVELS : checkLevels(entry.b, symbol, path, 'b'),
   };
 }
 
-function checkLevels(value: unknown, path: string, side: 'a' | 'b'): readonly BookLevelText[] {
+function checkLevels(value: unknown, symbol: string, path: string, side: 'a' | 'b'): readonly BookLevelText[] {
   if (!Array.isArray(value)) throw new ParseError(`${path}.${side}`, 'must be an array of [price, quantity]', value);
   const levels = value as unknown[];
   for (let i = 0; i < levels.length; i++) {
@@ -150,8 +150,8 @@ function checkLevels(value: unknown, path: string, side: 'a' | 'b'): readonly Bo
       throw new ParseError(`${path}.${side}[${i}]`, 'must be a [price, quantity] pair', level);
     }
     const pair = level as unknown[];
-    if (!isUnsignedDecimal(pair[0])) pair[0] = repairNumber(pair[0], `${path}.${side}[${i}][0]`);
-    if (!isUnsignedDecimal(pair[1])) pair[1] = repairNumber(pair[1], `${path}.${side}[${i}][1]`);
+    if (!isUnsignedDecimal(pair[0])) pair[0] = repairNumber(pair[0], symbol, `${path}.${side}[${i}][0]`);
+    if (!isUnsignedDecimal(pair[1])) pair[1] = repairNumber(pair[1], symbol, `${path}.${side}[${i}][1]`);
   }
   return levels as BookLevelText[];
 }
@@ -185,12 +185,27 @@ function isPlainUnsignedDecimal(text: string): boolean {
 /**
  * Levels sent as JSON numbers are turned into their text in place (the array is ours: JSON.parse
  * built it); `String(n)` is the shortest text of the double, i.e. what was sent, unless the
- * exponent form appears, which a book level never legitimately needs.
+ * exponent form appears, which a book level never legitimately needs. A number with more than 15
+ * significant digits may not be the one sent (JSON.parse rounded it to a double: 2^53 + 1 arrives
+ * as 2^53): that is an UnrepresentableValueError, never a silently different level.
  */
-function repairNumber(value: unknown, path: string): string {
+function repairNumber(value: unknown, symbol: string, path: string): string {
   if (typeof value === 'number' && Number.isFinite(value) && value >= 0) {
     const text = String(value);
-    if (isPlainUnsignedDecimal(text)) return text;
+    if (isPlainUnsignedDecimal(text)) {
+      if (significantDigits(text) > EXACT_DOUBLE_DIGITS) {
+        throw new UnrepresentableValueError(symbol, path, text, `a JSON number with more than ${EXACT_DOUBLE_DIGITS} significant digits may differ from the value sent (send it as text)`);
+      }
+      return text;
+    }
   }
   throw new ParseError(path, 'must be an unsigned decimal number', value);
+}
+
+/** Every decimal of at most this many significant digits survives a trip through a double. */
+const EXACT_DOUBLE_DIGITS = 15;
+
+/** Digits of a plain decimal text without its leading zeros; an integer's trailing zeros count, as the sender's digits there are unknown. */
+function significantDigits(text: string): number {
+  return text.replace('.', '').replace(/^0+/, '').length;
 }

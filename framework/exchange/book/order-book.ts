@@ -2,25 +2,21 @@ import { isDecimalString, type Decimal, type DecimalString } from '../../model/d
 import { ParseError, ValidationError } from '../../model/errors.js';
 import type { Instrument } from '../../model/instrument.js';
 import { scaleOf } from '../../model/scaled.js';
-import { BIG_QUANTITY, BookLadder, DEFAULT_WINDOW_SIZE } from './book-ladder.js';
+import { BIG_QUANTITY, BookLadder, DEFAULT_MAX_WINDOW_SIZE, DEFAULT_WINDOW_SIZE } from './book-ladder.js';
+import { ExactBookLevel, safeUnits, type BookLevel } from './book-level.js';
 import { requestedQuantity, walkLadder, type BookWalk } from './book-walk.js';
 import { gatherLevels } from './gather-levels.js';
 import { scaledLevelsAsText, type BookFrame, type BookLevelText, type ScaledOrderBookFrame } from './order-book-frame.js';
 import { parseUnsignedScaled } from '../../model/parse-unsigned-scaled.js';
-import { MAX_EXACT, formatScaledBig, parseScaledBig } from '../../model/scaled-big.js';
+import { formatScaledBig, parseScaledBig } from '../../model/scaled-big.js';
+
+/** Levels in a frame from which touching them all first (see gatherLevels) pays off. */
+const GATHER_FROM = 8;
 
 /** A side of the book. */
 export type BookSide = 'bid' | 'ask';
 
-/** One level, as exact text and as scaled integers at the book's scales of the moment. */
-export interface BookLevel {
-  readonly price: DecimalString;
-  readonly quantity: DecimalString;
-  /** price x 10^priceScale; NaN when beyond 2^53 (the text is exact regardless). */
-  readonly priceScaled: number;
-  /** quantity x 10^quantityScale; NaN when beyond 2^53. */
-  readonly quantityScaled: number;
-}
+export type { BookLevel } from './book-level.js';
 
 /** Options of {@link OrderBook}. */
 export interface OrderBookOptions {
@@ -28,10 +24,17 @@ export interface OrderBookOptions {
   readonly instrument?: Instrument;
   /**
    * Price steps (units of 10^-priceScale) each side keeps in its dense window around the touch:
-   * level changes inside it are O(1), the rest go to a sorted fallback. Default 4096 (32 KiB a
-   * side); a power of two from 64 to 2^20.
+   * level changes inside it are O(1), the rest go to a sorted fallback. This is the smallest
+   * window; each snapshot sizes it to hold most of the book's levels, and it doubles when many
+   * changes miss it (see BookLadder). Default 4096 (32 KiB a side); a power of two from 64 to 2^20.
    */
   readonly windowSize?: number;
+  /**
+   * Largest window a side grows to: bounds the memory of a book (8 bytes a slot, per side) whose
+   * levels spread over many ticks. Default 2^18 (2 MiB a side) or `windowSize` when larger; a
+   * power of two from `windowSize` to 2^20.
+   */
+  readonly maxWindowSize?: number;
 }
 
 /**
@@ -81,11 +84,13 @@ export class OrderBook {
     this.pScale = options.instrument?.priceScale ?? 0;
     this.qScale = options.instrument?.quantityScale ?? 0;
     const windowSize = options.windowSize ?? DEFAULT_WINDOW_SIZE;
-    if (!Number.isInteger(windowSize) || windowSize < 64 || windowSize > 2 ** 20 || (windowSize & (windowSize - 1)) !== 0) {
-      throw new ValidationError('windowSize', 'must be a power of two from 64 to 2^20', windowSize);
+    if (!isWindowSize(windowSize, 64)) throw new ValidationError('windowSize', 'must be a power of two from 64 to 2^20', windowSize);
+    const maxWindowSize = options.maxWindowSize ?? Math.max(windowSize, DEFAULT_MAX_WINDOW_SIZE);
+    if (!isWindowSize(maxWindowSize, windowSize)) {
+      throw new ValidationError('maxWindowSize', `must be a power of two from windowSize (${windowSize}) to 2^20`, maxWindowSize);
     }
-    this.bidLadder = new BookLadder(windowSize);
-    this.askLadder = new BookLadder(windowSize);
+    this.bidLadder = new BookLadder(windowSize, maxWindowSize);
+    this.askLadder = new BookLadder(windowSize, maxWindowSize);
   }
 
   /** Decimals of the scaled prices (may rise, never falls). */
@@ -128,9 +133,17 @@ export class OrderBook {
       if (frame.asks === undefined) {
         this.applyScaled(frame);
       } else {
-        this.gathered = gatherLevels(frame.bids) | gatherLevels(frame.asks);
-        this.applyLevels(this.bidLadder, frame.bids, 1, 'b');
-        this.applyLevels(this.askLadder, frame.asks, -1, 'a');
+        const bids = frame.bids;
+        const asks = frame.asks;
+        // Many messages change one level (a BTC feed often sends one per order event): a side
+        // without levels costs no call, and a small frame no gathering pass.
+        if (bids.length + asks.length >= GATHER_FROM) this.gathered = gatherLevels(bids) | gatherLevels(asks);
+        if (bids.length !== 0) this.applyLevels(this.bidLadder, bids, 1, 'b');
+        if (asks.length !== 0) this.applyLevels(this.askLadder, asks, -1, 'a');
+      }
+      if (frame.snapshot) {
+        this.bidLadder.fit();
+        this.askLadder.fit();
       }
       this.bidLadder.rebalance();
       this.askLadder.rebalance();
@@ -211,28 +224,41 @@ export class OrderBook {
   }
 
   /**
-   * Best bid price, scaled; NaN when there are no bids or when the best bid is beyond 2^53 at the
-   * book's scale (use {@link bestBid}). Allocation-free, for per-event readers.
+   * Best bid price, scaled; NaN when there are no bids. Allocation-free, for per-event readers.
+   * Throws UnrepresentableValueError when the best bid is beyond 2^53 at the book's scale (read
+   * {@link bestBid} instead).
    */
   get bestBidPrice(): number {
-    return this.bidLadder.farAbove !== 0 ? Number.NaN : this.bidLadder.bestKey();
+    return this.bidLadder.farAbove !== 0 ? this.bestExact('bid', 'bestBidPrice') : this.bidLadder.bestKey();
   }
 
-  /** Best ask price, scaled; NaN when there are no asks (or only asks beyond 2^53). */
+  /** Best ask price, scaled; NaN when there are no asks; throws UnrepresentableValueError beyond 2^53. */
   get bestAskPrice(): number {
-    return -this.askLadder.bestKey();
+    const key = this.askLadder.bestKey();
+    return key !== key && this.askLadder.farLevels.size !== 0 ? this.bestExact('ask', 'bestAskPrice') : -key;
   }
 
-  /** Quantity at the best bid, scaled; NaN when there is none or it is beyond 2^53. */
+  /** Quantity at the best bid, scaled; NaN when there are no bids; throws UnrepresentableValueError beyond 2^53. */
   get bestBidQuantity(): number {
     const top = this.bidLadder.farAbove !== 0 ? BIG_QUANTITY : this.bidLadder.bestQuantity();
-    return top === BIG_QUANTITY ? Number.NaN : top;
+    return top === BIG_QUANTITY ? this.bestExact('bid', 'bestBidQuantity') : top;
   }
 
-  /** Quantity at the best ask, scaled; NaN when there is none or it is beyond 2^53. */
+  /** Quantity at the best ask, scaled; NaN when there are no asks; throws UnrepresentableValueError beyond 2^53. */
   get bestAskQuantity(): number {
     const top = this.askLadder.bestQuantity();
-    return top === BIG_QUANTITY ? Number.NaN : top;
+    return top === BIG_QUANTITY || (top !== top && this.askLadder.farLevels.size !== 0) ? this.bestExact('ask', 'bestAskQuantity') : top;
+  }
+
+  /**
+   * The slow path of the best-level reads, for a best level kept as BigInt: its price or quantity
+   * as a number when it fits, else UnrepresentableValueError naming it with its exact text.
+   */
+  private bestExact(side: BookSide, field: 'bestBidPrice' | 'bestAskPrice' | 'bestBidQuantity' | 'bestAskQuantity'): number {
+    const best = this.topN(side, 1)[0] as BookLevel;
+    return field.endsWith('Price')
+      ? safeUnits(this.symbol, field, best.priceUnits, best.price)
+      : safeUnits(this.symbol, field, best.quantityUnits, best.quantity);
   }
 
   /** Best bid level, or undefined when there are no bids. */
@@ -256,8 +282,10 @@ export class OrderBook {
   /** (best bid + best ask) / 2, exact text (one more decimal when the sum is odd). */
   mid(): DecimalString | undefined {
     // Most changes leave the touch where it was: the last text is kept for the same best prices.
-    const bidScaled = this.bestBidPrice;
-    const askScaled = this.bestAskPrice;
+    // NaN (no safe level, or a best bid beyond 2^53, whose safe best key is not the best price)
+    // never equals itself, so such a book is never served from the cache.
+    const bidScaled = this.bidLadder.farAbove !== 0 ? Number.NaN : this.bidLadder.bestKey();
+    const askScaled = -this.askLadder.bestKey();
     const cached = this.midCache;
     if (cached !== undefined && cached.bid === bidScaled && cached.ask === askScaled && cached.scale === this.pScale) return cached.text;
     const bid = this.bestExactPrice('bid');
@@ -265,7 +293,6 @@ export class OrderBook {
     if (bid === undefined || ask === undefined) return undefined;
     const sum = bid + ask;
     const text = (sum % 2n === 0n ? formatScaledBig(sum / 2n, this.pScale) : formatScaledBig(sum * 5n, this.pScale + 1)) as DecimalString;
-    // NaN (a price beyond 2^53) never equals itself, so such a book is never served from the cache.
     this.midCache = { bid: bidScaled, ask: askScaled, scale: this.pScale, text };
     return text;
   }
@@ -276,13 +303,7 @@ export class OrderBook {
     const out: BookLevel[] = [];
     if (!(n >= 1)) return out;
     for (const [key, quantity] of this.ladder(side).levelsFromBest()) {
-      const price = key * sign;
-      out.push({
-        price: formatScaledBig(price, this.pScale) as DecimalString,
-        quantity: formatScaledBig(quantity, this.qScale) as DecimalString,
-        priceScaled: toSafeNumber(price),
-        quantityScaled: toSafeNumber(quantity),
-      });
+      out.push(new ExactBookLevel(this.symbol, key * sign, quantity, this.pScale, this.qScale));
       if (out.length >= n) break;
     }
     return out;
@@ -325,6 +346,6 @@ function checkUnsigned(text: string, path: string): void {
   if (!isDecimalString(text) || text.startsWith('-')) throw new ParseError(path, 'must be an unsigned decimal number', text);
 }
 
-function toSafeNumber(value: bigint): number {
-  return value > MAX_EXACT || value < -MAX_EXACT ? Number.NaN : Number(value);
+function isWindowSize(size: number, min: number): boolean {
+  return Number.isInteger(size) && size >= min && size <= 2 ** 20 && (size & (size - 1)) === 0;
 }

@@ -4,14 +4,15 @@ import { BookLadder } from '../../../framework/exchange/book/book-ladder.js';
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** One operation on a ladder: set a level (any size, 0 removes), or rebalance the window. */
-type Op = { readonly kind: 'set'; readonly key: bigint; readonly quantity: bigint } | { readonly kind: 'rebalance' };
+/** One operation on a ladder: set a level (any size, 0 removes), rebalance the window, or fit it to the levels. */
+type Op = { readonly kind: 'set'; readonly key: bigint; readonly quantity: bigint } | { readonly kind: 'rebalance' } | { readonly kind: 'fit' };
 
 /** Keys around a drifting centre, a few far away, a few beyond 2^53; quantities 0, small or huge. */
 const ops: fc.Arbitrary<Op[]> = fc
   .array(
     fc.oneof(
       { weight: 1, arbitrary: fc.constant({ kind: 'rebalance' } as const) },
+      { weight: 1, arbitrary: fc.constant({ kind: 'fit' } as const) },
       {
         weight: 12,
         arbitrary: fc.record({
@@ -19,6 +20,8 @@ const ops: fc.Arbitrary<Op[]> = fc
           key: fc.oneof(
             { weight: 10, arbitrary: fc.bigInt({ min: -200n, max: 200n }) },
             { weight: 2, arbitrary: fc.bigInt({ min: -5_000_000n, max: 5_000_000n }) },
+            // Sparse: hundreds of keys apart, as BTC levels at a 0.01 tick.
+            { weight: 3, arbitrary: fc.integer({ min: -40, max: 40 }).map((k) => BigInt(k) * 613n) },
             { weight: 1, arbitrary: fc.bigInt({ min: SAFE - 10n, max: SAFE + 10n }).map((k) => (k % 2n === 0n ? k : -k)) },
           ),
           quantity: fc.oneof(
@@ -36,7 +39,7 @@ const ops: fc.Arbitrary<Op[]> = fc
     let centre = 0n;
     return list.map((op, i): Op => {
       centre += BigInt(drifts[i] as number);
-      if (op.kind === 'rebalance' || op.key > 1_000_000n || op.key < -1_000_000n) return op;
+      if (op.kind !== 'set' || op.key > 1_000_000n || op.key < -1_000_000n) return op;
       return { ...op, key: op.key + centre };
     });
   }));
@@ -54,6 +57,7 @@ function model(list: readonly Op[]): Map<bigint, bigint> {
 function apply(ladder: BookLadder, list: readonly Op[]): void {
   for (const op of list) {
     if (op.kind === 'rebalance') ladder.rebalance();
+    else if (op.kind === 'fit') ladder.fit();
     else ladder.setExact(op.key, op.quantity);
   }
 }
@@ -74,13 +78,17 @@ function expectSame(ladder: BookLadder, levels: Map<bigint, bigint>): void {
 describe('BookLadder', () => {
   it('property: any set/rebalance sequence holds exactly the levels of a map, best first', () => {
     fc.assert(
-      fc.property(ops, fc.constantFrom(64, 128, 4096), (list, windowSize) => {
-        const ladder = new BookLadder(windowSize);
+      fc.property(ops, fc.constantFrom([64, 64], [64, 1024], [128, 1 << 16], [4096, 1 << 18]), (list, [windowSize, maxWindowSize]) => {
+        const ladder = new BookLadder(windowSize, maxWindowSize);
         apply(ladder, list);
         expectSame(ladder, model(list));
         expect(ladder.quantityAt(123_456_789n)).toBe(model(list).get(123_456_789n) ?? 0n);
         ladder.rebalance();
         expectSame(ladder, model(list));
+        ladder.fit();
+        expectSame(ladder, model(list));
+        expect(ladder.windowSpan).toBeGreaterThanOrEqual(windowSize);
+        expect(ladder.windowSpan).toBeLessThanOrEqual(maxWindowSize);
       }),
       { numRuns: 400 },
     );
@@ -117,5 +125,39 @@ describe('BookLadder', () => {
     expect([...ladder.levelsFromBest()]).toEqual([[5000n, 4n], [-1000n, 3n]]);
     ladder.clear();
     expect([ladder.size, ladder.bestKey()]).toEqual([0, Number.NaN]);
+  });
+
+  it('fits its window to a sparse book, within its bounds, and doubles it when writes keep missing it', () => {
+    const ladder = new BookLadder(64, 4096);
+    for (let i = 0; i < 40; i++) ladder.set(100_000 - i * 50, i + 1);
+    ladder.fit();
+    // 90% of 40 levels reach 35 x 50 = 1,750 keys under the best: 3/4 of 4,096 holds them.
+    expect(ladder.windowSpan).toBe(4096);
+    const small = new BookLadder(64, 1024);
+    for (let i = 0; i < 40; i++) small.set(100_000 - i * 50, i + 1);
+    small.fit();
+    expect(small.windowSpan).toBe(1024);
+    // Writes 2,000 keys under the best miss a 1,024 window; the maximum stops the growth.
+    for (let i = 0; i < 5000; i++) {
+      small.set(98_000 - (i % 7), i % 3);
+      if (i % 10 === 0) small.rebalance();
+    }
+    expect(small.windowSpan).toBe(1024);
+    const growing = new BookLadder(64, 1 << 14);
+    growing.set(100_000, 1);
+    growing.rebalance();
+    // The first look at the traffic (2,048 writes, most of them missing the window) resizes it at
+    // once to hold the levels: 3/4 of 4,096 reaches 2,006 keys under the best.
+    for (let i = 0; i < 2100; i++) {
+      growing.set(98_000 - (i % 7), (i % 3) + 1);
+      if (i % 10 === 0) growing.rebalance();
+    }
+    expect(growing.windowSpan).toBe(4096);
+    for (let i = 0; i < 20_000; i++) {
+      growing.set(98_000 - (i % 7), (i % 3) + 1);
+      if (i % 10 === 0) growing.rebalance();
+    }
+    expect(growing.windowSpan).toBe(4096);
+    expect([...growing.levelsFromBest()].length).toBe(8);
   });
 });

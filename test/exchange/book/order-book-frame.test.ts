@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseOrderBookFrames } from '../../../framework/exchange/book/order-book-frame.js';
-import { ParseError } from '../../../framework/model/errors.js';
+import { ParseError, UnrepresentableValueError } from '../../../framework/model/errors.js';
 
 function parseErrorOf(run: () => unknown): ParseError {
   try {
@@ -57,5 +57,22 @@ describe('parseOrderBookFrames', () => {
       [{ ch: 'orderbook/full', update: { X: { t: 1, s: 1, a: [['1', 1e-7]] } } }, 'update.X.a[0][1]'],
     ];
     for (const [message, path] of cases) expect(parseErrorOf(() => parseOrderBookFrames(message, 0)).path).toBe(path);
+  });
+
+  it('refuses a numeric level a double may have changed (beyond 15 significant digits) with UnrepresentableValueError', () => {
+    const levels = (b: unknown[]): unknown => JSON.parse(JSON.stringify({ ch: 'orderbook/full', update: { BTCUSDT: { t: 1, s: 1, b } } }).replace('"X"', '9007199254740993'));
+    // 2^53 + 1 as a JSON number arrives as 2^53: the level sent cannot be known.
+    const error = (() => {
+      try {
+        parseOrderBookFrames(levels([['X', '1']]), 0);
+      } catch (e) {
+        return e;
+      }
+    })() as UnrepresentableValueError;
+    expect(error).toBeInstanceOf(UnrepresentableValueError);
+    expect([error.instrument, error.field, error.value]).toEqual(['BTCUSDT', 'update.BTCUSDT.b[0][0]', '9007199254740992']);
+    expect(() => parseOrderBookFrames(levels([[0.12345678901234568, '1']]), 0)).toThrow(UnrepresentableValueError);
+    // Up to 15 significant digits the shortest text of the double is the number sent.
+    expect(parseOrderBookFrames(levels([[123456789012.345, 0.000012345678901234]]), 0)[0]?.bids).toEqual([['123456789012.345', '0.000012345678901234']]);
   });
 });

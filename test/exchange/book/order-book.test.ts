@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OrderBook } from '../../../framework/exchange/book/order-book.js';
+import { OrderBook, type BookLevel } from '../../../framework/exchange/book/order-book.js';
 import type { BookLevelText, OrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import { Decimal } from '../../../framework/model/decimal.js';
-import { ParseError, ValidationError } from '../../../framework/model/errors.js';
+import { ParseError, UnrepresentableValueError, ValidationError } from '../../../framework/model/errors.js';
 import { Instrument } from '../../../framework/model/instrument.js';
 import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
 import { frameSequence, movingFrameSequence, walkQuantity } from './book-arbitraries.js';
@@ -33,8 +33,9 @@ describe('OrderBook', () => {
   book.apply(frame(true, [['2676.78', '4.2454'], ['2676.77', '3.0734'], ['2670.00', '1']], [['2676.80', '1.5'], ['2676.81', '2.0000'], ['2677.00', '10']]));
 
   it('answers best levels as text and scaled integers at the instrument scales', () => {
-    expect(book.bestBid()).toEqual({ price: '2676.78', quantity: '4.2454', priceScaled: 267678, quantityScaled: 42454 });
-    expect(book.bestAsk()).toEqual({ price: '2676.80', quantity: '1.5000', priceScaled: 267680, quantityScaled: 15000 });
+    const fields = (l: BookLevel | undefined): unknown[] => [l?.price, l?.quantity, l?.priceUnits, l?.quantityUnits, l?.priceScaled, l?.quantityScaled];
+    expect(fields(book.bestBid())).toEqual(['2676.78', '4.2454', 267678n, 42454n, 267678, 42454]);
+    expect(fields(book.bestAsk())).toEqual(['2676.80', '1.5000', 267680n, 15000n, 267680, 15000]);
     expect([book.bestBidPrice, book.bestAskPrice, book.bestBidQuantity, book.bestAskQuantity]).toEqual([267678, 267680, 42454, 15000]);
     expect(book.priceScale).toBe(2);
     expect(book.quantityScale).toBe(4);
@@ -106,7 +107,9 @@ describe('OrderBook', () => {
     b.apply(frame(true, [['150.003', '1']], [['174.929', '2'], ['9999999999999.000', '0.0001'], ['99999999999.000', '0.0001']]));
     expect(b.valid).toBe(true);
     expect(b.topN('ask', 5).map((l) => l.price)).toEqual(['174.929', '99999999999.000', '9999999999999.000']);
-    expect(b.topN('ask', 5)[2]?.priceScaled).toBeNaN();
+    const placeholder = b.topN('ask', 5)[2];
+    expect([placeholder?.priceUnits, placeholder?.quantityScaled]).toEqual([9999999999999000n, 1]);
+    expect(() => placeholder?.priceScaled).toThrow(UnrepresentableValueError);
     expect(b.costToBuy('2.0002').worstPrice?.toFixed()).toBe('9999999999999');
     b.apply(frame(false, [], [['9999999999999.000', '0']], 2));
     expect(b.size('ask')).toBe(2);
@@ -233,6 +236,11 @@ describe('OrderBook', () => {
       expect(() => new OrderBook('X', { windowSize })).toThrow(ValidationError);
     }
     expect(new OrderBook('X', { windowSize: 64 }).size('bid')).toBe(0);
+    for (const maxWindowSize of [32, 100, 2 ** 21]) {
+      expect(() => new OrderBook('X', { windowSize: 64, maxWindowSize })).toThrow(/maxWindowSize/);
+    }
+    expect(() => new OrderBook('X', { windowSize: 4096, maxWindowSize: 1024 })).toThrow(/from windowSize/);
+    expect(new OrderBook('X', { windowSize: 4096, maxWindowSize: 4096 }).valid).toBe(false);
   });
 });
 
