@@ -81,6 +81,8 @@ describe('user errors: one line, no stack trace, exit 1', () => {
     ['a folder as the config', () => ['backtest', '--config', dir], /config: is a folder, not a file/],
     ['a folder as the recording', () => ['backtest', '--recording', dir, '--quiet'], /--recording: is a folder, not a file/],
     ['an --out under a file', () => ['backtest', '--out', path.join(dir, 'a-file', 'report'), '--quiet'], /--out: cannot be created: .*a-file is a file/],
+    // As root, access() calls /proc writable, and a recursive mkdir there never returns.
+    ['an --out no folder can be made in', () => ['backtest', '--out', '/proc/tradeloop-report', '--quiet'], /--out: cannot be created: ENOENT/],
     ['an --out that is a folder', () => ['record', '--ws-base-url', 'ws://127.0.0.1:9', '--symbols', 'X', '--out', dir], /--out: is a folder, not a file/],
   ])('%s', async (_name, argv, message) => {
     writeFileSync(path.join(dir, 'a-file'), 'x');
