@@ -18,7 +18,8 @@ const TARGET = 150_000;
 
 /**
  * The client: a plain `ws` socket in a child process (the server's process CPU time is then its own),
- * subscribed to every recorded channel for every symbol, counting messages; it reports the count
+ * subscribed to every recorded channel for every symbol, counting messages (WebSocket messages, not
+ * bytes; one in 1000 is parsed and checked to be a notification of a subscribed channel); it reports the count
  * and the time between the first and the last market message once the server says the replay
  * ended and the socket has been quiet for a moment.
  */
@@ -27,7 +28,7 @@ const workerData = JSON.parse(process.argv[1]);
 const parentPort = { postMessage: (m) => process.send(m), on: (e, f) => process.on(e, f) };
 const WebSocket = require(workerData.ws);
 const ws = new WebSocket(workerData.url);
-let count = 0, first = 0, last = 0, acks = 0;
+let count = 0, first = 0, last = 0, acks = 0, sampled = 0, bad = 0;
 ws.on('open', () => {
   let id = 0;
   for (const ch of workerData.channels) ws.send(JSON.stringify({ method: 'subscribe', ch, params: { symbols: workerData.symbols }, id: ++id }));
@@ -39,12 +40,24 @@ ws.on('message', (data) => {
     return;
   }
   if (count === 0) first = now;
+  // Every 1000th message (and the first) must be a market notification of a subscribed channel.
+  if (count % 1000 === 0) {
+    sampled++;
+    try {
+      const msg = JSON.parse(data.toString());
+      const payload = msg.update ?? msg.snapshot;
+      const entries = payload && typeof payload === 'object' ? Object.entries(payload) : [];
+      const ok = workerData.channels.includes(msg.ch) && entries.length > 0 &&
+        entries.every(([, v]) => (msg.ch === 'trades' ? Array.isArray(v) : v && typeof v === 'object' && Number.isInteger(v.s)));
+      if (!ok) bad++;
+    } catch { bad++; }
+  }
   count++;
   last = now;
 });
 parentPort.on('message', () => {
   const wait = () => { const seen = count; setTimeout(() => (count === seen ? done() : wait()), 300); };
-  const done = () => { parentPort.postMessage({ kind: 'done', count, seconds: (last - first) / 1000 }); ws.close(); process.disconnect(); };
+  const done = () => { parentPort.postMessage({ kind: 'done', count, sampled, bad, seconds: (last - first) / 1000 }); ws.close(); process.disconnect(); };
   wait();
 });
 `;
@@ -82,10 +95,10 @@ async function oneRound(file: string, channels: readonly string[]): Promise<Reco
   const client: ChildProcess = spawn(process.execPath, ['-e', CLIENT, JSON.stringify(config)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   try {
     let cpu = process.cpuUsage();
-    const result = new Promise<{ count: number; seconds: number }>((resolve, reject) => {
+    const result = new Promise<{ count: number; sampled: number; bad: number; seconds: number }>((resolve, reject) => {
       client.on('error', reject);
       client.on('exit', (code) => reject(new Error(`client exited (${code})`)));
-      client.on('message', (m: { kind: string; count: number; seconds: number }) => {
+      client.on('message', (m: { kind: string; count: number; sampled: number; bad: number; seconds: number }) => {
         if (m.kind === 'ready') {
           cpu = process.cpuUsage();
           server.play();
@@ -95,10 +108,11 @@ async function oneRound(file: string, channels: readonly string[]): Promise<Reco
     await Promise.race([server.done, result]);
     const used = process.cpuUsage(cpu);
     client.send('finished');
-    const { count, seconds } = await result;
+    const { count, sampled, bad, seconds } = await result;
+    if (bad > 0) throw new Error(`${bad} of ${sampled} sampled messages are not market notifications of a subscribed channel`);
     const cpuSeconds = (used.user + used.system) / 1e6;
     return {
-      messages: count, framesServed: server.framesServed, frameErrors: server.frameErrors, seconds: Number(seconds.toFixed(3)), messagesPerSecond: Math.round(count / seconds),
+      messages: count, sampled, framesServed: server.framesServed, frameErrors: server.frameErrors, seconds: Number(seconds.toFixed(3)), messagesPerSecond: Math.round(count / seconds),
       serverCpuSeconds: Number(cpuSeconds.toFixed(3)), messagesPerCpuSecond: Math.round(count / cpuSeconds),
     };
   } finally {

@@ -29,7 +29,9 @@ export type FeedFrame = (RecordedFrame & { readonly text?: undefined }) | Decode
 const CHUNK = 1 << 18;
 const NEWLINE = 0x0a;
 const CR = 0x0d;
-const MSG_KEY = Buffer.from('"msg":');
+const COMMA = 0x2c;
+const FRAME_START_LENGTH = '{"t":'.length;
+const SRC_AND_MSG_KEY_LENGTH = ',"src":"ws/public","msg":'.length;
 /** Where the channel name starts in `{"ch":"...`, and the first letter of `orderbook/full` (the other is `trades`). */
 const CHANNEL_INITIAL_AT = '{"ch":"'.length;
 const BOOK_INITIAL = 'o'.charCodeAt(0);
@@ -56,8 +58,11 @@ export async function* readMarketBatches(path: string, decoder: MarketLineDecode
     if (end === start) return;
     const decoded = decoder.decode(bytes, start, end);
     if (decoded !== undefined) {
-      // The decoder took the canonical layout {"t":..,"src":"ws/public","msg":{..}}: msg runs from its key to the last byte but one.
-      const msgStart = bytes.indexOf(MSG_KEY, start) + MSG_KEY.length;
+      // The decoder took the canonical layout {"t":..,"src":"ws/public","msg":{..}}: msg runs from its key to the last
+      // byte but one, and the first comma (the time is a plain number) starts the fixed text before it.
+      let comma = start + FRAME_START_LENGTH;
+      while (bytes[comma] !== COMMA) comma++;
+      const msgStart = comma + SRC_AND_MSG_KEY_LENGTH;
       const channel = bytes[msgStart + CHANNEL_INITIAL_AT] === BOOK_INITIAL ? 'orderbook/full' : 'trades';
       out.push({ t: decoded.t, src: 'ws/public', channel, text: bytes.subarray(msgStart, end - 1), books: decoded.books, events: decoded.events });
       return;
@@ -67,16 +72,26 @@ export async function* readMarketBatches(path: string, decoder: MarketLineDecode
   let rest: Buffer | undefined;
   try {
     for await (const chunk of source as AsyncIterable<Buffer>) {
-      const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
       const out: FeedFrame[] = [];
       let start = 0;
-      let nl = bytes.indexOf(NEWLINE, start);
-      while (nl >= 0) {
-        take(bytes, start, nl, out);
+      let nl = chunk.indexOf(NEWLINE);
+      if (rest !== undefined) {
+        // Only the line cut by the chunk boundary is copied, not the whole chunk.
+        if (nl < 0) {
+          rest = Buffer.concat([rest, chunk]);
+          continue;
+        }
+        const line = Buffer.concat([rest, chunk.subarray(0, nl)]);
+        take(line, 0, line.length, out);
         start = nl + 1;
-        nl = bytes.indexOf(NEWLINE, start);
+        nl = chunk.indexOf(NEWLINE, start);
       }
-      rest = start < bytes.length ? bytes.subarray(start) : undefined;
+      while (nl >= 0) {
+        take(chunk, start, nl, out);
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+      }
+      rest = start < chunk.length ? chunk.subarray(start) : undefined;
       if (out.length > 0) yield out;
     }
     const out: FeedFrame[] = [];

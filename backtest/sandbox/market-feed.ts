@@ -32,6 +32,8 @@ export interface MarketFeedOptions {
   readonly ready?: () => Promise<void> | undefined;
 }
 
+const STOPPED_STEP: IteratorResult<readonly FeedFrame[]> = { done: true, value: undefined };
+
 /** Public frames of a recording read at start to learn which channels it carries. */
 const SURVEYED_FRAMES = 2000;
 
@@ -47,11 +49,8 @@ const SYNC_BATCH = 256;
  */
 export class MarketFeed {
   private stopped = false;
+  /** Ends the wait in progress on stop: a source waiting for its next frame must not hold up shutdown. */
   private wakeStopped: () => void = () => undefined;
-  /** Resolves on stop: a source waiting for its next frame must not hold up shutdown. */
-  private readonly stopSignal = new Promise<IteratorResult<readonly FeedFrame[]>>((resolve) => {
-    this.wakeStopped = () => resolve({ done: true, value: undefined });
-  });
 
   constructor(private readonly options: MarketFeedOptions) {}
 
@@ -109,7 +108,7 @@ export class MarketFeed {
       const startedAt = performance.now();
       const iterator = this.batches()[Symbol.asyncIterator]();
       for (;;) {
-        const step = await Promise.race([iterator.next(), this.stopSignal]);
+        const step = await this.untilStopped(iterator.next(), STOPPED_STEP);
         if (this.stopped) {
           void iterator.return?.()?.catch(() => undefined);
           return;
@@ -135,11 +134,24 @@ export class MarketFeed {
           // Between batches: let sockets and timers run, and wait for slow readers.
           await new Promise<void>((resolve) => setImmediate(resolve));
           const waiting = ready?.();
-          if (waiting !== undefined) await Promise.race([waiting, this.stopSignal]);
+          if (waiting !== undefined) await this.untilStopped(waiting, undefined);
           if (this.stopped) return;
         }
       }
     } while (this.options.loop && !this.stopped);
+  }
+
+  /**
+   * `work`'s outcome, or `onStop` once stopped. Not `Promise.race` with one long-lived stop
+   * promise: every race leaves a reaction on it that holds the race's result (a whole batch of
+   * frames) until stop, which kept every frame of a replay alive.
+   */
+  private untilStopped<T, S>(work: Promise<T>, onStop: S): Promise<T | S> {
+    if (this.stopped) return Promise.resolve(onStop);
+    return new Promise<T | S>((resolve, reject) => {
+      this.wakeStopped = () => resolve(onStop);
+      work.then(resolve, reject);
+    });
   }
 
   private batches(): AsyncIterable<readonly FeedFrame[]> {

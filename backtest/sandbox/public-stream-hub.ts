@@ -9,13 +9,13 @@ import type { DecodedMarketFrame } from './market-batches.js';
 import type { MarketState } from './market-state.js';
 import { RateLimited, type RequestBudget } from './request-budget.js';
 import { SubscriberWrites } from './subscriber-writes.js';
-import { send, sendError, sendResult } from './ws-protocol.js';
+import { errorText, resultText } from './ws-protocol.js';
 
 interface PublicClient {
   readonly socket: WebSocket;
   /** The peer's IP: requests spend its public stream budget. */
   readonly address: string;
-  /** The connection under the WebSocket: corked while a batch of frames is written. */
+  /** The connection under the WebSocket: a batch of frames goes out to it in one write. */
   readonly transport: Duplex | undefined;
   /** channel -> subscribed symbols */
   readonly subscriptions: Map<string, Set<string>>;
@@ -76,7 +76,7 @@ export class PublicStreamHub {
 
   /**
    * Takes over a new `/api/3/ws/public` connection; `transport` is the socket it was upgraded
-   * from, corked while a batch of frames goes out.
+   * from, written to once per batch of frames.
    */
   accept(socket: WebSocket, transport?: Duplex, address = ''): void {
     const client: PublicClient = { socket, transport, address, subscriptions: new Map(), primedBooks: new Set(), lastSent: new Map() };
@@ -88,7 +88,6 @@ export class PublicStreamHub {
   /** Serves one market notification (already applied to the market state by the caller for books). */
   dispatch(msg: Notification, receivedAt: number, bookFrames?: ReadonlyArray<{ symbol: string; sequence: number; snapshot: boolean }>): void {
     if (typeof msg.ch !== 'string') return;
-    this.writes.corkUntilTaskEnd(this.clients);
     this.recordedChannels.add(msg.ch);
     if (msg.ch === 'orderbook/full') {
       this.dispatchBook(msg, bookFrames ?? []);
@@ -122,7 +121,6 @@ export class PublicStreamHub {
       this.dispatch(JSON.parse(frame.text.toString('utf8')) as Notification, frame.t, frame.books);
       return;
     }
-    this.writes.corkUntilTaskEnd(this.clients);
     this.recordedChannels.add(frame.channel);
     if (book !== undefined) {
       this.sendBookFrame(book, () => frame.text);
@@ -130,7 +128,7 @@ export class PublicStreamHub {
     } else if (event !== undefined) {
       for (const client of this.clients) {
         const wanted = client.subscriptions.get(frame.channel);
-        if (wanted && (wanted.has(event.symbol) || wanted.has('*'))) send(client.socket, frame.text);
+        if (wanted && (wanted.has(event.symbol) || wanted.has('*'))) this.send(client, frame.text);
       }
       this.deriveTradeChannels(event.symbol, trades ?? [], frame.t);
     }
@@ -147,23 +145,23 @@ export class PublicStreamHub {
     try {
       request = JSON.parse(data.toString()) as typeof request;
     } catch {
-      sendError(client.socket, undefined, ErrorCode.ValidationError, 'request is not valid JSON');
+      this.sendError(client, undefined, ErrorCode.ValidationError, 'request is not valid JSON');
       return;
     }
     const { method, ch, params, id } = request ?? {};
     if (method !== 'subscribe' && method !== 'unsubscribe' && method !== 'subscriptions') {
-      sendError(client.socket, id, ErrorCode.ValidationError, `unknown method ${JSON.stringify(method)}`);
+      this.sendError(client, id, ErrorCode.ValidationError, `unknown method ${JSON.stringify(method)}`);
       return;
     }
     try {
       this.budget.spend('publicStream', client.address);
     } catch (error) {
       if (!(error instanceof RateLimited)) throw error;
-      sendError(client.socket, id, error.code, error.description);
+      this.sendError(client, id, error.code, error.description);
       return;
     }
     if (typeof ch !== 'string') {
-      sendError(client.socket, id, ErrorCode.ValidationError, 'ch is required');
+      this.sendError(client, id, ErrorCode.ValidationError, 'ch is required');
       return;
     }
     let info: ChannelInfo;
@@ -171,23 +169,23 @@ export class PublicStreamHub {
       info = parseChannel(ch);
     } catch (error) {
       if (!(error instanceof ParseError)) throw error;
-      sendError(client.socket, id, ErrorCode.UnknownChannel, ch);
+      this.sendError(client, id, ErrorCode.UnknownChannel, ch);
       return;
     }
     const current = client.subscriptions.get(ch) ?? new Set<string>();
     if (method === 'subscriptions') {
-      sendResult(client.socket, id, { ch, subscriptions: [...current] });
+      this.sendResult(client, id, { ch, subscriptions: [...current] });
       return;
     }
     const symbols = params?.symbols;
     if (!Array.isArray(symbols) || symbols.some((s) => typeof s !== 'string')) {
-      sendError(client.socket, id, ErrorCode.ValidationError, 'params.symbols must be an array of strings');
+      this.sendError(client, id, ErrorCode.ValidationError, 'params.symbols must be an array of strings');
       return;
     }
     const known = this.market.symbolCodes;
     const unknown = Object.keys(this.market.symbols).length === 0 ? [] : (symbols as string[]).filter((s) => s !== '*' && !known.includes(s));
     if (unknown.length > 0) {
-      sendError(client.socket, id, ErrorCode.SymbolNotFound, unknown.join(','));
+      this.sendError(client, id, ErrorCode.SymbolNotFound, unknown.join(','));
       return;
     }
     if (method === 'unsubscribe') {
@@ -196,12 +194,12 @@ export class PublicStreamHub {
         client.primedBooks.delete(s);
       }
       client.subscriptions.set(ch, current);
-      sendResult(client.socket, id, { ch, subscriptions: [...current] });
+      this.sendResult(client, id, { ch, subscriptions: [...current] });
       return;
     }
     for (const s of symbols as string[]) current.add(s);
     client.subscriptions.set(ch, current);
-    sendResult(client.socket, id, { ch, subscriptions: [...current] });
+    this.sendResult(client, id, { ch, subscriptions: [...current] });
     const wanted = (symbols as string[]).includes('*') ? this.market.symbolCodes : (symbols as string[]);
     const limit = typeof params?.limit === 'number' ? Math.min(Math.max(Math.floor(params.limit), 0), HISTORY_LIMIT) : 0;
     this.sendInitial(client, ch, info, wanted, limit);
@@ -212,14 +210,14 @@ export class PublicStreamHub {
       if (info.kind === 'fullBook') {
         const snapshot = this.market.bookSnapshot(symbol);
         if (snapshot === undefined) continue; // the next snapshot in the feed primes this client
-        send(client.socket, { ch, snapshot: { [symbol]: snapshot } });
+        this.send(client, { ch, snapshot: { [symbol]: snapshot } });
         client.primedBooks.add(symbol);
       } else if (info.kind === 'trades' && limit > 0) {
         const trades = this.market.tradesOf(symbol);
-        if (trades.length > 0) send(client.socket, { ch, snapshot: { [symbol]: trades.slice(-limit) } });
+        if (trades.length > 0) this.send(client, { ch, snapshot: { [symbol]: trades.slice(-limit) } });
       } else if (info.kind === 'candles' && limit > 0 && info.period && !this.recordedChannels.has(ch)) {
         const candles = buildCandles(this.market.tradesOf(symbol), info.period).slice(-limit);
-        if (candles.length > 0) send(client.socket, { ch, snapshot: { [symbol]: candles } });
+        if (candles.length > 0) this.send(client, { ch, snapshot: { [symbol]: candles } });
       }
     }
   }
@@ -234,10 +232,10 @@ export class PublicStreamHub {
       if (mine.length === 0) continue;
       if (mine.length === symbols.length) {
         whole ??= JSON.stringify(msg);
-        send(client.socket, whole);
+        this.send(client, whole);
       } else {
         const key = msg.update ? 'update' : msg.snapshot ? 'snapshot' : 'data';
-        send(client.socket, { ch, [key]: Object.fromEntries(mine.map((s) => [s, payload[s]])) });
+        this.send(client, { ch, [key]: Object.fromEntries(mine.map((s) => [s, payload[s]])) });
       }
     }
   }
@@ -260,7 +258,7 @@ export class PublicStreamHub {
       const wanted = client.subscriptions.get('orderbook/full');
       if (!wanted || !(wanted.has(frame.symbol) || wanted.has('*'))) continue;
       if (frame.snapshot) client.primedBooks.add(frame.symbol);
-      if (client.primedBooks.has(frame.symbol)) send(client.socket, (wire ??= text()));
+      if (client.primedBooks.has(frame.symbol)) this.send(client, (wire ??= text()));
     }
   }
 
@@ -273,7 +271,7 @@ export class PublicStreamHub {
         if (info.kind !== 'partialBook' && info.kind !== 'topOfBook' && info.kind !== 'ticker') continue;
         if (!this.due(client, ch, symbol, at, info)) continue;
         const data = info.kind === 'ticker' ? tickerData(this.market, symbol, at) : bookData(this.market, symbol, info);
-        if (data !== undefined) send(client.socket, { ch, data: { [symbol]: data } });
+        if (data !== undefined) this.send(client, { ch, data: { [symbol]: data } });
       }
     }
   }
@@ -287,7 +285,7 @@ export class PublicStreamHub {
         if (info.kind === 'candles' && info.period) periods.add(info.period);
         else if ((info.kind === 'ticker' || info.kind === 'tickerPrice') && this.due(client, ch, symbol, at, info)) {
           const data = info.kind === 'ticker' ? tickerData(this.market, symbol, at) : tickerPriceData(this.market, symbol, at);
-          if (data !== undefined) send(client.socket, { ch, data: { [symbol]: data } });
+          if (data !== undefined) this.send(client, { ch, data: { [symbol]: data } });
         }
       }
     }
@@ -298,7 +296,7 @@ export class PublicStreamHub {
       const text = JSON.stringify({ ch, update: { [symbol]: [candle] } });
       for (const client of this.clients) {
         const wanted = client.subscriptions.get(ch);
-        if (wanted && (wanted.has(symbol) || wanted.has('*'))) send(client.socket, text);
+        if (wanted && (wanted.has(symbol) || wanted.has('*'))) this.send(client, text);
       }
     }
   }
@@ -316,6 +314,19 @@ export class PublicStreamHub {
       }
     }
     return acc?.toWire();
+  }
+
+  /** Every message to a client goes through {@link SubscriberWrites}, so replies and market data keep their order. */
+  private send(client: PublicClient, message: object | string | Buffer): void {
+    this.writes.send(client, typeof message === 'string' || Buffer.isBuffer(message) ? message : JSON.stringify(message));
+  }
+
+  private sendResult(client: PublicClient, id: unknown, result: unknown): void {
+    this.writes.send(client, resultText(id, result));
+  }
+
+  private sendError(client: PublicClient, id: unknown, code: number, description: string): void {
+    this.writes.send(client, errorText(id, code, description));
   }
 
   private due(client: PublicClient, ch: string, symbol: string, at: number, info: ChannelInfo): boolean {

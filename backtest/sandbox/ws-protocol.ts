@@ -6,14 +6,24 @@ import { EXCHANGE_ERRORS } from '../../framework/exchange/errors.js';
  * request had one (exchange-notes.md: a reply to a request without id carries no id key at all).
  */
 export function sendResult(socket: WebSocket, id: unknown, result: unknown): void {
-  send(socket, id === undefined ? { jsonrpc: '2.0', result } : { jsonrpc: '2.0', result, id });
+  send(socket, resultText(id, result));
+}
+
+/** The text of the reply {@link sendResult} sends. */
+export function resultText(id: unknown, result: unknown): string {
+  return JSON.stringify(id === undefined ? { jsonrpc: '2.0', result } : { jsonrpc: '2.0', result, id });
 }
 
 /** An error reply `{ error: { code, message, description }, id }` with the table's message for the code. */
 export function sendError(socket: WebSocket, id: unknown, code: number, description = ''): void {
+  send(socket, errorText(id, code, description));
+}
+
+/** The text of the error reply {@link sendError} sends. */
+export function errorText(id: unknown, code: number, description = ''): string {
   const message = EXCHANGE_ERRORS.get(code)?.message ?? 'Error';
   const error = { code, message, description };
-  send(socket, id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', error, id });
+  return JSON.stringify(id === undefined ? { jsonrpc: '2.0', error } : { jsonrpc: '2.0', error, id });
 }
 
 /**
