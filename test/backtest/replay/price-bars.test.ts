@@ -9,24 +9,14 @@ describe('PriceBars', () => {
     const price = fc.oneof(fc.integer({ min: 0, max: 5 }).map((k) => `0.1${'0'.repeat(18)}${k}`), fc.constantFrom('0.1', '0.10', '0.2', '0.05'));
     fc.assert(fc.property(fc.array(fc.tuple(price, fc.integer({ min: 0, max: 250 })), { maxLength: 60 }), (ticks) => {
       const bars = new PriceBars(100);
-      const naive: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal }[] = [];
+      const seen: [string, number][] = [];
       let time = 0;
       for (const [p, step] of ticks) {
         time += step;
         bars.add('X', p, time);
-        const value = new Decimal(p);
-        const start = Math.floor(time / 100) * 100;
-        const last = naive[naive.length - 1];
-        if (last === undefined || last.time < start) naive.push({ time: start, open: value, high: value, low: value, close: value });
-        else {
-          last.close = value;
-          if (value.greaterThan(last.high)) last.high = value;
-          if (value.lessThan(last.low)) last.low = value;
-        }
+        seen.push([p, time]);
       }
-      const text = (list: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal }[]): string[] =>
-        list.map((b) => `${b.time} ${b.open.toFixed()} ${b.high.toFixed()} ${b.low.toFixed()} ${b.close.toFixed()}`);
-      expect(text(bars.list('X'))).toEqual(text(naive));
+      expect(barTexts(bars.list('X'))).toEqual(barTexts(naiveBars(seen, 100)));
     }));
   });
 
@@ -55,21 +45,8 @@ describe('PriceBars with a bar limit', () => {
         }
         const width = bars.widthOf('X');
         // Oracle: bars of the final width built directly, with Decimal comparisons.
-        const naive: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal }[] = [];
-        for (const [p, t] of seen) {
-          const value = new Decimal(p);
-          const start = t - (t % width);
-          const last = naive[naive.length - 1];
-          if (last === undefined || last.time < start) naive.push({ time: start, open: value, high: value, low: value, close: value });
-          else {
-            last.close = value;
-            if (value.greaterThan(last.high)) last.high = value;
-            if (value.lessThan(last.low)) last.low = value;
-          }
-        }
-        const text = (list: { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal }[]): string[] =>
-          list.map((b) => `${b.time} ${b.open.toFixed()} ${b.high.toFixed()} ${b.low.toFixed()} ${b.close.toFixed()}`);
-        expect(text(bars.list('X'))).toEqual(text(naive));
+        const naive = naiveBars(seen, width);
+        expect(barTexts(bars.list('X'))).toEqual(barTexts(naive));
         if (width < 604_800_000) expect(naive.length).toBeLessThanOrEqual(maxBars);
       },
     ));
@@ -86,3 +63,32 @@ describe('PriceBars with a bar limit', () => {
     expect(widthAfter(90 * 86_400_000, 60_000)).toBe(14_400_000);
   });
 });
+
+interface NaiveBar {
+  time: number;
+  open: Decimal;
+  high: Decimal;
+  low: Decimal;
+  close: Decimal;
+}
+
+/** The test's oracle: bars of `width` ms built from (price, time) pairs with Decimal comparisons. */
+function naiveBars(prices: readonly (readonly [string, number])[], width: number): NaiveBar[] {
+  const naive: NaiveBar[] = [];
+  for (const [p, t] of prices) {
+    const value = new Decimal(p);
+    const start = t - (t % width);
+    const last = naive[naive.length - 1];
+    if (last === undefined || last.time < start) naive.push({ time: start, open: value, high: value, low: value, close: value });
+    else {
+      last.close = value;
+      if (value.greaterThan(last.high)) last.high = value;
+      if (value.lessThan(last.low)) last.low = value;
+    }
+  }
+  return naive;
+}
+
+function barTexts(list: readonly { time: number; open: Decimal; high: Decimal; low: Decimal; close: Decimal }[]): string[] {
+  return list.map((b) => `${b.time} ${b.open.toFixed()} ${b.high.toFixed()} ${b.low.toFixed()} ${b.close.toFixed()}`);
+}
