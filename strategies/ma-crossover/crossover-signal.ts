@@ -1,6 +1,8 @@
 import { EMA } from 'trading-signals';
-import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { DecimalString } from '../../framework/model/decimal.js';
+import { ValidationError } from '../../framework/model/errors.js';
+import { parseScaledBig } from '../../framework/model/scaled-big.js';
+import { scaleOf } from '../../framework/model/scaled.js';
 
 /** Which moving average. */
 export type AverageKind = 'ema' | 'sma';
@@ -19,7 +21,7 @@ export type Cross = 'golden' | 'death';
  * the first close on the other side.
  *
  * SMA: the sign is exact. `fast - slow` has the sign of `slowPeriod x sum(fast window) -
- * fastPeriod x sum(slow window)`, kept in Decimal sums of the closing prices' exact text, so a
+ * fastPeriod x sum(slow window)`, kept in exact integer sums of the closing prices' text, so a
  * tie (common when prices stand still) is a tie, not a float rounding residue of either sign.
  * EMA: the float indicator of `trading-signals` (an EMA of decimal prices has no finite decimal
  * form anyway); it only decides *when* to trade, never a price or a quantity.
@@ -74,25 +76,37 @@ interface Averages {
 
 const NO_AVERAGES: Averages = { fast: null, slow: null, sign: undefined };
 
-/** `SMA(fast)`, `SMA(slow)` and the exact sign of their difference. */
+/**
+ * `SMA(fast)`, `SMA(slow)` and the exact sign of their difference. The closes are kept as BigInt
+ * multiples of 10^-scale, `scale` being the most decimals seen so far (the window is rescaled when
+ * a finer close arrives), so the sums are exact integers without decimal.js per candle.
+ */
 function smaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalString) => Averages {
-  const window: Decimal[] = [];
-  let fastSum = ZERO;
-  let slowSum = ZERO;
+  const window: bigint[] = [];
+  let scale = 0;
+  let fastSum = 0n;
+  let slowSum = 0n;
   return (close) => {
-    const price = new Decimal(close);
+    const decimals = scaleOf(close);
+    if (decimals > scale) {
+      const factor = 10n ** BigInt(decimals - scale);
+      for (let i = 0; i < window.length; i++) window[i]! *= factor;
+      fastSum *= factor;
+      slowSum *= factor;
+      scale = decimals;
+    }
+    const price = parseScaledBig(close, scale);
+    if (price === undefined) throw new ValidationError('close', 'must be a plain unsigned decimal', close);
     window.push(price);
-    fastSum = fastSum.plus(price);
-    slowSum = slowSum.plus(price);
-    if (window.length > fastPeriod) fastSum = fastSum.minus(window[window.length - 1 - fastPeriod]!);
-    if (window.length > slowPeriod) slowSum = slowSum.minus(window.shift()!);
-    const fast = window.length < fastPeriod ? null : fastSum.dividedBy(fastPeriod).toNumber();
+    fastSum += price;
+    slowSum += price;
+    if (window.length > fastPeriod) fastSum -= window[window.length - 1 - fastPeriod]!;
+    if (window.length > slowPeriod) slowSum -= window.shift()!;
+    const unit = 10 ** scale;
+    const fast = window.length < fastPeriod ? null : Number(fastSum) / unit / fastPeriod;
     if (window.length < slowPeriod) return { fast, slow: null, sign: undefined };
-    return {
-      fast,
-      slow: slowSum.dividedBy(slowPeriod).toNumber(),
-      sign: fastSum.times(slowPeriod).comparedTo(slowSum.times(fastPeriod)),
-    };
+    const difference = fastSum * BigInt(slowPeriod) - slowSum * BigInt(fastPeriod);
+    return { fast, slow: Number(slowSum) / unit / slowPeriod, sign: difference > 0n ? 1 : difference < 0n ? -1 : 0 };
   };
 }
 
