@@ -248,6 +248,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
       this.applyLevels('bid', frame.bids, undefined);
       this.applyLevels('ask', frame.asks, undefined);
     }
+    this.book.fit();
     this.snapshotChanged(this.buys, 'bid', bidsBefore);
     this.snapshotChanged(this.sells, 'ask', asksBefore);
   }
