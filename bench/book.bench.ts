@@ -6,6 +6,7 @@ import { parseOrderBookFrames, type OrderBookFrame } from '../framework/exchange
 import type { RecordedMessage } from './support/recording-messages.js';
 import { bookDataSets, type BookDataSet } from './support/book-data-sets.js';
 import { benchClock } from './support/bench-clock.js';
+import { collectGarbage } from './support/collect-garbage.js';
 import { printTable, type Row } from './support/report.js';
 
 const NO_RESYNC = { resync: async (): Promise<void> => {} };
@@ -68,7 +69,10 @@ async function runOn(set: BookDataSet): Promise<Row> {
       }
     },
     {
-      beforeAll: () => { frames = prepareFrames(); },
+      beforeAll: () => {
+        frames = prepareFrames();
+        collectGarbage();
+      },
       beforeEach: () => { resetBooks(books, snapshots, symbols); },
     },
   );

@@ -10,6 +10,7 @@ import { ReplayedSymbolMarket } from '../backtest/venue/matching/replayed-symbol
 import type { RecordedMessage } from './support/recording-messages.js';
 import { bookDataSets, type BookDataSet } from './support/book-data-sets.js';
 import { benchClock } from './support/bench-clock.js';
+import { collectGarbage } from './support/collect-garbage.js';
 import { printTable, type Row } from './support/report.js';
 
 /** Our working orders: this many per side, one tick apart from the touch outwards. */
@@ -48,8 +49,8 @@ async function runOn(set: BookDataSet): Promise<Row> {
 
   const market = new ReplayedSymbolMarket(instrument);
   let fills = 0;
-  const reset = { beforeEach: () => { restart(market, snapshot); } };
-  const resetBare = { beforeEach: () => { restart(market, snapshot, 0); } };
+  const reset = { beforeAll: collectGarbage, beforeEach: () => { restart(market, snapshot); } };
+  const resetBare = { beforeAll: collectGarbage, beforeEach: () => { restart(market, snapshot, 0); } };
   const clock = benchClock();
   const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10, ...(clock.now === undefined ? {} : { now: clock.now }) });
   bench.add('(a0) book frames, no order resting', () => { fills += replay(market, books); }, resetBare);
