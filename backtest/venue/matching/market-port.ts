@@ -39,7 +39,7 @@ export interface QueueState {
 export interface SymbolMarket {
   readonly symbol: string;
   /** Applies an `orderbook/full` snapshot or update of the outside market. Returns resting-order fills it causes. */
-  applyBookFrame(frame: BookFrame): MatchFill[];
+  applyBookFrame(frame: BookFrame): readonly MatchFill[];
   /**
    * Applies public trades of the outside market (time order). Resting orders fill when trades reach
    * their price after the quantity ahead of them; returns those fills.

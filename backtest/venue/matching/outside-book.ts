@@ -28,6 +28,12 @@ export class OutsideBook {
     this.askTaken.clear();
   }
 
+  /** Sizes both sides' windows for the levels held (after a snapshot; see TickLadder.fit). */
+  fit(): void {
+    this.bidLadder.fit();
+    this.askLadder.fit();
+  }
+
   /** The feed sets a level (0 lots removes it); any consumption recorded there is forgotten. */
   set(side: BookSide, ticks: number, lots: number): void {
     if (side === 'bid') {

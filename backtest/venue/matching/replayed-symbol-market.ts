@@ -10,6 +10,9 @@ import { TRADES_ONLY_QUEUE, type QueueModel } from './queue-model.js';
 import { RestingSide, type RestingOrder } from './resting-orders.js';
 import { objectList } from '../../../framework/model/object-list.js';
 
+/** The fills of a book frame while none of our orders rest: shared, and frozen so no reader can add to it. */
+const NO_FILLS: readonly MatchFill[] = Object.freeze(objectList<MatchFill>());
+
 /** Options of {@link ReplayedSymbolMarket}. */
 export interface ReplayedSymbolMarketOptions {
   /** Queue position model of resting orders; default {@link TRADES_ONLY_QUEUE}. */
@@ -88,7 +91,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     return this.orders.size;
   }
 
-  applyBookFrame(frame: BookFrame): MatchFill[] {
+  applyBookFrame(frame: BookFrame): readonly MatchFill[] {
     if (frame.symbol !== this.symbol) throw new ValidationError('frame.symbol', `must be ${this.symbol}`, frame.symbol);
     if (frame.asks === undefined && !this.grid.readsScales(frame.priceScale, frame.quantityScale)) frame = scaledLevelsAsText(frame);
     if (frame.snapshot) {
@@ -100,7 +103,8 @@ export class ReplayedSymbolMarket implements SymbolMarket {
       this.applyLevels('bid', frame.bids, this.buys);
       this.applyLevels('ask', frame.asks, this.sells);
     }
-    if (this.orders.size === 0) return objectList();
+    // Most frames move the book with none of our orders resting: no list to allocate for them.
+    if (this.orders.size === 0) return NO_FILLS;
     const fills = objectList<MatchFill>();
     this.fillCrossed(this.buys, 'ask', fills);
     this.fillCrossed(this.sells, 'bid', fills);
@@ -244,6 +248,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
       this.applyLevels('bid', frame.bids, undefined);
       this.applyLevels('ask', frame.asks, undefined);
     }
+    this.book.fit();
     this.snapshotChanged(this.buys, 'bid', bidsBefore);
     this.snapshotChanged(this.sells, 'ask', asksBefore);
   }

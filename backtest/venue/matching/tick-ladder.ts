@@ -11,6 +11,8 @@ const MISSES_PER_LOOK = 64;
 const MISS_SHARE = 8;
 /** Levels the sorted part may hold, however few the window holds, before the window doubles. */
 const MIN_FAR_LEVELS = 16;
+/** After a snapshot the window is sized to hold this share of the levels, counted from the best. */
+const FIT_SHARE = 0.9;
 
 /**
  * One side of the outside book in integer keys and lots. Bids use ticks as keys, asks negated
@@ -74,6 +76,26 @@ export class TickLadder {
   /** The lots, parallel to {@link keys} (a copy). */
   get lots(): Float64Array {
     return Float64Array.from(this.levels().map(([, lots]) => lots));
+  }
+
+  /**
+   * Sizes the window for the levels held (after a snapshot): the smallest power of two, within the
+   * largest size, whose part under the best holds {@link FIT_SHARE} of the levels counted from the
+   * best. A replay then starts with the window its book needs instead of growing it by doublings
+   * (each a move of every level) during the first frames.
+   */
+  fit(): void {
+    const count = this.count;
+    if (count === 0) return;
+    const best = this.bestKey();
+    let deepest = best;
+    for (let rank = Math.ceil(count * FIT_SHARE) - 1; rank > 0; rank--) deepest = this.below(deepest);
+    const depth = best - deepest;
+    let size = this.size;
+    while (size < this.maxWindowSize && size - (size >>> 3) <= depth) size *= 2;
+    if (size !== this.size) this.move(best - size + (size >>> 3), size);
+    this.writes = 0;
+    this.misses = 0;
   }
 
   /** Highest key; NaN when empty. */

@@ -54,15 +54,18 @@ describe('TickLadder', () => {
       fc.oneof({ weight: 8, arbitrary: fc.integer({ min: -300, max: 300 }) }, { weight: 1, arbitrary: fc.integer({ min: -200_000, max: 200_000 }) }),
       fc.integer({ min: -60, max: 60 }),
       fc.oneof({ weight: 1, arbitrary: fc.constant(0) }, { weight: 2, arbitrary: fc.integer({ min: 1, max: 9 }) }),
+      // Now and then the window is fitted to the levels, as after a snapshot.
+      fc.oneof({ weight: 15, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     );
     fc.assert(fc.property(fc.constantFrom([16, 64], [32, 1024], [64, 1 << 14]), fc.array(step, { maxLength: 400 }), ([windowSize, maxWindowSize], steps) => {
       const ladder = new TickLadder(windowSize, maxWindowSize);
       const naive = new Map<number, number>();
       let center = 1_000_000;
-      for (const [drift, offset, lots] of steps) {
+      for (const [drift, offset, lots, fit] of steps) {
         center += drift;
         const key = center + offset * 613;
         ladder.set(key, lots);
+        if (fit) ladder.fit();
         if (lots === 0) naive.delete(key);
         else naive.set(key, lots);
         const best = Math.max(...naive.keys());
@@ -93,5 +96,22 @@ describe('TickLadder', () => {
     let levels = 0;
     for (let key = ladder.bestKey(); !Number.isNaN(key); key = ladder.below(key)) levels++;
     expect(levels).toBe(60);
+  });
+
+  it('fitted after a snapshot, holds nine levels in ten in its window, and keeps every level', () => {
+    const ladder = new TickLadder(1024);
+    for (let i = 0; i < 60; i++) ladder.set(6_000_000 - i * 600, i + 1);
+    ladder.fit();
+    // 54 levels from the best span 53 x 600 = 31,800 keys: more than the 28,672 under the best's
+    // place in 32,768 keys, within the 57,344 of 65,536.
+    expect(ladder.windowSize).toBe(65_536);
+    const walked: number[] = [];
+    for (let key = ladder.bestKey(); !Number.isNaN(key); key = ladder.below(key)) walked.push(ladder.lotsAt(key));
+    expect(walked).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    // A book that already fits keeps its window.
+    const dense = new TickLadder(1024);
+    for (let i = 0; i < 100; i++) dense.set(5_000 - i, 1);
+    dense.fit();
+    expect(dense.windowSize).toBe(1024);
   });
 });
