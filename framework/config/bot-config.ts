@@ -111,7 +111,11 @@ export function parseBotConfig(raw: unknown, sourceDir: string, env: NodeJS.Proc
   const data: unknown = raw === undefined || raw === null ? {} : structuredClone(raw);
   const check = validate();
   if (!check(data)) {
-    const errors = (check.errors ?? []).map((e) => schemaErrorToValidationError(e, data));
+    // A value of the wrong type also breaks its enum or pattern: name only the type, once.
+    const mistyped = new Set((check.errors ?? []).filter((e) => e.keyword === 'type').map((e) => e.instancePath));
+    const errors = (check.errors ?? [])
+      .filter((e) => e.keyword === 'type' || !mistyped.has(e.instancePath))
+      .map((e) => schemaErrorToValidationError(e, data));
     // One mistake can break two rules of the same value (type and pattern): report it once.
     const unique = [...new Map(errors.map((e) => [e.message, e])).values()];
     if (unique.length === 0) throw new Error('bot config: schema validation failed without an error');

@@ -221,6 +221,13 @@ describe('loadBotConfig', () => {
     expect(e.message).toContain('\n  - logging.levle: is not allowed (unknown key; did you mean level?)');
   });
 
+  it('names a value of the wrong type once, by its type, not again by the values it could take', () => {
+    const file = writeConfig('bot: { id: a1 }\nstrategy: { name: s, symbols: [AB], candles: [M1] }\n');
+    const e = errorOf(() => loadBotConfig(file));
+    expect([e.field, e.rule]).toEqual(['strategy.candles', 'must be a string']);
+    expect(e.message).not.toContain('must be one of');
+  });
+
   it('refuses a key written in the YAML file', () => {
     const file = writeConfig('bot: { id: a1 }\nstrategy: { name: s, symbols: [AB] }\nexchange:\n  baseUrl: https://a\n  wsBaseUrl: wss://a\n  apiKey: abcdef123456\n');
     const e = errorOf(() => loadBotConfig(file));
