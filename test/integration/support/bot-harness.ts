@@ -94,13 +94,17 @@ export function trade(id: number, price: string, quantity: string, side: 'buy' |
   return { ch: 'trades', update: { BTCUSDT: [{ t: PushedMarket.START + 1000 + id, i: id, p: price, q: quantity, s: side }] } };
 }
 
-/** Waits for `check` (polling), failing after `ms`. */
+/**
+ * Waits for `check` (polling every 100 ms), failing after `ms`. A check usually asks the sandbox
+ * over REST with the bot's own key: polled faster, the test would spend most of the key's
+ * documented 20/s budget, which the bot's REST and stream requests spend too, and starve it.
+ */
 export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 8000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
     if (Date.now() > deadline) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
