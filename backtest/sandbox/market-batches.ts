@@ -1,10 +1,9 @@
-import { createReadStream } from 'node:fs';
-import type { TransformOptions } from 'node:stream';
-import { createGunzip, type ZlibOptions } from 'node:zlib';
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import { ParseError } from '../../framework/model/errors.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
 import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
+import { RecordingChunks } from '../recording/recording-chunks.js';
+import { brokenStreamError } from '../recording/recording-line-check.js';
 import { parseRecordedFrame, parseRecordingHeader, type RecordedFrame } from '../recording/recording-format.js';
 
 /**
@@ -43,12 +42,11 @@ const BOOK_INITIAL = 'o'.charCodeAt(0);
  * parsed and validated as {@link RecordingReader.frames} does (a bad line throws).
  */
 export async function* readMarketBatches(path: string, decoder: MarketLineDecoder): AsyncGenerator<FeedFrame[]> {
-  const file = createReadStream(path, { highWaterMark: CHUNK });
   // Two chunks decompressed ahead on the thread pool while the feed works on one.
-  const gunzip: ZlibOptions & TransformOptions = { chunkSize: CHUNK, readableHighWaterMark: 2 * CHUNK };
-  const source = path.endsWith('.gz') ? file.pipe(createGunzip(gunzip)) : file;
+  const chunks = new RecordingChunks(path, { chunkSize: CHUNK, readAhead: 2 * CHUNK });
   let lineNo = 0;
-  const take = (bytes: Buffer, start: number, end: number, out: FeedFrame[]): void => {
+  let out: FeedFrame[] = [];
+  const take = (bytes: Buffer, start: number, end: number): void => {
     lineNo++;
     if (end > start && bytes[end - 1] === CR) end--;
     if (lineNo === 1) {
@@ -71,8 +69,7 @@ export async function* readMarketBatches(path: string, decoder: MarketLineDecode
   };
   let rest: Buffer | undefined;
   try {
-    for await (const chunk of source as AsyncIterable<Buffer>) {
-      const out: FeedFrame[] = [];
+    for (let chunk = await chunks.next(); chunk !== undefined; chunk = await chunks.next()) {
       let start = 0;
       let nl = chunk.indexOf(NEWLINE);
       if (rest !== undefined) {
@@ -82,23 +79,28 @@ export async function* readMarketBatches(path: string, decoder: MarketLineDecode
           continue;
         }
         const line = Buffer.concat([rest, chunk.subarray(0, nl)]);
-        take(line, 0, line.length, out);
+        take(line, 0, line.length);
         start = nl + 1;
         nl = chunk.indexOf(NEWLINE, start);
       }
       while (nl >= 0) {
-        take(chunk, start, nl, out);
+        take(chunk, start, nl);
         start = nl + 1;
         nl = chunk.indexOf(NEWLINE, start);
       }
       rest = start < chunk.length ? chunk.subarray(start) : undefined;
-      if (out.length > 0) yield out;
+      if (out.length > 0) {
+        yield out;
+        out = [];
+      }
     }
-    const out: FeedFrame[] = [];
-    if (rest !== undefined) take(rest, 0, rest.length, out);
+    // The sandbox serves a recording strictly: a broken gzip stops it, named by file and line.
+    const broken = chunks.broken;
+    if (broken !== undefined) throw brokenStreamError(path, lineNo, broken);
+    if (rest !== undefined) take(rest, 0, rest.length);
     if (out.length > 0) yield out;
   } finally {
-    file.destroy();
+    chunks.close();
   }
   if (lineNo === 0) throw new ParseError(path, 'recording is empty (no header line)');
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MarketLineDecoder } from '../../../backtest/recording/market-line-decoder.js';
+import { RecordingError } from '../../../backtest/recording/recording-error.js';
 import { RecordingReader } from '../../../backtest/recording/recording-reader.js';
 import { readMarketBatches, type FeedFrame } from '../../../backtest/sandbox/market-batches.js';
 
@@ -37,7 +38,9 @@ describe('readMarketBatches', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'market-batches-'));
     const text = recordingText();
     await writeFile(path.join(dir, 'r.v3.jsonl'), text);
-    await writeFile(path.join(dir, 'r.v3.jsonl.gz'), gzipSync(text));
+    const gzip = gzipSync(text);
+    await writeFile(path.join(dir, 'r.v3.jsonl.gz'), gzip);
+    await writeFile(path.join(dir, 'cut.v3.jsonl.gz'), gzip.subarray(0, Math.floor(gzip.length / 2)));
   });
   afterAll(async () => {
     await rm(dir, { recursive: true, force: true });
@@ -64,4 +67,17 @@ describe('readMarketBatches', () => {
       expect(actual).toEqual(expected);
     });
   }
+
+  it('stops on a gzip cut by a killed recorder with an error naming the file and the last line it served', async () => {
+    const file = path.join(dir, 'cut.v3.jsonl.gz');
+    const decoder = new MarketLineDecoder(new Map([['ETHUSDT', { priceScale: 2, quantityScale: 4 }]]));
+    let frames = 0;
+    const read = async (): Promise<void> => {
+      for await (const batch of readMarketBatches(file, decoder)) frames += batch.length;
+    };
+    const error = await read().then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(RecordingError);
+    expect((error as RecordingError).file).toBe(file);
+    expect((error as RecordingError).lastGoodLine).toBe(frames + 1);
+  });
 });
