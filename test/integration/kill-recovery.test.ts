@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ZERO } from '../../framework/model/decimal.js';
-import { book, readJournal, startExchange, trade, until, type Exchange } from './support/bot-harness.js';
+import { book, liveBotYaml, readJournal, startExchange, trade, until, type Exchange } from './support/bot-harness.js';
 
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.mjs', import.meta.url));
 
@@ -42,19 +42,7 @@ describe('a live bot killed with SIGKILL and restarted', () => {
     const configFile = path.join(dir, 'bot.yaml');
     const logFile = path.join(dir, 'bot.jsonl');
     const journalFile = path.join(dir, 'journal', 'k9.journal.jsonl');
-    writeFileSync(configFile, [
-      'bot: { id: k9 }',
-      `exchange: { baseUrl: "${ex.server.baseUrl}", wsBaseUrl: "${ex.server.wsBaseUrl}" }`,
-      'strategy:',
-      '  name: market-maker',
-      '  symbols: [BTCUSDT]',
-      '  params: { halfSpreadBps: "10", orderQuantity: "0.01", maxInventory: "0.05", requoteBps: "5", minRequoteIntervalMs: 0 }',
-      'risk: { priceBand: "0.2" }',
-      'execution: { unknownOrders: cancel, onShutdown: cancel }',
-      'journal: { dir: ./journal }',
-      `logging: { level: info, console: "off", file: ./bot.jsonl }`,
-      'status: { intervalMs: 0 }',
-    ].join('\n'));
+    writeFileSync(configFile, liveBotYaml('k9', ex, 'unknownOrders: cancel'));
     const openOfBot = async () => (await ex.rest.spot.getActiveOrders({ symbol: 'BTCUSDT' })).filter((o) => o.client_order_id.startsWith('k9_'));
 
     // First life: two quotes, then a market move (replaces in flight) and SIGKILL.

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { book, readJournal, startExchange, until, type Exchange } from './support/bot-harness.js';
+import { book, liveBotYaml, readJournal, startExchange, until, type Exchange } from './support/bot-harness.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -51,19 +51,7 @@ describe.runIf(process.platform === 'linux')('SIGTERM to the top process of `npx
     ex.market.push(book(1, '99.00', '101.00'));
     dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-npx-sigterm-'));
     const configFile = path.join(dir, 'bot.yaml');
-    writeFileSync(configFile, [
-      'bot: { id: nx1 }',
-      `exchange: { baseUrl: "${ex.server.baseUrl}", wsBaseUrl: "${ex.server.wsBaseUrl}" }`,
-      'strategy:',
-      '  name: market-maker',
-      '  symbols: [BTCUSDT]',
-      '  params: { halfSpreadBps: "10", orderQuantity: "0.01", maxInventory: "0.05", requoteBps: "5", minRequoteIntervalMs: 0 }',
-      'risk: { priceBand: "0.2" }',
-      'execution: { onShutdown: cancel }',
-      'journal: { dir: ./journal }',
-      'logging: { level: info, console: "off", file: ./bot.jsonl }',
-      'status: { intervalMs: 0 }',
-    ].join('\n'));
+    writeFileSync(configFile, liveBotYaml('nx1', ex));
     const openOfBot = async () => (await ex.rest.spot.getActiveOrders({ symbol: 'BTCUSDT' })).filter((o) => o.client_order_id.startsWith('nx1_'));
 
     // `npx` as a user or a supervisor runs it: npm exec -> sh -c -> node, from the project folder.

@@ -84,6 +84,26 @@ export function readJournal(file: string): Record<string, unknown>[] {
   }
 }
 
+/**
+ * The YAML of a market-maker bot `id` quoting BTCUSDT on `exchange` as a spawned `tradeloop live`
+ * reads it (journal and log beside the file), with `execution` overrides, e.g. `unknownOrders: cancel`.
+ */
+export function liveBotYaml(id: string, exchange: Exchange, execution = ''): string {
+  return [
+    `bot: { id: ${id} }`,
+    `exchange: { baseUrl: "${exchange.server.baseUrl}", wsBaseUrl: "${exchange.server.wsBaseUrl}" }`,
+    'strategy:',
+    '  name: market-maker',
+    '  symbols: [BTCUSDT]',
+    '  params: { halfSpreadBps: "10", orderQuantity: "0.01", maxInventory: "0.05", requoteBps: "5", minRequoteIntervalMs: 0 }',
+    'risk: { priceBand: "0.2" }',
+    `execution: { ${execution === '' ? '' : `${execution}, `}onShutdown: cancel }`,
+    'journal: { dir: ./journal }',
+    'logging: { level: info, console: "off", file: ./bot.jsonl }',
+    'status: { intervalMs: 0 }',
+  ].join('\n');
+}
+
 /** A BTCUSDT book snapshot with one level a side (a snapshot restarts the book, so any move is one frame). */
 export function book(sequence: number, bid: string, ask: string): Record<string, unknown> {
   return { ch: 'orderbook/full', snapshot: { BTCUSDT: { t: PushedMarket.START + sequence, s: sequence, a: [[ask, '5']], b: [[bid, '5']] } } };
