@@ -9,7 +9,7 @@ import { register } from 'tsx/esm/api';
 register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
 // Registered after tsx, so it sees tsx's answer first: TypeScript strategies outside any package load as ES modules.
 registerHooks('../framework/runtime/typescript-module-hooks.mjs', import.meta.url);
-const { main, reportUncaught } = await import('../framework/cli/main.ts');
+const { main, reportUncaught } = await import('../cli/main.ts');
 // An error no command awaited is reported like any other (one line for a user error), then exits.
 const fatal = (error) => process.exit(reportUncaught(error));
 process.on('uncaughtException', fatal);
