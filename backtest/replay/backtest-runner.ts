@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as macrotask } from 'node:timers/promises';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
-import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
+import { SimulatedVenuePort } from '../venue/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
 import { ParseError, ValidationError } from '../../framework/model/errors.js';
 import { Instrument } from '../../framework/model/instrument.js';
