@@ -21,7 +21,7 @@ import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
 import { LatentVenuePort } from './latent-venue-port.js';
-import { mergeFrameBatches } from './frame-batches.js';
+import { mergeFrameBatches } from '../recording/frame-batches.js';
 import { FrameQueue } from './frame-queue.js';
 import { RecordingError } from '../recording/recording-error.js';
 import type { RecordingHeader } from '../recording/recording-format.js';
