@@ -36,6 +36,15 @@ export default {
       to: { path: '^(bench|test)/' },
     },
     {
+      name: 'entries-are-for-users',
+      comment:
+        'framework/index.ts, backtest/index.ts and backtest/sandbox/index.ts are the package entries: code inside ' +
+        'the folder imports the module it needs, so an entry never sits in a cycle',
+      severity: 'error',
+      from: { path: '^(framework|backtest)/' },
+      to: { path: '^(framework|backtest|backtest/sandbox)/index\\.ts$' },
+    },
+    {
       name: 'no-folder-cycles',
       comment:
         'folders depend on each other one way (a folder counts with its subfolders, so model/resources and model ' +
