@@ -29,6 +29,13 @@ export default {
       to: { path: '^(backtest|cli|bench|test|bin)/' },
     },
     {
+      name: 'strategies-import-the-entry',
+      comment: "the plugins here import the framework as a user's do, from 'tradeloop' (framework/index.ts)",
+      severity: 'error',
+      from: { path: '^strategies/' },
+      to: { path: '^framework/', pathNot: '^framework/index\\.ts$' },
+    },
+    {
       name: 'cli-not-to-tests-or-benches',
       comment: 'the CLI ships; tests and benches do not',
       severity: 'error',
