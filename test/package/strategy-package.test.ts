@@ -40,6 +40,22 @@ const plugin: StrategyPlugin<ReturnType<typeof parseParams>> = {
 export default plugin;
 `;
 
+/** A program embedding tradeloop: loads the strategy and backtests it through the entries, no CLI. */
+const PROGRAM = `import { loadStrategy } from 'tradeloop';
+import { computeMetrics, runBacktest, SAMPLE_RECORDING } from 'tradeloop/backtest';
+import { createLiveContainer } from 'tradeloop/live';
+import { RestClient } from 'tradeloop/exchange';
+import { SandboxServer } from 'tradeloop/sandbox';
+
+const { plugin, params } = await loadStrategy('./buy-once.strategy.ts', { quantity: '0.02' });
+const result = await runBacktest({
+  strategyRef: plugin.name, plugin, params, symbols: ['BTCUSDT'], recordings: [SAMPLE_RECORDING], balances: { USDT: '10000' },
+});
+const metrics = computeMetrics(result);
+const entries = [createLiveContainer, RestClient, SandboxServer].map((f) => typeof f);
+console.log(JSON.stringify({ fills: result.fills.length, btc: metrics.pnlByCurrency['BTC'], entries }));
+`;
+
 let dir: string;
 let bin: string;
 
@@ -52,6 +68,7 @@ beforeAll(async () => {
     dependencies: { tradeloop: `file:${REPO}` },
   }));
   writeFileSync(path.join(dir, 'buy-once.strategy.ts'), STRATEGY);
+  writeFileSync(path.join(dir, 'program.ts'), PROGRAM);
   // npm links a file: dependency (node_modules/tradeloop -> the checkout); nothing is fetched. Its cache
   // and logs stay in the temporary folder.
   await run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--no-update-notifier', '--cache', path.join(dir, '.npm-cache')], { cwd: dir });
@@ -86,6 +103,12 @@ describe('a strategy package outside the repository, depending on tradeloop by f
     expect(summary.metrics.pnlByCurrency['BTC']).toBe('0.01');
     const fills = readFileSync(path.join(out, 'fills.csv'), 'utf8').trim().split('\n');
     expect(fills).toHaveLength(2);
+  }, 60_000);
+
+  it('runs a program that backtests the strategy through tradeloop and tradeloop/backtest, and imports the other entries', async () => {
+    // The sources are TypeScript: tradeloop/register compiles them (and the program) as the package's own command does.
+    const { stdout } = await run(process.execPath, ['--import', 'tradeloop/register', 'program.ts'], { cwd: dir });
+    expect(JSON.parse(stdout)).toEqual({ fills: 1, btc: '0.02', entries: ['function', 'function', 'function'] });
   }, 60_000);
 
   it('reports the strategy\'s own ValidationError by field: the strategy and the command share one framework', async () => {
