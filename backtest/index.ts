@@ -26,8 +26,6 @@ export { computeMetrics, type BacktestMetrics, type MetricsOptions } from './rep
 export { formatSummary } from './report/console-summary.js';
 export { writeReport, type WrittenReport } from './report/write-report.js';
 export { RecordingReader, type RecordingReaderOptions } from './recording/recording-reader.js';
+export { SAMPLE_RECORDING } from './recording/sample-recording.js';
 export { RecordingError, type RecordingPosition, type RecordingProblem } from './recording/recording-error.js';
 export { SimulatedVenuePort } from './venue/simulated-venue-port.js';
-
-/** The recording shipped with the package: 8 minutes of a synthetic BTCUSDT/ETHUSDT market. */
-export const SAMPLE_RECORDING: string = new URL('./samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url).pathname;
