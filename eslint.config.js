@@ -18,7 +18,7 @@ export default tseslint.config(
   },
   {
     // The CLI and benchmarks talk to a terminal on purpose.
-    files: ['framework/cli/**', 'bench/**', 'bin/**'],
+    files: ['cli/**', 'bench/**', 'bin/**'],
     rules: { 'no-console': 'off' },
   },
   {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { readLines } from '../backtest/recording/recording-reader.js';
-import { mergeFrameBatches } from '../backtest/replay/frame-batches.js';
+import { mergeFrameBatches } from '../backtest/recording/frame-batches.js';
 import { backtestMarketMaker } from './replay-backtest.js';
 import { writeRepeated } from './replay-repeat.js';
 import { repoRoot, sharedData } from './support/paths.js';

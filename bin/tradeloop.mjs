@@ -1,15 +1,10 @@
 #!/usr/bin/env node
 // Runs the TypeScript sources directly, so `npx tradeloop` works right after `npm ci` with no build step.
-import { register as registerHooks } from 'node:module';
 import { setTimeout } from 'node:timers';
-import { URL, fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+// TypeScript sources through tsx with the package's tsconfig, and .ts strategies outside any package as ES modules.
+import '../framework/register.mjs';
 
-// The project's tsconfig (decorators for the composition root), whatever the working directory.
-register({ tsconfig: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) });
-// Registered after tsx, so it sees tsx's answer first: TypeScript strategies outside any package load as ES modules.
-registerHooks('../framework/runtime/typescript-module-hooks.mjs', import.meta.url);
-const { main, reportUncaught } = await import('../framework/cli/main.ts');
+const { main, reportUncaught } = await import('../cli/main.ts');
 // An error no command awaited is reported like any other (one line for a user error), then exits.
 const fatal = (error) => process.exit(reportUncaught(error));
 process.on('uncaughtException', fatal);

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { setImmediate as macrotask } from 'node:timers/promises';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
-import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
+import { SimulatedVenuePort } from '../venue/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
 import { ParseError, ValidationError } from '../../framework/model/errors.js';
 import { Instrument } from '../../framework/model/instrument.js';
@@ -21,7 +21,7 @@ import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
 import { LatentVenuePort } from './latent-venue-port.js';
-import { mergeFrameBatches } from './frame-batches.js';
+import { mergeFrameBatches } from '../recording/frame-batches.js';
 import { FrameQueue } from './frame-queue.js';
 import { RecordingError } from '../recording/recording-error.js';
 import type { RecordingHeader } from '../recording/recording-format.js';

@@ -1,4 +1,4 @@
-import type { ReplayFrame } from './frame-batches.js';
+import type { ReplayFrame } from '../recording/frame-batches.js';
 
 /**
  * A read-ahead window over a stream of frame batches: the replay takes frames one by one without

@@ -1,6 +1,6 @@
 import { Decimal } from '../../framework/model/decimal.js';
 import type { PriceBar } from '../report/backtest-result.js';
-import { bucketStart, RESOLUTIONS_MS } from './time-resolution.js';
+import { bucketStart, RESOLUTIONS_MS } from '../report/time-resolution.js';
 
 /** A bar as the exact texts it was built from, with their float values for quick comparisons. */
 interface TextBar {

@@ -1,4 +1,4 @@
-import { bucketStart, RESOLUTIONS_MS, resolutionIndexAtLeast } from './time-resolution.js';
+import { bucketStart, RESOLUTIONS_MS, resolutionIndexAtLeast } from '../report/time-resolution.js';
 
 /** A point of a {@link SampledSeries}: the start of its bucket and the bucket's last value. */
 export interface SampledPoint<T> {

@@ -1,5 +1,5 @@
 import { ORDER_BOOK_CHANNEL } from '../../framework/exchange/book/order-book-frame.js';
-import type { ReplayFrame } from './frame-batches.js';
+import type { ReplayFrame } from '../recording/frame-batches.js';
 import { RecordingReader } from '../recording/recording-reader.js';
 
 /** Frames read from the start of each recording to learn its channels. */

@@ -1,4 +1,4 @@
-import { RESOLUTIONS_MS } from '../replay/time-resolution.js';
+import { RESOLUTIONS_MS } from './time-resolution.js';
 
 /** Chart libraries want strictly ascending times: several samples in one second keep the last. */
 export function lastPerSecond<T extends readonly [number, ...unknown[]]>(rows: readonly T[]): T[] {

@@ -2,7 +2,7 @@ import type { SymbolInfo } from '../../framework/model/resources/symbol.js';
 import type { RecordedFrame } from '../recording/recording-format.js';
 import { RecordingReader } from '../recording/recording-reader.js';
 import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
-import { readFrameBatches } from '../replay/frame-batches.js';
+import { readFrameBatches } from '../recording/frame-batches.js';
 import { shiftFrameTimes } from './frame-time-shift.js';
 import { readMarketBatches, type FeedFrame } from './market-batches.js';
 import type { MarketSource } from './sandbox-config.js';

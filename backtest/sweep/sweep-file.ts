@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { readYamlFile } from '../../framework/config/read-yaml-file.js';
 import { ValidationError } from '../../framework/model/errors.js';
+import { SAMPLE_RECORDING } from '../recording/sample-recording.js';
 import { isSweepMetric, SWEEP_METRICS, type SweepMetric } from './sweep-metrics.js';
 import { parseGrid, type SweepGrid } from './sweep-grid.js';
 
-/** The shipped sample recording, used when a sweep file names none. */
-export const SAMPLE_RECORDING = new URL('../samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url).pathname;
+/** Replayed when a sweep file names no recording. */
+export { SAMPLE_RECORDING };
 
 /** A validated sweep file; paths absolute. */
 export interface SweepSpec {

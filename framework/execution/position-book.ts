@@ -1,6 +1,6 @@
 import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Side } from '../model/instrument.js';
-import type { PositionView } from '../runtime/strategy.js';
+import type { PositionView } from '../model/position-view.js';
 import type { OrderFill } from './order-tracker.js';
 
 /** The currencies a symbol's fills move; null base for contracts that have none. */

@@ -1,17 +1,27 @@
 import 'reflect-metadata';
 import { Container } from 'inversify';
 import type { BotConfig } from '../config/bot-config.js';
-import { ClientVenuePort } from '../execution/client-venue-port.js';
+import type { ClientVenuePort } from '../execution/client-venue-port.js';
 import type { ApiCredentials } from '../exchange/rest/credentials.js';
-import { RestClient } from '../exchange/rest/rest-client.js';
-import { RestTransport } from '../exchange/rest/rest-transport.js';
-import { PublicSession } from '../exchange/ws/public-session.js';
-import { TradingSession } from '../exchange/ws/trading-session.js';
+import type { RestClient } from '../exchange/rest/rest-client.js';
+import type { RestTransport } from '../exchange/rest/rest-transport.js';
+import type { PublicSession } from '../exchange/ws/public-session.js';
+import type { TradingSession } from '../exchange/ws/trading-session.js';
 import type { BotLogger } from '../log/logger.js';
 import type { LoadedStrategy } from '../runtime/plugin-loader.js';
 import { LiveClock, type Clock } from '../time/clock.js';
-import { Journal } from './journal.js';
+import type { Journal } from './journal.js';
 import { LiveBot } from './live-bot.js';
+import {
+  LiveBotHandle,
+  LiveJournal,
+  LivePublicSession,
+  LiveRestClient,
+  LiveRestTransport,
+  LiveTradingSession,
+  LiveVenuePort,
+  type ExchangeEndpoints,
+} from './live-services.js';
 import { TOKENS } from './tokens.js';
 
 /** What the composition root needs that only the command line knows. */
@@ -27,50 +37,39 @@ export interface LiveContainerInput {
 }
 
 /**
- * The one composition root of a live or paper bot: binds every port by symbol (config, clock,
- * logging, REST and WebSocket clients of the exchange, the venue port over them, the journal, the
- * strategy) and the {@link LiveBot} that runs them. Nothing else resolves from the container.
+ * The one composition root of a live or paper bot. Values only the command line knows (config,
+ * endpoints, key, logger, loaded strategy, clock) are constants; every part is a class built by
+ * constructor injection, bound by symbol (REST and WebSocket clients of the exchange, the venue
+ * port over them, the journal, the {@link LiveBot} that runs them). Nothing else resolves from the
+ * container: {@link resolveLiveBot} makes its one `get`.
  */
 export function createLiveContainer(input: LiveContainerInput): Container {
   const container = new Container({ defaultScope: 'Singleton' });
   const wsBase = input.wsBaseUrl.replace(/\/+$/, '');
-  const { config } = input;
-  container.bind<BotConfig>(TOKENS.Config).toConstantValue(config);
+  const endpoints: ExchangeEndpoints = {
+    baseUrl: input.baseUrl,
+    publicStreamUrl: `${wsBase}/api/3/ws/public`,
+    tradingStreamUrl: `${wsBase}/api/3/ws/trading`,
+  };
+  container.bind<BotConfig>(TOKENS.Config).toConstantValue(input.config);
+  container.bind<ExchangeEndpoints>(TOKENS.Endpoints).toConstantValue(endpoints);
   container.bind<Clock>(TOKENS.Clock).toConstantValue(input.clock ?? new LiveClock());
   container.bind<BotLogger>(TOKENS.Logger).toConstantValue(input.logger);
   container.bind<ApiCredentials>(TOKENS.Credentials).toConstantValue(input.credentials);
   container.bind<LoadedStrategy>(TOKENS.Strategy).toConstantValue(input.strategy);
-  container.bind<RestTransport>(TOKENS.RestTransport).toDynamicValue((ctx) => new RestTransport({
-    baseUrl: input.baseUrl, credentials: ctx.get<ApiCredentials>(TOKENS.Credentials),
-  }));
-  container.bind<RestClient>(TOKENS.RestClient).toDynamicValue((ctx) => new RestClient(ctx.get<RestTransport>(TOKENS.RestTransport)));
-  container.bind<PublicSession>(TOKENS.PublicSession).toDynamicValue((ctx) => PublicSession.create({
-    url: `${wsBase}/api/3/ws/public`, clock: ctx.get<Clock>(TOKENS.Clock),
-  }));
-  container.bind<TradingSession>(TOKENS.TradingSession).toDynamicValue((ctx) => TradingSession.create({
-    url: `${wsBase}/api/3/ws/trading`, clock: ctx.get<Clock>(TOKENS.Clock),
-    credentials: ctx.get<ApiCredentials>(TOKENS.Credentials),
-  }));
-  container.bind<ClientVenuePort>(TOKENS.VenuePort).toDynamicValue((ctx) => new ClientVenuePort({
-    session: ctx.get<TradingSession>(TOKENS.TradingSession), rest: ctx.get<RestClient>(TOKENS.RestClient),
-  }));
-  container.bind<Journal>(TOKENS.Journal).toDynamicValue((ctx) => new Journal({
-    dir: config.journal.dir, botId: config.bot.id, now: () => ctx.get<Clock>(TOKENS.Clock).now(),
-  }));
+  container.bind<RestTransport>(TOKENS.RestTransport).to(LiveRestTransport);
+  container.bind<RestClient>(TOKENS.RestClient).to(LiveRestClient);
+  container.bind<PublicSession>(TOKENS.PublicSession).to(LivePublicSession);
+  container.bind<TradingSession>(TOKENS.TradingSession).to(LiveTradingSession);
+  container.bind<ClientVenuePort>(TOKENS.VenuePort).to(LiveVenuePort);
+  container.bind<Journal>(TOKENS.Journal).to(LiveJournal);
   container.bind<LiveBot>(TOKENS.LiveBot).to(LiveBot);
+  container.bind<LiveBotHandle>(TOKENS.LiveBotHandle).to(LiveBotHandle);
   return container;
 }
 
-/** Resolves the bot (the program's one `get`) and what to close after it: the trading stream and the REST pool. */
+/** Resolves the bot and what to close after it: the program's one `get`. */
 export function resolveLiveBot(container: Container): { bot: LiveBot; close: () => Promise<void> } {
-  const bot = container.get<LiveBot>(TOKENS.LiveBot);
-  const transport = container.get<RestTransport>(TOKENS.RestTransport);
-  const session = container.get<TradingSession>(TOKENS.TradingSession);
-  return {
-    bot,
-    close: async () => {
-      await session.close();
-      await transport.close();
-    },
-  };
+  const handle = container.get<LiveBotHandle>(TOKENS.LiveBotHandle);
+  return { bot: handle.bot, close: () => handle.close() };
 }

@@ -4,6 +4,7 @@ export const TOKENS = {
   Clock: Symbol.for('tradeloop.Clock'),
   Logger: Symbol.for('tradeloop.Logger'),
   Credentials: Symbol.for('tradeloop.Credentials'),
+  Endpoints: Symbol.for('tradeloop.Endpoints'),
   RestTransport: Symbol.for('tradeloop.RestTransport'),
   RestClient: Symbol.for('tradeloop.RestClient'),
   PublicSession: Symbol.for('tradeloop.PublicSession'),
@@ -12,4 +13,5 @@ export const TOKENS = {
   Journal: Symbol.for('tradeloop.Journal'),
   Strategy: Symbol.for('tradeloop.Strategy'),
   LiveBot: Symbol.for('tradeloop.LiveBot'),
+  LiveBotHandle: Symbol.for('tradeloop.LiveBotHandle'),
 } as const;

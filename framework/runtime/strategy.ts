@@ -2,11 +2,14 @@ import type { OrderBook } from '../exchange/book/order-book.js';
 import type { Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
 import type { Intent, OrderSpec } from '../model/intent.js';
+import type { PositionView } from '../model/position-view.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { ContingencyType, Order } from '../model/resources/order.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { CandlesEvent, TickerEvent, TradesEvent } from '../model/stream/market-events.js';
 import type { IndicatorDeclaration } from './strategy-indicators.js';
+
+export type { PositionView };
 
 /**
  * The Strategy API. A strategy is a plugin that reacts to events and answers with intents; it never
@@ -44,16 +47,6 @@ export type Intents = readonly Intent[] | Intent | void | undefined;
 
 /** Read-only view of a live L2 book (valid during the handler call only). */
 export type BookView = Pick<OrderBook, 'symbol' | 'bestBid' | 'bestAsk' | 'spread' | 'mid' | 'topN' | 'depthAt' | 'costToBuy' | 'proceedsToSell' | 'valid'>;
-
-/** A strategy's position in one symbol (spot: base balance held by the bot; futures: the position). */
-export interface PositionView {
-  readonly symbol: string;
-  /** Signed: negative for short. */
-  readonly quantity: Decimal;
-  /** Weighted average entry price; undefined when flat. */
-  readonly averagePrice?: Decimal;
-  readonly realizedPnl: Decimal;
-}
 
 /**
  * The read-only world of a strategy plus the ways to act: `submit` and the intent builders (which

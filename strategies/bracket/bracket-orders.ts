@@ -1,6 +1,4 @@
-import { Decimal } from '../../framework/model/decimal.js';
-import type { OrderSpec } from '../../framework/model/intent.js';
-import type { Instrument } from '../../framework/model/instrument.js';
+import { Decimal, type Instrument, type OrderSpec } from 'tradeloop';
 import type { BracketParams } from './bracket-params.js';
 
 const BPS = new Decimal(10_000);

@@ -1,5 +1,4 @@
-import type { Decimal } from '../../framework/model/decimal.js';
-import { decimalParam, defineParams, integerParam, stringParam } from '../../framework/runtime/param-schema.js';
+import { type Decimal, decimalParam, defineParams, integerParam, stringParam } from 'tradeloop';
 
 /** Order type of the stop-loss leg. */
 export type StopType = 'stopMarket' | 'stopLimit';

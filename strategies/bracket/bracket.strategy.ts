@@ -1,8 +1,4 @@
-import { Decimal } from '../../framework/model/decimal.js';
-import type { Intent } from '../../framework/model/intent.js';
-import type { Order } from '../../framework/model/resources/order.js';
-import type { StrategyReport } from '../../framework/model/strategy-report.js';
-import type { Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
+import { Decimal, type Intent, type Order, type Strategy, type StrategyContext, type StrategyPlugin, type StrategyReport } from 'tradeloop';
 import { bracketOrders } from './bracket-orders.js';
 import { parseBracketParams, type BracketParams } from './bracket-params.js';
 

@@ -1,8 +1,5 @@
 import { EMA } from 'trading-signals';
-import type { DecimalString } from '../../framework/model/decimal.js';
-import { ValidationError } from '../../framework/model/errors.js';
-import { parseScaledBig } from '../../framework/model/scaled-big.js';
-import { scaleOf } from '../../framework/model/scaled.js';
+import { type DecimalString, parseScaledBig, scaleOf, ValidationError } from 'tradeloop';
 
 /** Which moving average. */
 export type AverageKind = 'ema' | 'sma';

@@ -1,6 +1,4 @@
-import type { Decimal } from '../../framework/model/decimal.js';
-import { ValidationError } from '../../framework/model/errors.js';
-import { booleanParam, decimalParam, defineParams, integerParam, stringParam } from '../../framework/runtime/param-schema.js';
+import { booleanParam, type Decimal, decimalParam, defineParams, integerParam, stringParam, ValidationError } from 'tradeloop';
 import type { AverageKind } from './crossover-signal.js';
 
 /** Parameters of the moving-average crossover, validated and with defaults filled. */

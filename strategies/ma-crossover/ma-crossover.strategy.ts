@@ -1,8 +1,4 @@
-import { ZERO, type Decimal } from '../../framework/model/decimal.js';
-import type { Intent } from '../../framework/model/intent.js';
-import type { Side } from '../../framework/model/instrument.js';
-import type { StrategyReport } from '../../framework/model/strategy-report.js';
-import type { Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
+import { type Decimal, type Intent, type Side, type Strategy, type StrategyContext, type StrategyPlugin, type StrategyReport, ZERO } from 'tradeloop';
 import { CrossoverSignal, type Cross } from './crossover-signal.js';
 import { parseMaCrossoverParams, type MaCrossoverParams } from './ma-crossover-params.js';
 

@@ -1,5 +1,4 @@
-import type { Decimal } from '../../framework/model/decimal.js';
-import { decimalParam, defineParams, integerParam, type ParamSpec } from '../../framework/runtime/param-schema.js';
+import { type Decimal, decimalParam, defineParams, integerParam, type ParamSpec } from 'tradeloop';
 
 /** Parameters of the market maker, validated and with defaults filled. */
 export interface MarketMakerParams {

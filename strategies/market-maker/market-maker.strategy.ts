@@ -1,7 +1,4 @@
-import { Decimal, ZERO } from '../../framework/model/decimal.js';
-import type { Intent } from '../../framework/model/intent.js';
-import type { Instrument } from '../../framework/model/instrument.js';
-import type { BookView, Strategy, StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
+import { type BookView, Decimal, type Instrument, type Intent, type Strategy, type StrategyContext, type StrategyPlugin, ZERO } from 'tradeloop';
 import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
 import { leavesTickBand, quoteFactors, quotePricesAt, tickBand, type QuoteFactors, type TickBand } from './quote-prices.js';
 import { QuoteTracker, type QuoteSide, type QuoteState } from './quote-tracker.js';

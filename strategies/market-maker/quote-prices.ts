@@ -1,6 +1,4 @@
-import { Decimal, Rounding } from '../../framework/model/decimal.js';
-import type { Instrument, Side } from '../../framework/model/instrument.js';
-import { parseScaled, scaleOf } from '../../framework/model/scaled.js';
+import { Decimal, type Instrument, parseScaled, Rounding, scaleOf, type Side } from 'tradeloop';
 
 const BPS = new Decimal(10_000);
 const ONE = new Decimal(1);

@@ -1,8 +1,4 @@
-import type { Decimal } from '../../framework/model/decimal.js';
-import type { Intent } from '../../framework/model/intent.js';
-import type { Order } from '../../framework/model/resources/order.js';
-import type { StrategyReport } from '../../framework/model/strategy-report.js';
-import type { StrategyContext } from '../../framework/runtime/strategy.js';
+import type { Decimal, Intent, Order, StrategyContext, StrategyReport } from 'tradeloop';
 
 /** Which quote of a symbol. */
 export type QuoteSide = 'bid' | 'ask';

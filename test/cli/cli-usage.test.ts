@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../framework/cli/main.js';
+import { main } from '../../cli/main.js';
 
 const COMMANDS = ['backtest', 'sweep', 'paper', 'live', 'demo', 'sandbox', 'record', 'import-candles'];
 

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.mjs', import.meta.url));
-const FRAMEWORK = fileURLToPath(new URL('../../framework/', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../framework/index.ts', import.meta.url));
 const STRATEGIES_README = fileURLToPath(new URL('../../strategies/README.md', import.meta.url));
 const run = promisify(execFile);
 
@@ -39,10 +39,11 @@ describe('the tradeloop command run from outside the repository', () => {
   it('loads the README\'s example strategy from a folder with no package.json, by path from a config', async () => {
     const source = /```ts\n([\s\S]*?)```/.exec(readFileSync(STRATEGIES_README, 'utf8'))?.[1];
     expect(source).toContain('export default plugin');
-    // Outside the repository, the framework is imported from where it is checked out.
+    expect(source).toContain("from 'tradeloop'");
+    // With no node_modules/tradeloop to resolve, the entry is imported from where it is checked out.
     const dir = tempDir('tradeloop-outside-strategy-');
     mkdirSync(path.join(dir, 'bots'));
-    writeFileSync(path.join(dir, 'bots', 'dip-buyer.ts'), source!.replaceAll('../../framework/', FRAMEWORK));
+    writeFileSync(path.join(dir, 'bots', 'dip-buyer.ts'), source!.replaceAll("from 'tradeloop'", `from '${ENTRY}'`));
     expect(existsSync(path.join(dir, 'package.json'))).toBe(false);
     writeFileSync(path.join(dir, 'bot.yaml'), 'bot: { id: dip1 }\nstrategy: { name: ./bots/dip-buyer.ts, symbols: [BTCUSDT] }\n');
     const out = path.join(dir, 'report');

@@ -8,7 +8,7 @@ import { SimulatedVenue } from '../../backtest/venue/simulated-venue.js';
 import { ReplayedSymbolMarket } from '../../backtest/venue/matching/replayed-symbol-market.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
 import { ClientOrderIdGenerator } from '../../framework/execution/client-order-ids.js';
-import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
+import { SimulatedVenuePort } from '../../backtest/venue/simulated-venue-port.js';
 import { Journal } from '../../framework/live/journal.js';
 import { dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SimulatedVenue } from '../../backtest/venue/simulated-venue.js';
 import { ReplayedSymbolMarket } from '../../backtest/venue/matching/replayed-symbol-market.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
-import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
+import { SimulatedVenuePort } from '../../backtest/venue/simulated-venue-port.js';
 import { dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { Intent } from '../../framework/model/intent.js';

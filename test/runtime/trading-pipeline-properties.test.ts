@@ -7,7 +7,7 @@ import { ReplayedSymbolMarket } from '../../backtest/venue/matching/replayed-sym
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
 import { ClientOrderIdGenerator } from '../../framework/execution/client-order-ids.js';
 import { ExecutionAdapter } from '../../framework/execution/execution-adapter.js';
-import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
+import { SimulatedVenuePort } from '../../backtest/venue/simulated-venue-port.js';
 import { ZERO, dec } from '../../framework/model/decimal.js';
 import { Instrument, type Side } from '../../framework/model/instrument.js';
 import { OrderRateWindow } from '../../framework/risk/order-rate-window.js';

@@ -7,7 +7,7 @@ import type { BookEvent } from '../../framework/exchange/book/book-event.js';
 import type { BookLevelText } from '../../framework/exchange/book/order-book-frame.js';
 import { ClientOrderIdGenerator } from '../../framework/execution/client-order-ids.js';
 import { ExecutionAdapter } from '../../framework/execution/execution-adapter.js';
-import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
+import { SimulatedVenuePort } from '../../backtest/venue/simulated-venue-port.js';
 import { dec } from '../../framework/model/decimal.js';
 import { Instrument, type Side } from '../../framework/model/instrument.js';
 import type { Intent, OrderSpec } from '../../framework/model/intent.js';

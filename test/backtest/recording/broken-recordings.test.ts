@@ -8,7 +8,7 @@ import { RecordingError } from '../../../backtest/recording/recording-error.js';
 import type { RecordingReadReport } from '../../../backtest/recording/recording-line-check.js';
 import { RecordingReadLog } from '../../../backtest/recording/recording-read-log.js';
 import { RecordingReader } from '../../../backtest/recording/recording-reader.js';
-import { readFrameBatches } from '../../../backtest/replay/frame-batches.js';
+import { readFrameBatches } from '../../../backtest/recording/frame-batches.js';
 
 const SAMPLE = fileURLToPath(new URL('../../../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
 const SAMPLE_GZ = readFileSync(SAMPLE);

@@ -2,12 +2,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { mergeFrameBatches, readFrameBatches, type ReplayFrame } from '../../../backtest/replay/frame-batches.js';
+import { mergeFrameBatches, readFrameBatches, type ReplayFrame } from '../../../backtest/recording/frame-batches.js';
 import { FrameQueue } from '../../../backtest/replay/frame-queue.js';
 import { mergeRecordings } from '../../../backtest/replay/merge-recordings.js';
 import type { RecordedFrame } from '../../../backtest/recording/recording-format.js';
 import { RecordingReadLog } from '../../../backtest/recording/recording-read-log.js';
-import { trades, writeRecording } from './support/replay-fixture.js';
+import { trades, writeRecording } from '../replay/support/replay-fixture.js';
 
 async function flat(batches: AsyncIterable<ReplayFrame[]>): Promise<ReplayFrame[]> {
   const out: ReplayFrame[] = [];

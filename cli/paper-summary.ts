@@ -1,11 +1,11 @@
-import type { Balances } from '../config/bot-config.js';
-import type { ApiCredentials } from '../exchange/rest/credentials.js';
-import { RestClient } from '../exchange/rest/rest-client.js';
-import { RestTransport } from '../exchange/rest/rest-transport.js';
-import type { LiveBot } from '../live/live-bot.js';
-import { ZERO, type Decimal } from '../model/decimal.js';
-import type { TradingBalance } from '../model/resources/balance.js';
-import { formatStatus } from '../runtime/bot-kernel.js';
+import type { Balances } from '../framework/config/bot-config.js';
+import type { ApiCredentials } from '../framework/exchange/rest/credentials.js';
+import { RestClient } from '../framework/exchange/rest/rest-client.js';
+import { RestTransport } from '../framework/exchange/rest/rest-transport.js';
+import type { LiveBot } from '../framework/live/live-bot.js';
+import { ZERO, type Decimal } from '../framework/model/decimal.js';
+import type { TradingBalance } from '../framework/model/resources/balance.js';
+import { formatStatus } from '../framework/runtime/bot-kernel.js';
 
 /**
  * The end-of-run summary of `tradeloop paper`: orders and fills the bot made, fees, the realized

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ClientOrderIdGenerator } from '../../framework/execution/client-order-ids.js';
-import { ExecutionAdapter } from '../../framework/execution/execution-adapter.js';
-import { SimulatedVenuePort } from '../../framework/execution/simulated-venue-port.js';
-import { dec } from '../../framework/model/decimal.js';
-import { Instrument } from '../../framework/model/instrument.js';
-import type { StrategyReport } from '../../framework/model/strategy-report.js';
-import { VirtualClock } from '../../framework/time/clock.js';
-import { ReplayedSymbolMarket } from '../../backtest/venue/matching/replayed-symbol-market.js';
-import { SimulatedVenue } from '../../backtest/venue/simulated-venue.js';
-import { SYMBOLS, bookSnapshot, tradeFrame } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { ClientOrderIdGenerator } from '../../../framework/execution/client-order-ids.js';
+import { ExecutionAdapter } from '../../../framework/execution/execution-adapter.js';
+import { SimulatedVenuePort } from '../../../backtest/venue/simulated-venue-port.js';
+import { dec } from '../../../framework/model/decimal.js';
+import { Instrument } from '../../../framework/model/instrument.js';
+import type { StrategyReport } from '../../../framework/model/strategy-report.js';
+import { VirtualClock } from '../../../framework/time/clock.js';
+import { ReplayedSymbolMarket } from '../../../backtest/venue/matching/replayed-symbol-market.js';
+import { SimulatedVenue } from '../../../backtest/venue/simulated-venue.js';
+import { SYMBOLS, bookSnapshot, tradeFrame } from '../sandbox/support/sandbox-fixture.js';
 
 describe('SimulatedVenuePort under the ExecutionAdapter', () => {
   it('places, fills from the market, books the fill once, and turns refusals into exchange codes', async () => {

@@ -1,13 +1,13 @@
 import { NEVER, Subject, type Observable } from 'rxjs';
-import { ExchangeError } from '../exchange/errors.js';
-import { toWire, type Decimal } from '../model/decimal.js';
-import type { TradingBalance } from '../model/resources/balance.js';
-import type { Order } from '../model/resources/order.js';
-import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
-import type { OrderReport } from '../model/stream/order-report.js';
-import type { AccountId, NewOrderRequest, Venue, VenueEvent } from '../../backtest/venue/venue-types.js';
-import { VenueRejection } from '../../backtest/venue/venue-types.js';
-import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
+import { ExchangeError } from '../../framework/exchange/errors.js';
+import { toWire, type Decimal } from '../../framework/model/decimal.js';
+import type { TradingBalance } from '../../framework/model/resources/balance.js';
+import type { Order } from '../../framework/model/resources/order.js';
+import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
+import type { OrderReport } from '../../framework/model/stream/order-report.js';
+import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from '../../framework/execution/venue-port.js';
+import type { AccountId, NewOrderRequest, Venue, VenueEvent } from './venue-types.js';
+import { VenueRejection } from './venue-types.js';
 
 /**
  * One account of the in-process simulated venue (backtest). Venue calls are synchronous; they are

@@ -2,22 +2,21 @@ import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Option } from 'commander';
-import { runBacktest } from '../../backtest/replay/backtest-runner.js';
-import { formatSummary } from '../../backtest/report/console-summary.js';
-import { computeMetrics } from '../../backtest/report/metrics.js';
-import { createProgress } from '../../backtest/report/progress.js';
-import { writeReport } from '../../backtest/report/write-report.js';
-import { loadBotConfig } from '../config/bot-config.js';
-import { createLogger } from '../log/logger.js';
-import { ValidationError } from '../model/errors.js';
+import { SAMPLE_RECORDING } from '../backtest/recording/sample-recording.js';
+import { runBacktest } from '../backtest/replay/backtest-runner.js';
+import { formatSummary } from '../backtest/report/console-summary.js';
+import { computeMetrics } from '../backtest/report/metrics.js';
+import { createProgress } from '../backtest/report/progress.js';
+import { writeReport } from '../backtest/report/write-report.js';
+import { loadBotConfig } from '../framework/config/bot-config.js';
+import { createLogger } from '../framework/log/logger.js';
+import { ValidationError } from '../framework/model/errors.js';
 import { checkWritableDir } from './check-writable.js';
 import { examples, type CliCommand } from './command.js';
 import { loadConfiguredStrategy } from './load-configured-strategy.js';
 import { collect, integerAtLeast } from './option-parsers.js';
 
-/** The shipped sample: 8 minutes of the sandbox's synthetic BTCUSDT/ETHUSDT market. */
-export const SAMPLE_RECORDING = new URL('../../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url).pathname;
-const DEFAULT_CONFIG = new URL('../../config/market-maker.yaml', import.meta.url).pathname;
+const DEFAULT_CONFIG = new URL('../config/market-maker.yaml', import.meta.url).pathname;
 
 interface BacktestOptions {
   readonly config: string;

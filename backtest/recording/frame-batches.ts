@@ -1,10 +1,10 @@
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import type { DecodedMarketLine, MarketLineDecoder } from '../recording/market-line-decoder.js';
-import { RecordingChunks } from '../recording/recording-chunks.js';
-import type { RecordedFrame } from '../recording/recording-format.js';
-import { brokenStreamError, type RecordingLineCheck } from '../recording/recording-line-check.js';
-import { emptyRecording, lineCheckFor, type RecordingReaderOptions } from '../recording/recording-reader.js';
+import type { DecodedMarketLine, MarketLineDecoder } from './market-line-decoder.js';
+import { RecordingChunks } from './recording-chunks.js';
+import type { RecordedFrame } from './recording-format.js';
+import { brokenStreamError, type RecordingLineCheck } from './recording-line-check.js';
+import { emptyRecording, lineCheckFor, type RecordingReaderOptions } from './recording-reader.js';
 
 /** Bytes per read and per gunzip output chunk. */
 const CHUNK = 1 << 16;

@@ -1,4 +1,4 @@
-import { TradeloopError } from '../model/errors.js';
+import { TradeloopError } from '../framework/model/errors.js';
 
 /** Codes of Node system and zlib errors that come from the user's input or machine, not from a bug. */
 const USER_ERROR_CODE = /^(E[A-Z0-9]+|Z_[A-Z_]+|ERR_INVALID_URL)$/;

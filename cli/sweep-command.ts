@@ -1,16 +1,16 @@
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Option } from 'commander';
-import { createProgress } from '../../backtest/report/progress.js';
-import { runSweep } from '../../backtest/sweep/run-sweep.js';
-import { loadSweepSpec } from '../../backtest/sweep/sweep-file.js';
-import { countCombinations } from '../../backtest/sweep/sweep-grid.js';
-import { formatSweepTable, writeSweepCsv } from '../../backtest/sweep/sweep-output.js';
+import { createProgress } from '../backtest/report/progress.js';
+import { runSweep } from '../backtest/sweep/run-sweep.js';
+import { loadSweepSpec } from '../backtest/sweep/sweep-file.js';
+import { countCombinations } from '../backtest/sweep/sweep-grid.js';
+import { formatSweepTable, writeSweepCsv } from '../backtest/sweep/sweep-output.js';
 import { checkWritableDir } from './check-writable.js';
 import { examples, type CliCommand } from './command.js';
 import { integerAtLeast } from './option-parsers.js';
 
-const DEFAULT_SWEEP = new URL('../../config/market-maker.sweep.yaml', import.meta.url).pathname;
+const DEFAULT_SWEEP = new URL('../config/market-maker.sweep.yaml', import.meta.url).pathname;
 
 interface SweepOptions {
   readonly sweep: string;

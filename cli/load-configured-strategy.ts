@@ -1,8 +1,8 @@
 import path from 'node:path';
-import type { BotConfig } from '../config/bot-config.js';
-import { ValidationError } from '../model/errors.js';
-import { ValidationErrors } from '../model/validation-errors.js';
-import { loadStrategy, type LoadedStrategy } from '../runtime/plugin-loader.js';
+import type { BotConfig } from '../framework/config/bot-config.js';
+import { ValidationError } from '../framework/model/errors.js';
+import { ValidationErrors } from '../framework/model/validation-errors.js';
+import { loadStrategy, type LoadedStrategy } from '../framework/runtime/plugin-loader.js';
 
 /**
  * Loads the strategy plugin a bot config names, with its parameters validated; paths and packages

@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ValidationError } from '../model/errors.js';
+import { ValidationError } from '../framework/model/errors.js';
 
 /**
  * Checks, before a long run, that files can be written in `dir`, so a typo in `--out` fails in a

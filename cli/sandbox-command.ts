@@ -1,19 +1,19 @@
-import { ConstantLatency } from '../../backtest/venue/matching/latency-model.js';
+import { ConstantLatency } from '../backtest/venue/matching/latency-model.js';
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
-import { parseBalanceFlags } from '../../backtest/sandbox/balance-flags.js';
-import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
-import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
-import type { MarketSource } from '../../backtest/sandbox/sandbox-config.js';
-import { syntheticMarketSource } from '../../backtest/sandbox/synthetic-source.js';
-import { ValidationError } from '../model/errors.js';
+import { parseBalanceFlags } from '../backtest/sandbox/balance-flags.js';
+import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
+import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
+import type { MarketSource } from '../backtest/sandbox/sandbox-config.js';
+import { syntheticMarketSource } from '../backtest/sandbox/synthetic-source.js';
+import { ValidationError } from '../framework/model/errors.js';
 import { examples, type CliCommand } from './command.js';
 import { collect, nonNegativeNumber, port } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
 
 /** Spot balances of the `main` account when no `--balance` is given. */
 const DEFAULT_SPOT = { USDT: '10000', BTC: '1', ETH: '10' };
-const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
+const DEFAULT_RECORDING = new URL('../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
 
 interface SandboxOptions {
   readonly recording?: string;

@@ -1,19 +1,19 @@
 import { existsSync } from 'node:fs';
 import { Option } from 'commander';
-import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
-import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
-import { RecordingReader } from '../../backtest/recording/recording-reader.js';
-import { OrderBookKeeper } from '../exchange/book/order-book-keeper.js';
-import { ORDER_BOOK_CHANNEL } from '../exchange/book/order-book-frame.js';
-import { PublicSession } from '../exchange/ws/public-session.js';
-import { ValidationError } from '../model/errors.js';
-import type { TradeTick } from '../model/stream/market-records.js';
-import { LiveClock } from '../time/clock.js';
+import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
+import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
+import { RecordingReader } from '../backtest/recording/recording-reader.js';
+import { OrderBookKeeper } from '../framework/exchange/book/order-book-keeper.js';
+import { ORDER_BOOK_CHANNEL } from '../framework/exchange/book/order-book-frame.js';
+import { PublicSession } from '../framework/exchange/ws/public-session.js';
+import { ValidationError } from '../framework/model/errors.js';
+import type { TradeTick } from '../framework/model/stream/market-records.js';
+import { LiveClock } from '../framework/time/clock.js';
 import { examples, type CliCommand } from './command.js';
 import { commaList, positiveNumber } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
 
-const DEFAULT_RECORDING = new URL('../../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
+const DEFAULT_RECORDING = new URL('../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
 
 interface DemoOptions {
   readonly recording: string;

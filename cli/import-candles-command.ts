@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from 'commander';
-import { importCandles } from '../../backtest/recording/candle-import.js';
-import { isCandlePeriod, type CandlePeriod } from '../model/resources/candle.js';
+import { importCandles } from '../backtest/recording/candle-import.js';
+import { isCandlePeriod, type CandlePeriod } from '../framework/model/resources/candle.js';
 import { checkWritableFile } from './check-writable.js';
 import { examples, type CliCommand } from './command.js';
 import { decimal, positiveDecimal } from './option-parsers.js';
