@@ -9,6 +9,7 @@ import { dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
 import type { MarketEvent } from '../../framework/model/stream/market-events.js';
+import { adoptedKey } from '../../framework/risk/reservation-key.js';
 import type { OrderHandle } from '../../framework/runtime/order-handle.js';
 import { BotKernel, formatStatus, type KernelHooks } from '../../framework/runtime/bot-kernel.js';
 import { virtualSchedulers } from '../../framework/runtime/runtime-ports.js';
@@ -81,7 +82,7 @@ describe('BotKernel', () => {
     expect(log[0]).toBe('start:manual');
     expect(log.slice(1, 3)).toEqual(['order:manual:new', 'order:k_20231114_1:new']);
     expect(w.kernel.adapter.registry.get('manual')?.info.strategyId).toBe('rec');
-    expect(w.kernel.ledger.get('adopted:manual')?.remaining.toFixed()).toBe('0.5');
+    expect(w.kernel.ledger.get(adoptedKey('manual'))?.remaining.toFixed()).toBe('0.5');
     await expect(w.kernel.start()).rejects.toThrow(/already started/);
     expect(() => w.kernel.restore([])).toThrow(/before start/);
   });
