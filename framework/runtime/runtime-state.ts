@@ -38,6 +38,8 @@ export class RuntimeState {
   private readonly byId = new Map<string, MutableOrderHandle>();
   /** Handles concerned by each intent waiting for its answer. */
   private readonly byIntent = new Map<string, MutableOrderHandle[]>();
+  /** Handles built by an intent not handed on yet, by intent. */
+  private readonly created = new Map<string, MutableOrderHandle[]>();
   /** Handles not closed, in the order they were made. */
   private readonly live = new Set<MutableOrderHandle>();
   /** Recently closed handles by id, oldest first. */
@@ -110,6 +112,9 @@ export class RuntimeState {
   createHandle(intent: Intent & { readonly clientOrderId?: string }, clientOrderId: string, spec: Pick<OrderSpec, 'symbol' | 'side' | 'type' | 'quantity' | 'price'>, leg?: number): MutableOrderHandle {
     const handle = new MutableOrderHandle(clientOrderId, spec.symbol, spec.side, spec.type, spec.quantity, spec.price, intent.intentId, intent.tag, leg);
     this.register(handle);
+    const built = this.created.get(intent.intentId);
+    if (built === undefined) this.created.set(intent.intentId, [handle]);
+    else built.push(handle);
     return handle;
   }
 
@@ -132,8 +137,10 @@ export class RuntimeState {
 
   /** A built intent was dropped (its handler failed): its new handles go. */
   discard(intent: Intent): void {
-    if (intent.kind !== 'place' && intent.kind !== 'closePosition' && intent.kind !== 'orderList') return;
-    for (const handle of [...this.live]) if (handle.intentId === intent.intentId && handle.status === 'created') this.forget(handle);
+    const built = this.created.get(intent.intentId);
+    if (built === undefined) return;
+    this.created.delete(intent.intentId);
+    for (const handle of built) this.forget(handle);
   }
 
   /** The intent passed on to the gate: its handles wait for the answer. */
@@ -243,9 +250,11 @@ export class RuntimeState {
     switch (intent.kind) {
       case 'place':
       case 'closePosition':
-        return this.liveWithIntent(intent.intentId);
-      case 'orderList':
-        return this.liveWithIntent(intent.intentId);
+      case 'orderList': {
+        const built = this.created.get(intent.intentId) ?? [];
+        this.created.delete(intent.intentId);
+        return built;
+      }
       case 'replace':
       case 'cancel': {
         const handle = this.openHandle(intent.clientOrderId);
@@ -254,12 +263,6 @@ export class RuntimeState {
       case 'cancelAll':
         return [...this.live].filter((h) => h.isOpen && (intent.symbol === undefined || h.symbol === intent.symbol));
     }
-  }
-
-  private liveWithIntent(intentId: string): MutableOrderHandle[] {
-    const out: MutableOrderHandle[] = [];
-    for (const handle of this.live) if (handle.intentId === intentId && handle.status === 'created') out.push(handle);
-    return out;
   }
 
   private answered(intentId: string): MutableOrderHandle[] {
