@@ -8,6 +8,7 @@ import { OrderRateWindow } from '../framework/risk/order-rate-window.js';
 import { RiskGate } from '../framework/risk/risk-gate.js';
 import { RiskState } from '../framework/risk/risk-state.js';
 import { ReservationLedger } from '../framework/risk/reservation-ledger.js';
+import { intentKey } from '../framework/risk/reservation-key.js';
 import { printTable } from './support/report.js';
 
 /**
@@ -62,7 +63,7 @@ export async function run(): Promise<void> {
     const result = gate.evaluate(intent, state);
     if (result.kind === 'passed') {
       passed++;
-      ledger.release('bench');
+      ledger.release(intentKey('bench'));
     } else {
       denied++;
     }

@@ -14,7 +14,8 @@
  */
 
 // The Strategy API.
-export type { BookView, Intents, PositionView, Strategy, StrategyContext, StrategyPlugin } from './runtime/strategy.js';
+export type { BookView, Intents, PositionView, Strategy, StrategyContext, StrategyPlugin, Submittable } from './runtime/strategy.js';
+export type { ClosedStatus, HandleFill, OrderHandle, OrderHandleStatus, OrderListHandle } from './runtime/order-handle.js';
 export type { IndicatorDeclaration, IndicatorValue } from './runtime/strategy-indicators.js';
 export { booleanParam, decimalParam, defineParams, integerParam, stringParam, type ParamSpec, type ParamsOf } from './runtime/param-schema.js';
 

@@ -7,6 +7,7 @@ import type { TradingBalance } from '../../framework/model/resources/balance.js'
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
 import type { IndicatorDeclaration, IndicatorValue } from '../../framework/runtime/strategy-indicators.js';
 import type { BookTopPoint, EquityPoint, FillRecord, IndicatorSeries, OrderRecord, PriceBar } from '../report/backtest-result.js';
+import { valueHoldings } from '../../framework/risk/valuation.js';
 import { PriceBars } from './price-bars.js';
 import { SampledSeries } from './sampled-series.js';
 
@@ -199,17 +200,8 @@ export class ResultCollector {
    * trade), so the series never starts with holdings valued at zero.
    */
   sample(time: number): void {
-    let equity = ZERO;
-    for (const [currency, amount] of this.balances) {
-      if (currency === this.quoteCurrency) {
-        equity = equity.plus(amount);
-        continue;
-      }
-      if (amount.isZero()) continue;
-      const price = this.priceOf(currency, time);
-      if (price === undefined) return;
-      equity = equity.plus(amount.times(price));
-    }
+    const equity = valueHoldings(this.balances, this.quoteCurrency, (currency) => this.priceOf(currency, time));
+    if (equity === undefined) return;
     this.pendingFillSample = false;
     if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
     this.equity.push({ time, equity, positions: Object.fromEntries(this.positions) });

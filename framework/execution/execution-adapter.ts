@@ -165,7 +165,7 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 
   private async place(intent: PlaceIntent | ClosePositionIntent, spec: OrderSpec = intent as PlaceIntent): Promise<void> {
-    const request = toRequest(this.options.ids.next(), spec);
+    const request = toRequest(intent.clientOrderId ?? this.options.ids.next(), spec);
     const tracker = this.trackNew(intent, request);
     const venue = this.options.venue;
     const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
@@ -176,7 +176,7 @@ export class ExecutionAdapter implements IntentExecutor {
 
   private async replace(intent: ReplaceIntent): Promise<void> {
     const old = this.ownActive(intent.strategyId, intent.clientOrderId);
-    const newId = this.options.ids.next();
+    const newId = intent.newClientOrderId ?? this.options.ids.next();
     const tracker = this.track({
       clientOrderId: newId, intentId: intent.intentId, strategyId: intent.strategyId, symbol: old.info.symbol, side: old.info.side,
       quantity: intent.quantity, orderListId: old.info.orderListId, replaces: old.clientOrderId,
@@ -212,7 +212,11 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 
   private async orderList(intent: OrderListIntent): Promise<void> {
-    const orders = intent.orders.map((spec) => toRequest(this.options.ids.next(), spec));
+    const fixed = intent.clientOrderIds;
+    if (fixed !== undefined && fixed.length !== intent.orders.length) {
+      throw new ValidationError('clientOrderIds', `must name one id per order (${intent.orders.length})`, fixed.length);
+    }
+    const orders = intent.orders.map((spec, leg) => toRequest(fixed?.[leg] ?? this.options.ids.next(), spec));
     const ids = orders.map((o) => o.client_order_id);
     const listId = ids[0];
     if (listId === undefined) throw new ValidationError('orders', 'must not be empty', intent.orders.length);

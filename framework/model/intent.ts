@@ -38,6 +38,8 @@ export interface OrderSpec {
 /** Place one order. */
 export interface PlaceIntent extends IntentBase, OrderSpec {
   readonly kind: 'place';
+  /** Fixed when the intent is made (the strategy's order handle carries it); chosen at execution when absent. */
+  readonly clientOrderId?: string;
 }
 
 /** Cancel one of the strategy's orders. */
@@ -52,6 +54,8 @@ export interface ReplaceIntent extends IntentBase {
   readonly clientOrderId: string;
   readonly quantity: Decimal;
   readonly price?: Decimal;
+  /** The replacement's client_order_id, fixed when the intent is made; chosen at execution when absent. */
+  readonly newClientOrderId?: string;
 }
 
 /** Cancel all of the strategy's orders (optionally of one symbol). */
@@ -65,6 +69,8 @@ export interface OrderListIntent extends IntentBase {
   readonly kind: 'orderList';
   readonly contingencyType: ContingencyType;
   readonly orders: readonly OrderSpec[];
+  /** One client_order_id per leg, in leg order, fixed when the intent is made; chosen at execution when absent. */
+  readonly clientOrderIds?: readonly string[];
 }
 
 /** Close the strategy's position in a margin or futures symbol (market, or limit at `price`). */
@@ -72,4 +78,6 @@ export interface ClosePositionIntent extends IntentBase {
   readonly kind: 'closePosition';
   readonly symbol: string;
   readonly price?: Decimal;
+  /** Fixed when the intent is made; chosen at execution when absent. */
+  readonly clientOrderId?: string;
 }

@@ -1,9 +1,10 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { fundedOrders, ordersOf } from './intent-orders.js';
-import { isDenial, isMarketType, netFundsFor } from './order-reservation.js';
+import { fundedOrders } from './intent-orders.js';
+import { isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
+import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
 
 /**
@@ -15,14 +16,15 @@ import type { RiskView } from './risk-state.js';
  * list count as {@link fundedOrders} says: summed per currency, the largest for oneCancelOther,
  * the primary alone for oneTriggerOneCancelOther.
  */
-export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
-  const { orders, combine } = fundedOrders(intent, ordersOf(intent, view));
+export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
+  const e = evaluationOf(intent, view, config, evaluation);
+  const { orders, combine } = fundedOrders(intent, e.orders);
   let needs: Map<string, Decimal> | undefined;
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
     if (instrument === undefined) continue;
     if (order.side === 'buy' && instrument.info.type !== 'futures' && isMarketType(order.type)) continue;
-    const need = netFundsFor(order, instrument, view, config);
+    const need = e.netFunds(order, instrument);
     if (isDenial(need)) return need;
     if (orders.length === 1) return compare(order.symbol, need.currency, need.amount, view);
     needs ??= new Map();

@@ -1,6 +1,7 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
 import type { EquityView, RiskBook } from './risk-state.js';
+import { valueHoldings } from './valuation.js';
 
 const DAY_MS = 86_400_000;
 
@@ -14,9 +15,10 @@ export interface EquitySources {
 }
 
 /**
- * Equity of the account in one currency for the kill switch: each holding valued at the mid of a
- * `<currency><equityCurrency>` book (or the inverse pair's), holdings without a priced book left
- * out. Keeps the peak since start (so a drawdown halt latches) and the equity at the first
+ * Equity of the account in one currency for the kill switch, by {@link valueHoldings}: each holding
+ * in a currency of the traded instruments valued at the mid of a `<currency><equityCurrency>` book
+ * (or the inverse pair's); while one of them has no priced book there is no new valuation (the last
+ * one stands). Keeps the peak since start (so a drawdown halt latches) and the equity at the first
  * valuation of each UTC day. Values are exact Decimals; the mid of an exact book is exact.
  */
 export class EquityTracker implements EquityView {
@@ -25,11 +27,19 @@ export class EquityTracker implements EquityView {
   dayStart: Decimal = ZERO;
   private day = Number.NaN;
   private valued = false;
+  private readonly traded: ReadonlySet<string>;
 
   constructor(
     readonly currency: string,
     private readonly sources: EquitySources,
-  ) {}
+  ) {
+    const traded = new Set<string>([currency]);
+    for (const instrument of sources.instruments) {
+      traded.add(instrument.quoteCurrency);
+      if (instrument.baseCurrency !== null) traded.add(instrument.baseCurrency);
+    }
+    this.traded = traded;
+  }
 
   /** True once a valuation succeeded (before that the kill switch has nothing to compare). */
   get ready(): boolean {
@@ -52,21 +62,12 @@ export class EquityTracker implements EquityView {
   }
 
   private value(): Decimal | undefined {
-    let total = ZERO;
-    let priced = false;
-    for (const [currency, amount] of this.sources.balances()) {
-      if (amount.isZero()) continue;
-      if (currency === this.currency) {
-        total = total.plus(amount);
-        priced = true;
-        continue;
-      }
-      const price = this.priceOf(currency);
-      if (price === undefined) continue;
-      total = total.plus(amount.times(price));
-      priced = true;
-    }
-    return priced ? total : undefined;
+    return valueHoldings(this.tradedHoldings(), this.currency, (currency) => this.priceOf(currency));
+  }
+
+  /** Holdings in currencies of the traded instruments (any other, such as dust, is not the bot's to value). */
+  private *tradedHoldings(): Iterable<readonly [string, Decimal]> {
+    for (const holding of this.sources.balances()) if (this.traded.has(holding[0])) yield holding;
   }
 
   /** Price of one unit of `currency` in the equity currency, from a book's mid. */

@@ -2,9 +2,9 @@ import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
 import type { Denial } from './denial.js';
-import { ordersOf } from './intent-orders.js';
 import { referencePrice } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
+import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
 
 /**
@@ -15,8 +15,9 @@ import type { RiskView } from './risk-state.js';
  * their limit (or stop) price, the position at the book's mid, the new order at its reference
  * price. Exactly at the limit passes. Reduce-only orders add no risk and pass.
  */
-export function futuresRiskLimitCheck(intent: Intent, view: RiskView, _config: RiskConfig): Denial | undefined {
-  for (const order of ordersOf(intent, view)) {
+export function futuresRiskLimitCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
+  const orders = evaluationOf(intent, view, config, evaluation).orders;
+  for (const order of orders) {
     if (order.reduceOnly === true) continue;
     const futures = view.futuresConfig(order.symbol);
     const leverage = view.leverage(order.symbol);

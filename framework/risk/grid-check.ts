@@ -3,8 +3,8 @@ import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { OrderType } from '../model/resources/order.js';
 import type { Denial } from './denial.js';
-import { ordersOf } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
+import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
 
 const NEEDS_PRICE: ReadonlySet<OrderType> = new Set(['limit', 'stopLimit', 'takeProfitLimit']);
@@ -16,8 +16,9 @@ const NEEDS_STOP: ReadonlySet<OrderType> = new Set(['stopLimit', 'stopMarket', '
  * bug from turning into exchange rejects (or into silent half-down rounding when strict
  * validation is off).
  */
-export function gridCheck(intent: Intent, view: RiskView, _config: RiskConfig): Denial | undefined {
-  for (const order of ordersOf(intent, view)) {
+export function gridCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
+  const orders = evaluationOf(intent, view, config, evaluation).orders;
+  for (const order of orders) {
     const instrument = view.instrument(order.symbol);
     if (instrument === undefined) continue;
     if (!onLotGrid(instrument, order.quantity)) {

@@ -1,10 +1,11 @@
 import type { Intent, OrderSpec } from '../model/intent.js';
+import { intentKey, legKey, type ReservationKey } from './reservation-key.js';
 import type { OpenOrderView, RiskView } from './risk-state.js';
 
 /** One order an intent would put on the book, as the checks evaluate it. */
 export interface CheckedOrder extends OrderSpec {
-  /** Ledger key of its reservation: the intentId, or `intentId#leg` for order-list legs. */
-  readonly key: string;
+  /** Its reservation: the intent's, or its leg's for order-list legs. */
+  readonly key: ReservationKey;
   /** For a replace: the open order being replaced (its reservation is credited back). */
   readonly replaces?: OpenOrderView;
 }
@@ -19,55 +20,15 @@ const NONE: readonly CheckedOrder[] = Object.freeze([]);
  * spot, where the position is the base currency held.
  */
 export function ordersOf(intent: Intent, view: RiskView): readonly CheckedOrder[] {
-  if (scope !== undefined && scope.intent === intent && scope.view === view) return scope.orders;
   return buildOrders(intent, view);
-}
-
-/** What one evaluation shares between its checks (see {@link evaluating}). */
-interface EvaluationScope {
-  readonly intent: Intent;
-  readonly view: RiskView;
-  readonly orders: readonly CheckedOrder[];
-  /** Funds needs computed so far, per order of `orders` (see {@link oncePerEvaluation}). */
-  readonly needs: Map<CheckedOrder, unknown>;
-}
-
-let scope: EvaluationScope | undefined;
-
-/**
- * Runs `evaluate` with the intent's orders built once: every check asks for them, and the funds
- * checks and the reservation price the same orders. The view must not change meanwhile (the
- * gate's checks only read it). Outside such a run nothing is kept.
- */
-export function evaluating<T>(intent: Intent, view: RiskView, evaluate: () => T): T {
-  const outer = scope;
-  scope = { intent, view, orders: buildOrders(intent, view), needs: new Map() };
-  try {
-    return evaluate();
-  } finally {
-    scope = outer;
-  }
-}
-
-/**
- * The funds need of an order of the evaluation under way, computed once (the balance check and the
- * reservation both ask); `compute` runs every time for any other order, or outside an evaluation.
- */
-export function oncePerEvaluation<T>(order: CheckedOrder, compute: (order: CheckedOrder) => T): T {
-  const needs = scope?.needs;
-  if (needs === undefined || !scope?.orders.includes(order)) return compute(order);
-  if (needs.has(order)) return needs.get(order) as T;
-  const value = compute(order);
-  needs.set(order, value);
-  return value;
 }
 
 function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
   switch (intent.kind) {
     case 'place':
-      return [{ ...intent, key: intent.intentId }];
+      return [{ ...intent, key: intentKey(intent.intentId) }];
     case 'orderList':
-      return intent.orders.map((spec, leg) => ({ ...spec, key: `${intent.intentId}#${leg}` }));
+      return intent.orders.map((spec, leg) => ({ ...spec, key: legKey(intent.intentId, leg) }));
     case 'replace': {
       const order = view.openOrder(intent.clientOrderId);
       if (order === undefined) return NONE;
@@ -79,7 +40,7 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
         price: intent.price ?? order.price,
         stopPrice: order.stopPrice,
         reduceOnly: order.reduceOnly,
-        key: intent.intentId,
+        key: intentKey(intent.intentId),
         replaces: order,
       }];
     }
@@ -94,7 +55,7 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
         quantity: position.abs(),
         price: intent.price,
         reduceOnly: futures ? true : undefined,
-        key: intent.intentId,
+        key: intentKey(intent.intentId),
       }];
     }
     case 'cancel':

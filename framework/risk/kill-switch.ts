@@ -1,8 +1,9 @@
 import { ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { ordersOf, type CheckedOrder } from './intent-orders.js';
+import type { CheckedOrder } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
+import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
 
 /**
@@ -32,11 +33,12 @@ export function killSwitchReason(view: RiskView, config: RiskConfig): string | u
  * pass, and so do position closes and orders that only reduce a position (reduce-only, or
  * opposite to the position and no larger than it). A replace passes when its order is reducing.
  */
-export function killSwitchCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
+export function killSwitchCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
+  const orders = evaluationOf(intent, view, config, evaluation).orders;
   if (intent.kind === 'cancel' || intent.kind === 'cancelAll' || intent.kind === 'closePosition') return undefined;
   const reason = killSwitchReason(view, config);
   if (reason === undefined) return undefined;
-  for (const order of ordersOf(intent, view)) {
+  for (const order of orders) {
     if (!isReducing(order, view)) return { check: 'kill-switch', reason: `halted: ${reason}; only cancels and reducing orders pass` };
   }
   return undefined;

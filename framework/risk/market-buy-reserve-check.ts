@@ -1,9 +1,10 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { fundedOrders, ordersOf } from './intent-orders.js';
+import { fundedOrders } from './intent-orders.js';
 import { fundsFor, isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
+import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
 
 /**
@@ -13,9 +14,9 @@ import type { RiskView } from './risk-state.js';
  * the asks, best ask x quantity when the top level suffices); stop and take-profit market buys use
  * their stop price. Refusing here saves the round trip and keeps the reserve in our own ledger.
  */
-export function marketBuyReserveCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
+export function marketBuyReserveCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
   let needed: Map<string, Decimal> | undefined;
-  const { orders, combine } = fundedOrders(intent, ordersOf(intent, view));
+  const { orders, combine } = fundedOrders(intent, evaluationOf(intent, view, config, evaluation).orders);
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
     if (instrument === undefined || order.side !== 'buy' || instrument.info.type === 'futures' || !isMarketType(order.type)) continue;

@@ -1,8 +1,8 @@
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { ordersOf } from './intent-orders.js';
 import { referencePrice } from './order-reservation.js';
 import { limitsFor, type RiskConfig } from './risk-config.js';
+import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
 
 /**
@@ -10,8 +10,9 @@ import type { RiskView } from './risk-state.js';
  * a market order) exceeds the symbol's `maxOrderNotional`, in the quote currency. Exactly at the
  * limit passes; an order that cannot be valued (market order, empty side) is refused.
  */
-export function maxNotionalCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
-  for (const order of ordersOf(intent, view)) {
+export function maxNotionalCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
+  const orders = evaluationOf(intent, view, config, evaluation).orders;
+  for (const order of orders) {
     const max = limitsFor(config, order.symbol).maxOrderNotional;
     if (max === undefined) continue;
     const price = referencePrice(order, view);

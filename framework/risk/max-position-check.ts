@@ -2,8 +2,9 @@ import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Side } from '../model/instrument.js';
 import type { Denial } from './denial.js';
-import { ordersOf, type CheckedOrder } from './intent-orders.js';
+import type { CheckedOrder } from './intent-orders.js';
 import { limitsFor, type RiskConfig } from './risk-config.js';
+import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
 
 /**
@@ -12,8 +13,8 @@ import type { RiskView } from './risk-state.js';
  * this order. A buy is measured on the long side (position + open buys + quantity), a sell on the
  * short side; so an order that reduces the position always passes. Exactly at the limit passes.
  */
-export function maxPositionCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
-  const orders = ordersOf(intent, view);
+export function maxPositionCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
+  const orders = evaluationOf(intent, view, config, evaluation).orders;
   for (let i = 0; i < orders.length; i++) {
     const order = orders[i] as CheckedOrder;
     const max = limitsFor(config, order.symbol).maxPosition;

@@ -3,7 +3,7 @@ import type { Instrument } from '../model/instrument.js';
 import type { OrderType } from '../model/resources/order.js';
 import type { SymbolInfo } from '../model/resources/symbol.js';
 import type { Denial } from './denial.js';
-import { oncePerEvaluation, type CheckedOrder } from './intent-orders.js';
+import type { CheckedOrder } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
 
@@ -126,14 +126,10 @@ export function isDenial(value: FundsNeed | Denial): value is Denial {
  * only needs the increase (never less than zero).
  */
 export function netFundsFor(order: CheckedOrder, instrument: Instrument, view: RiskView, config: RiskConfig): FundsNeed | Denial {
-  return oncePerEvaluation(order, () => computeNetFunds(order, instrument, view, config));
-}
-
-function computeNetFunds(order: CheckedOrder, instrument: Instrument, view: RiskView, config: RiskConfig): FundsNeed | Denial {
   const need = fundsFor(order, instrument, view, config);
   const replaced = order.replaces;
   if (isDenial(need) || replaced === undefined) return need;
-  const held = view.reservedFor(replaced.reservationKey ?? replaced.clientOrderId);
+  const held = replaced.reservationKey === undefined ? ZERO : view.reservedFor(replaced.reservationKey);
   // max(0, need - held) by one comparison (Decimal.max copies every argument).
   const increase = need.amount.minus(held);
   return { ...need, amount: increase.greaterThan(ZERO) ? increase : ZERO };

@@ -1,8 +1,8 @@
 import { Decimal } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { ordersOf } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
+import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
 
 /**
@@ -12,8 +12,9 @@ import type { RiskView } from './risk-state.js';
  * since nothing would catch the typo. Market orders carry no price: the market-buy reserve and
  * the notional limit bound them.
  */
-export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfig): Denial | undefined {
-  for (const order of ordersOf(intent, view)) {
+export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
+  const orders = evaluationOf(intent, view, config, evaluation).orders;
+  for (const order of orders) {
     if (order.price === undefined) continue;
     const book = view.book(order.symbol);
     const midText = book?.valid === true ? book.mid() : undefined;

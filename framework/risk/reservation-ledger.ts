@@ -1,5 +1,6 @@
 import { Decimal, Rounding, ZERO } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
+import { intentOf, type ReservationGroup, type ReservationKey } from './reservation-key.js';
 
 /** Decimals of a partially filled reservation's remainder; far finer than any currency's. */
 export const RESERVE_DECIMALS = 18;
@@ -21,7 +22,7 @@ export type ReservationState = 'inFlight' | 'open';
 
 /** Funds held for one order (or one leg of an order list). */
 export interface Reservation {
-  readonly key: string;
+  readonly key: ReservationKey;
   readonly currency: string;
   /** Funds held for the whole original quantity. */
   readonly amount: Decimal;
@@ -35,7 +36,7 @@ export interface Reservation {
 }
 
 interface MutableReservation {
-  key: string;
+  key: ReservationKey;
   currency: string;
   amount: Decimal;
   quantity: Decimal;
@@ -68,7 +69,10 @@ interface MutableReservation {
 export class ReservationLedger {
   private readonly balances = new Map<string, Decimal>();
   private readonly totals = new Map<string, Decimal>();
+  /** Live reservations by their key's id. */
   private readonly reservations = new Map<string, MutableReservation>();
+  /** Ids of the live reservations of each intent: what {@link releaseIntent} ends. */
+  private readonly byIntent = new Map<string, Set<string>>();
 
   /** Sets the funds the bot may commit in `currency` (replaces the previous figure). */
   setBalance(currency: string, balance: Decimal): void {
@@ -92,8 +96,8 @@ export class ReservationLedger {
   }
 
   /** The live reservation under `key`, if any. */
-  get(key: string): Reservation | undefined {
-    return this.reservations.get(key);
+  get(key: ReservationKey): Reservation | undefined {
+    return this.reservations.get(key.id);
   }
 
   /** Every live reservation. */
@@ -105,21 +109,27 @@ export class ReservationLedger {
    * Holds `amount` of `currency` for an intent in flight covering `quantity`. Returns false (and
    * holds nothing) when the amount exceeds the free funds or the key is already live.
    */
-  reserve(key: string, currency: string, amount: Decimal, quantity: Decimal): boolean {
+  reserve(key: ReservationKey, currency: string, amount: Decimal, quantity: Decimal): boolean {
     if (!amount.isFinite() || amount.isNegative()) throw new ValidationError('amount', 'must be a finite, non-negative decimal', amount.toString());
     if (!quantity.isFinite() || !quantity.isPositive() || quantity.isZero()) {
       throw new ValidationError('quantity', 'must be a finite decimal greater than zero', quantity.toString());
     }
-    if (this.reservations.has(key)) return false;
+    if (this.reservations.has(key.id)) return false;
     if (amount.greaterThan(this.free(currency))) return false;
-    this.reservations.set(key, { key, currency, amount, quantity, filled: ZERO, remaining: amount, state: 'inFlight' });
+    this.reservations.set(key.id, { key, currency, amount, quantity, filled: ZERO, remaining: amount, state: 'inFlight' });
+    const intentId = intentOf(key);
+    if (intentId !== undefined) {
+      let ids = this.byIntent.get(intentId);
+      if (ids === undefined) this.byIntent.set(intentId, (ids = new Set()));
+      ids.add(key.id);
+    }
     this.add(currency, amount);
     return true;
   }
 
   /** The exchange acknowledged the order: the reservation now belongs to an open order. */
-  accept(key: string): boolean {
-    const r = this.reservations.get(key);
+  accept(key: ReservationKey): boolean {
+    const r = this.reservations.get(key.id);
     if (r === undefined) return false;
     r.state = 'open';
     return true;
@@ -131,8 +141,8 @@ export class ReservationLedger {
    * fill actually used, fee included) from the balance. Reports older than what was already seen
    * change nothing; a complete fill ends the reservation.
    */
-  fill(key: string, cumulativeFilled: Decimal, spent: Decimal = ZERO): boolean {
-    const r = this.reservations.get(key);
+  fill(key: ReservationKey, cumulativeFilled: Decimal, spent: Decimal = ZERO): boolean {
+    const r = this.reservations.get(key.id);
     if (r === undefined || !cumulativeFilled.greaterThan(r.filled)) return false;
     const filled = Decimal.min(cumulativeFilled, r.quantity);
     const remaining = proportionalRemaining(r.amount, r.quantity, filled);
@@ -141,7 +151,7 @@ export class ReservationLedger {
     r.filled = filled;
     r.remaining = remaining;
     r.state = 'open';
-    if (remaining.isZero()) this.reservations.delete(key);
+    if (remaining.isZero()) this.forget(r);
     return true;
   }
 
@@ -149,8 +159,8 @@ export class ReservationLedger {
    * Moves an open order's reservation to a new amount and quantity (an accepted replace). Refused
    * (false, nothing changed) when the increase exceeds the free funds.
    */
-  amend(key: string, amount: Decimal, quantity: Decimal): boolean {
-    const r = this.reservations.get(key);
+  amend(key: ReservationKey, amount: Decimal, quantity: Decimal): boolean {
+    const r = this.reservations.get(key.id);
     if (r === undefined || !quantity.isPositive() || quantity.isZero() || amount.isNegative()) return false;
     const increase = amount.minus(r.remaining);
     if (increase.greaterThan(this.free(r.currency))) return false;
@@ -163,12 +173,41 @@ export class ReservationLedger {
   }
 
   /** Ends a reservation (reject, cancel, expiry); releasing an unknown or released key does nothing. */
-  release(key: string): boolean {
-    const r = this.reservations.get(key);
+  release(key: ReservationKey): boolean {
+    const r = this.reservations.get(key.id);
     if (r === undefined) return false;
     this.add(r.currency, r.remaining.negated());
-    this.reservations.delete(key);
+    this.forget(r);
     return true;
+  }
+
+  /** Ends every reservation of an intent (a refused order list: its legs and shared groups). */
+  releaseIntent(intentId: string): void {
+    const ids = this.byIntent.get(intentId);
+    if (ids === undefined) return;
+    for (const id of [...ids]) {
+      const r = this.reservations.get(id);
+      if (r !== undefined) this.release(r.key);
+    }
+  }
+
+  /** Ends the reservations a group of legs shares, in every currency. */
+  releaseGroup(intentId: string, group: ReservationGroup): void {
+    const ids = this.byIntent.get(intentId);
+    if (ids === undefined) return;
+    for (const id of [...ids]) {
+      const r = this.reservations.get(id);
+      if (r !== undefined && r.key.kind === 'group' && r.key.group === group) this.release(r.key);
+    }
+  }
+
+  private forget(r: MutableReservation): void {
+    this.reservations.delete(r.key.id);
+    const intentId = intentOf(r.key);
+    if (intentId === undefined) return;
+    const ids = this.byIntent.get(intentId);
+    ids?.delete(r.key.id);
+    if (ids?.size === 0) this.byIntent.delete(intentId);
   }
 
   private add(currency: string, delta: Decimal): void {

@@ -1,16 +1,18 @@
 import type { Intent } from '../model/intent.js';
 import type { DeniedReport } from '../model/strategy-report.js';
 import { balanceCheck } from './balance-check.js';
-import type { Denial, RiskCheck } from './denial.js';
+import type { Denial } from './denial.js';
 import { futuresRiskLimitCheck } from './futures-risk-limit-check.js';
 import { gridCheck } from './grid-check.js';
 import { instrumentStatusCheck } from './instrument-status-check.js';
-import { evaluating, fundedOrders, ordersOf, type CheckedOrder } from './intent-orders.js';
+import { fundedOrders, type CheckedOrder } from './intent-orders.js';
 import { killSwitchCheck } from './kill-switch.js';
 import { marketBuyReserveCheck } from './market-buy-reserve-check.js';
 import { maxNotionalCheck } from './max-notional-check.js';
 import { maxPositionCheck } from './max-position-check.js';
-import { isDenial, netFundsFor } from './order-reservation.js';
+import { isDenial } from './order-reservation.js';
+import { RiskEvaluation, type RiskCheck } from './risk-evaluation.js';
+import { groupKey, type ReservationKey } from './reservation-key.js';
 import { orderRateCheck } from './order-rate-check.js';
 import { priceBandCheck } from './price-band-check.js';
 import type { OrderRateWindow } from './order-rate-window.js';
@@ -36,7 +38,7 @@ export const RISK_CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
 export interface RiskPass {
   readonly kind: 'passed';
   readonly intent: Intent;
-  readonly reservations: readonly string[];
+  readonly reservations: readonly ReservationKey[];
 }
 
 /**
@@ -65,17 +67,14 @@ export class RiskGate {
 
   /** Runs the checks; passes (and reserves) or returns the first denial. */
   evaluate(intent: Intent, view: RiskView): RiskPass | DeniedReport {
-    return evaluating(intent, view, () => this.run(intent, view));
-  }
-
-  private run(intent: Intent, view: RiskView): RiskPass | DeniedReport {
+    const evaluation = new RiskEvaluation(intent, view, this.config);
     for (const check of this.checks) {
-      const denial = check(intent, view, this.config);
+      const denial = check(intent, view, this.config, evaluation);
       if (denial !== undefined) return denied(intent, denial, view.now);
     }
-    const reservations: string[] = [];
+    const reservations: ReservationKey[] = [];
     if (this.reserves) {
-      const denial = this.reserve(intent, view, reservations);
+      const denial = this.reserve(evaluation, reservations);
       if (denial !== undefined) {
         for (const key of reservations) this.ledger.release(key);
         return denied(intent, denial, view.now);
@@ -85,13 +84,14 @@ export class RiskGate {
     return { kind: 'passed', intent, reservations };
   }
 
-  private reserve(intent: Intent, view: RiskView, keys: string[]): Denial | undefined {
-    const { orders, combine } = fundedOrders(intent, ordersOf(intent, view));
+  private reserve(evaluation: RiskEvaluation, keys: ReservationKey[]): Denial | undefined {
+    const { intent, view } = evaluation;
+    const { orders, combine } = fundedOrders(intent, evaluation.orders);
     const held = combine === 'max' ? new Set<string>() : undefined;
-    for (const order of combine === 'max' ? largestFirst(orders, view, this.config) : orders) {
+    for (const order of combine === 'max' ? largestFirst(orders, evaluation) : orders) {
       const instrument = view.instrument(order.symbol);
       if (instrument === undefined) continue;
-      const need = netFundsFor(order, instrument, view, this.config);
+      const need = evaluation.netFunds(order, instrument);
       if (isDenial(need)) return need;
       if (need.amount.isZero()) continue;
       // One-cancels-other: only one leg can execute, so one reservation (the largest) per currency.
@@ -100,7 +100,7 @@ export class RiskGate {
         if (held.has(need.currency)) continue;
         held.add(need.currency);
         // Shared by the legs (the pipeline keys every leg of the group so): whichever executes uses it.
-        key = held.size === 1 ? `${intent.intentId}#oco` : `${intent.intentId}#oco-${need.currency}`;
+        key = groupKey(intent.intentId, 'oneCancelOther', held.size === 1 ? undefined : need.currency);
       }
       if (!this.ledger.reserve(key, need.currency, need.amount, need.quantity)) {
         return { check: 'balance', reason: `${order.symbol}: cannot reserve ${need.amount.toFixed()} ${need.currency}, free ${this.ledger.free(need.currency).toFixed()} ${need.currency}` };
@@ -112,10 +112,10 @@ export class RiskGate {
 }
 
 /** The legs ordered by their need, largest first (legs that cannot be priced keep their place at the end). */
-function largestFirst(orders: readonly CheckedOrder[], view: RiskView, config: RiskConfig): CheckedOrder[] {
+function largestFirst(orders: readonly CheckedOrder[], evaluation: RiskEvaluation): CheckedOrder[] {
   const sized = orders.map((order) => {
-    const instrument = view.instrument(order.symbol);
-    const need = instrument === undefined ? undefined : netFundsFor(order, instrument, view, config);
+    const instrument = evaluation.view.instrument(order.symbol);
+    const need = instrument === undefined ? undefined : evaluation.netFunds(order, instrument);
     return { order, amount: need === undefined || isDenial(need) ? undefined : need.amount };
   });
   return sized.sort((a, b) => (a.amount === undefined ? 1 : b.amount === undefined ? -1 : b.amount.comparedTo(a.amount))).map((s) => s.order);

@@ -4,6 +4,7 @@ import type { Instrument, Side } from '../model/instrument.js';
 import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
 import type { OrderType } from '../model/resources/order.js';
 import type { OrderRateWindow } from './order-rate-window.js';
+import type { ReservationKey } from './reservation-key.js';
 import type { ReservationLedger } from './reservation-ledger.js';
 
 /** The part of a live L2 book the checks read (prices to value and band orders). */
@@ -20,8 +21,8 @@ export interface OpenOrderView {
   readonly price?: Decimal;
   readonly stopPrice?: Decimal;
   readonly reduceOnly?: boolean;
-  /** Key of its reservation in the ledger (the intentId that placed it, or `intentId#leg`). */
-  readonly reservationKey?: string;
+  /** Its reservation in the ledger. */
+  readonly reservationKey?: ReservationKey;
 }
 
 /** Equity figures for the kill switch, in one currency the caller chose. */
@@ -59,7 +60,7 @@ export interface RiskView {
   /** Funds not yet reserved by intents in flight or open orders (ledger's free funds). */
   freeBalance(currency: string): Decimal;
   /** Funds the ledger holds under `key` now (an open order's reservation), zero when none. */
-  reservedFor(key: string): Decimal;
+  reservedFor(key: ReservationKey): Decimal;
   openOrders(symbol?: string): readonly OpenOrderView[];
   openOrder(clientOrderId: string): OpenOrderView | undefined;
   /** Signed position (spot: base held by the bot; futures: the contract position); undefined = flat. */
@@ -112,7 +113,7 @@ export class RiskState implements RiskView {
     return this.ledger.free(currency);
   }
 
-  reservedFor(key: string): Decimal {
+  reservedFor(key: ReservationKey): Decimal {
     const r = this.ledger.get(key);
     return r === undefined ? ZERO : r.remaining;
   }

@@ -130,6 +130,8 @@ export class BotKernel {
       sink: this.pipeline, account: this.pipeline, intentsBefore: options.intentsBefore, clock: options.clock, schedulers: options.schedulers,
       errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
       positions: (symbol) => this.adapter.registry.positions.position(options.strategyId, symbol),
+      nextClientOrderId: () => this.ids.next(),
+      freeBalance: (currency) => (this.adapter.balance(currency) === undefined ? undefined : this.ledger.free(currency)),
       onIndicator: hooks.onIndicator?.bind(hooks),
       market: { books$: market.books$, market$: market.market$, candleClosed$: market.candleClosed$ ?? closedCandles(market.market$) },
     });
@@ -155,8 +157,8 @@ export class BotKernel {
     this.logger.log('info', 'reconciled with the venue', {
       adopted: summary.adopted.length, open: this.adapter.registry.open().length,
     });
-    const own = this.adapter.registry.open(this.options.strategyId).map((t) => t.order).filter((o) => o !== undefined);
-    this.engine.start(own.map((o) => ({ ...o, trades: undefined })));
+    const own = this.adapter.registry.open(this.options.strategyId).flatMap((t) => (t.order === undefined ? [] : [{ ...t.order, trades: undefined, intentId: t.intentId }]));
+    this.engine.start(own);
     return summary;
   }
 

@@ -1,18 +1,23 @@
-import type { Decimal } from '../model/decimal.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
-import type { Intent, OrderSpec } from '../model/intent.js';
+import type { CancelAllIntent, CancelIntent, ClosePositionIntent, Intent, OrderListIntent, OrderSpec, PlaceIntent } from '../model/intent.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { ContingencyType, Order } from '../model/resources/order.js';
 import type { Clock } from '../time/clock.js';
 import type { RuntimeLogger } from './runtime-ports.js';
 import type { RuntimeState } from './runtime-state.js';
 import { checkIndicatorValue, indicatorsById, type IndicatorDeclaration } from './strategy-indicators.js';
+import type { OrderHandle, OrderListHandle } from './order-handle.js';
 import type { BookView, PositionView, StrategyContext } from './strategy.js';
 
 /** What the context needs from the engine that owns it. */
 export interface ContextHost {
-  /** Takes intents from `ctx.submit` (the engine collects them for the running handler). */
+  /** Takes intents from `ctx.submit` and the builders (the engine collects them for the running handler). */
   submit(intents: readonly Intent[]): void;
+  /** A fresh client_order_id (the bot's generator: unique across restarts). */
+  nextClientOrderId(): string;
+  /** Free funds of a currency net of reservations (the risk gate's ledger); absent: from the balances. */
+  freeBalance?(currency: string): Decimal | undefined;
   setTimer(timerId: string, delayMs: number, repeat: boolean): void;
   clearTimer(timerId: string): void;
   /**
@@ -82,42 +87,96 @@ export class RuntimeStrategyContext<Params> implements StrategyContext<Params> {
     return this.state.openOrders(symbol);
   }
 
+  orders(symbol?: string): readonly OrderHandle[] {
+    return this.state.orders(symbol);
+  }
+
+  order(clientOrderId: string): OrderHandle | undefined {
+    return this.state.order(clientOrderId);
+  }
+
   position(symbol: string): PositionView | undefined {
-    return this.host.position !== undefined ? this.host.position(symbol) : this.state.positions.get(symbol);
+    return this.host.position !== undefined ? this.host.position(symbol) : this.state.position(symbol);
+  }
+
+  freeBalance(currency: string): Decimal | undefined {
+    if (this.host.freeBalance !== undefined) return this.host.freeBalance(currency);
+    return this.state.balance(currency)?.available;
   }
 
   submit(...intents: Intent[]): void {
     this.host.submit(intents);
   }
 
-  place(spec: OrderSpec, tag?: string): Intent {
+  place(spec: OrderSpec, tag?: string): OrderHandle {
+    const intent = this.buildPlace(spec, tag);
+    const handle = this.state.createHandle(intent, intent.clientOrderId!, spec);
+    this.host.submit([intent]);
+    return handle;
+  }
+
+  cancel(order: OrderHandle | string, tag?: string): OrderHandle | undefined {
+    const handle = this.state.openHandle(typeof order === 'string' ? order : order.clientOrderId);
+    if (handle === undefined) return undefined;
+    this.host.submit([this.buildCancel(handle.clientOrderId, tag)]);
+    return handle;
+  }
+
+  replace(order: OrderHandle | string, quantity: Decimal, price?: Decimal, tag?: string): OrderHandle | undefined {
+    const handle = this.state.openHandle(typeof order === 'string' ? order : order.clientOrderId);
+    if (handle === undefined) return undefined;
+    this.host.submit([{
+      kind: 'replace', intentId: this.nextIntentId(), strategyId: this.strategyId, tag, clientOrderId: handle.clientOrderId, quantity, price,
+      newClientOrderId: this.host.nextClientOrderId(),
+    }]);
+    return handle;
+  }
+
+  cancelAll(symbol?: string, tag?: string): Intent {
+    const intent = this.buildCancelAll(symbol, tag);
+    this.host.submit([intent]);
+    return intent;
+  }
+
+  orderList(contingencyType: ContingencyType, orders: readonly OrderSpec[], tag?: string): OrderListHandle {
+    const clientOrderIds = orders.map(() => this.host.nextClientOrderId());
+    const intent: OrderListIntent = { kind: 'orderList', contingencyType, orders: [...orders], clientOrderIds, ...this.base(tag) };
+    const legs = orders.map((spec, leg) => this.state.createHandle(intent, clientOrderIds[leg]!, spec, leg));
+    this.host.submit([intent]);
+    return this.state.listHandle(intent, legs);
+  }
+
+  closePosition(symbol: string, price?: Decimal, tag?: string): OrderHandle {
+    const intent: ClosePositionIntent = {
+      kind: 'closePosition', symbol, ...(price === undefined ? {} : { price }), clientOrderId: this.host.nextClientOrderId(), ...this.base(tag),
+    };
+    const held = this.position(symbol)?.quantity ?? ZERO;
+    const handle = this.state.createHandle(intent, intent.clientOrderId!, {
+      symbol, side: held.isNegative() ? 'buy' : 'sell', type: price === undefined ? 'market' : 'limit', quantity: held.abs(), price,
+    });
+    this.host.submit([intent]);
+    return handle;
+  }
+
+  /** A place intent under a fresh client_order_id, not submitted (the engine's own orders). */
+  buildPlace(spec: OrderSpec, tag?: string): PlaceIntent {
     // Built field by field: object spread here costs several microseconds per intent in V8.
     return {
-      kind: 'place', intentId: this.nextIntentId(), strategyId: this.strategyId, tag,
+      kind: 'place', intentId: this.nextIntentId(), strategyId: this.strategyId, tag, clientOrderId: this.host.nextClientOrderId(),
       symbol: spec.symbol, side: spec.side, type: spec.type, quantity: spec.quantity, price: spec.price,
       stopPrice: spec.stopPrice, timeInForce: spec.timeInForce, expireTime: spec.expireTime,
       postOnly: spec.postOnly, reduceOnly: spec.reduceOnly,
     };
   }
 
-  cancel(clientOrderId: string, tag?: string): Intent {
+  /** A cancel intent, not submitted (the engine cancels on the strategy's behalf after a halt). */
+  buildCancel(clientOrderId: string, tag?: string): CancelIntent {
     return { kind: 'cancel', intentId: this.nextIntentId(), strategyId: this.strategyId, tag, clientOrderId };
   }
 
-  replace(clientOrderId: string, quantity: Decimal, price?: Decimal, tag?: string): Intent {
-    return { kind: 'replace', intentId: this.nextIntentId(), strategyId: this.strategyId, tag, clientOrderId, quantity, price };
-  }
-
-  cancelAll(symbol?: string, tag?: string): Intent {
+  /** A cancelAll intent, not submitted. */
+  buildCancelAll(symbol?: string, tag?: string): CancelAllIntent {
     return { kind: 'cancelAll', ...(symbol === undefined ? {} : { symbol }), ...this.base(tag) };
-  }
-
-  orderList(contingencyType: ContingencyType, orders: readonly OrderSpec[], tag?: string): Intent {
-    return { kind: 'orderList', contingencyType, orders: [...orders], ...this.base(tag) };
-  }
-
-  closePosition(symbol: string, price?: Decimal, tag?: string): Intent {
-    return { kind: 'closePosition', symbol, ...(price === undefined ? {} : { price }), ...this.base(tag) };
   }
 
   setTimer(timerId: string, delayMs: number, repeat = false): void {

@@ -12,7 +12,9 @@ import { RuntimeState } from './runtime-state.js';
 import { RuntimeStrategyContext } from './strategy-context.js';
 import { StrategyTimers } from './strategy-timers.js';
 import type { IndicatorDeclaration, IndicatorValue } from './strategy-indicators.js';
-import type { Intents, PositionView, Strategy } from './strategy.js';
+import type { Intents, PositionView, Strategy, Submittable } from './strategy.js';
+import type { StrategyReport } from '../model/strategy-report.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
 
 /**
  * What happens when a handler throws. `halt`: the strategy gets no more events, its timers are
@@ -46,6 +48,13 @@ export interface StrategyEngineOptions<Params> {
   readonly intentsBefore?: number;
   /** The strategy's positions as execution books them (default: from the fills the engine saw). */
   readonly positions?: (symbol: string) => PositionView | undefined;
+  /**
+   * Makes the client_order_ids of the strategy's orders, when the intent is built (the bot's
+   * generator, which survives restarts). Default: `<strategyId>-o<n>`, for engines without a venue.
+   */
+  readonly nextClientOrderId?: () => string;
+  /** Free funds of a currency net of the risk gate's reservations (`ctx.freeBalance`). */
+  readonly freeBalance?: (currency: string) => Decimal | undefined;
   /** Takes the strategy's indicator values (`ctx.recordIndicator`); absent: they are dropped. */
   readonly onIndicator?: (value: IndicatorValue) => void;
   /** Told once when the strategy is halted, after the cancelAll went out. */
@@ -95,6 +104,7 @@ export class StrategyEngine<Params = unknown> {
   private readonly haltCancelled = new Set<string>();
   /** The scheduled drain, one closure for the engine's life (a drain is scheduled per instant with events). */
   private readonly drainNow = (): void => this.drain();
+  private readonly nextClientOrderId: () => string;
 
   constructor(private readonly options: StrategyEngineOptions<Params>) {
     if (options.strategyId.length === 0) throw new ValidationError('strategyId', 'must not be empty', options.strategyId);
@@ -102,8 +112,13 @@ export class StrategyEngine<Params = unknown> {
     this.idPrefix = `${options.strategyId}-`;
     this.state = new RuntimeState(options.instruments);
     this.timers = new StrategyTimers(options.schedulers.timers, (timerId, token) => this.enqueue({ kind: 'timer', timerId, token }));
+    let ordersMade = 0;
+    const nextClientOrderId = options.nextClientOrderId ?? (() => `${options.strategyId}-o${++ordersMade}`);
+    this.nextClientOrderId = nextClientOrderId;
     this.context = new RuntimeStrategyContext(options.strategyId, options.params, options.clock, this.state, {
       submit: (intents) => this.collect(intents),
+      nextClientOrderId,
+      freeBalance: options.freeBalance,
       setTimer: (timerId, delayMs, repeat) => {
         if (this.currentStatus === 'running') this.timers.set(timerId, delayMs, repeat);
       },
@@ -129,7 +144,7 @@ export class StrategyEngine<Params = unknown> {
    * Runs `onStart`, then subscribes to every source. `openOrders` are the strategy's orders the
    * exchange still has (after a restart): `ctx.openOrders()` shows them from `onStart` on.
    */
-  start(openOrders: readonly Order[] = []): void {
+  start(openOrders: readonly (Order & { readonly intentId?: string })[] = []): void {
     if (this.currentStatus !== 'idle') throw new ValidationError('status', 'must be idle to start', this.currentStatus);
     this.currentStatus = 'running';
     this.state.seedOrders(openOrders);
@@ -206,8 +221,7 @@ export class StrategyEngine<Params = unknown> {
     this.stats.dispatched++;
     switch (event.kind) {
       case 'report':
-        this.state.applyReport(event.report);
-        if (strategy.onReport !== undefined) this.run(() => strategy.onReport?.(ctx, event.report), 'onReport');
+        this.dispatchReport(event.report);
         return;
       case 'balances':
         this.state.applyBalances(event.balances);
@@ -257,7 +271,7 @@ export class StrategyEngine<Params = unknown> {
       returned = handler();
     } catch (error) {
       this.collecting = false;
-      this.collected.length = 0;
+      for (const intent of this.collected.splice(0)) this.state.discard(intent);
       this.fail(error, name);
       return;
     } finally {
@@ -266,46 +280,116 @@ export class StrategyEngine<Params = unknown> {
     const submitted = this.collected.length > 0 ? this.collected.splice(0) : undefined;
     if (submitted === undefined) {
       if (returned === undefined) return;
-      if (!isIntentList(returned)) {
-        this.send(returned);
+      if (!isList(returned)) {
+        if (isIntent(returned)) this.send(returned);
         return;
       }
       // Most handler calls return no intent or one (a book update that moves one quote): nothing to de-duplicate.
       if (returned.length <= 1) {
-        if (returned[0] !== undefined) this.send(returned[0]);
+        const only = returned[0];
+        if (only !== undefined && isIntent(only)) this.send(only);
         return;
       }
+    }
+    if (submitted !== undefined && submitted.length === 1 && (returned === undefined || returned === submitted[0])) {
+      this.send(submitted[0]!);
+      return;
     }
     this.sendAll(submitted ?? [], returned);
   }
 
-  /** Submitted intents first, then returned ones; an intent both submitted and returned goes once. */
+  /**
+   * Submitted intents first, then returned ones; an intent both submitted and returned goes once,
+   * and returned handles add nothing (their intents were submitted by the builder).
+   */
   private sendAll(submitted: readonly Intent[], returned: Intents): void {
-    const all = returned === undefined ? submitted : submitted.concat(isIntentList(returned) ? returned : [returned]);
+    const all: readonly Submittable[] = returned === undefined ? submitted : [...submitted, ...(isList(returned) ? returned : [returned])];
     const sent = new Set<Intent>();
-    for (const intent of all) {
-      if (sent.has(intent)) continue;
-      sent.add(intent);
-      this.send(intent);
+    for (const item of all) {
+      if (!isIntent(item) || sent.has(item)) continue;
+      sent.add(item);
+      this.send(item);
     }
   }
 
-  /** Hands one intent to the sink, with this strategy's id stamped when it lacks one. */
+  /**
+   * A report: the handles move first, then the typed callbacks run (each fill, a close, a denial),
+   * then `onReport`; a handler failure that halts the strategy ends the sequence.
+   */
+  private dispatchReport(report: StrategyReport): void {
+    const { strategy } = this.options;
+    const ctx = this.context;
+    const updates = this.state.applyReport(report);
+    for (const update of updates) {
+      const handle = update.handle;
+      if (strategy.onFill !== undefined) {
+        for (const fill of update.fills) {
+          if (this.currentStatus !== 'running') return;
+          this.run(() => strategy.onFill?.(ctx, handle, fill), 'onFill');
+        }
+      }
+      if (update.closed && handle.status !== 'denied' && strategy.onOrderClosed !== undefined && this.currentStatus === 'running') {
+        this.run(() => strategy.onOrderClosed?.(ctx, handle), 'onOrderClosed');
+      }
+    }
+    if (report.kind === 'denied' && strategy.onDenied !== undefined && this.currentStatus === 'running') {
+      this.run(() => strategy.onDenied?.(ctx, report, updates[0]?.handle), 'onDenied');
+    }
+    if (strategy.onReport !== undefined && this.currentStatus === 'running') this.run(() => strategy.onReport?.(ctx, report), 'onReport');
+  }
+
+  /**
+   * Hands one intent to the sink, with this strategy's id stamped when it lacks one and, for a
+   * hand-made intent that creates orders, client_order_ids (and handles) fixed now.
+   */
   private send(intent: Intent): void {
-    const stamped = intent.strategyId === this.options.strategyId && intent.intentId.startsWith(this.idPrefix)
+    let stamped = intent.strategyId === this.options.strategyId && intent.intentId.startsWith(this.idPrefix)
       ? intent
       : { ...intent, strategyId: this.options.strategyId, intentId: this.context.nextIntentId() };
+    if (needsOrderIds(stamped)) stamped = this.withOrderIds(stamped);
     this.stats.intents++;
+    this.state.sent(stamped);
     this.options.sink.submit(stamped);
   }
 
-  /** `ctx.submit` inside a handler collects; outside one (a deferred call) it sends at once. */
+  private withOrderIds(intent: Intent): Intent {
+    const next = this.nextClientOrderId;
+    switch (intent.kind) {
+      case 'place': {
+        const placed = { ...intent, clientOrderId: next() };
+        this.state.createHandle(placed, placed.clientOrderId, placed);
+        return placed;
+      }
+      case 'closePosition': {
+        const closing = { ...intent, clientOrderId: next() };
+        const held = this.context.position(intent.symbol)?.quantity ?? ZERO;
+        this.state.createHandle(closing, closing.clientOrderId, {
+          symbol: intent.symbol, side: held.isNegative() ? 'buy' : 'sell', type: intent.price === undefined ? 'market' : 'limit', quantity: held.abs(), price: intent.price,
+        });
+        return closing;
+      }
+      case 'orderList': {
+        const list = { ...intent, clientOrderIds: intent.orders.map(() => next()) };
+        list.orders.forEach((spec, leg) => this.state.createHandle(list, list.clientOrderIds[leg]!, spec, leg));
+        return list;
+      }
+      case 'replace':
+        return { ...intent, newClientOrderId: next() };
+      default:
+        return intent;
+    }
+  }
+
+  /** `ctx.submit` and the builders inside a handler collect; outside one (a deferred call) they send at once. */
   private collect(intents: readonly Intent[]): void {
     if (this.collecting) {
-      this.collected.push(...intents);
+      for (const intent of intents) this.collected.push(intent);
       return;
     }
-    if (this.currentStatus !== 'running') return;
+    if (this.currentStatus !== 'running') {
+      for (const intent of intents) this.state.discard(intent);
+      return;
+    }
     this.sendAll(intents, undefined);
   }
 
@@ -320,9 +404,8 @@ export class StrategyEngine<Params = unknown> {
   private halt(error: unknown): void {
     this.currentStatus = 'halted';
     this.timers.clearAll();
-    for (const order of this.state.openOrders()) this.haltCancelled.add(order.client_order_id);
-    this.stats.intents++;
-    this.options.sink.submit(this.context.cancelAll(undefined, 'halt'));
+    for (const order of this.state.orders()) this.haltCancelled.add(order.clientOrderId);
+    this.send(this.context.buildCancelAll(undefined, 'halt'));
     this.logger.log('error', 'strategy halted: cancelAll submitted', { strategyId: this.options.strategyId });
     this.options.onHalt?.(error);
   }
@@ -330,11 +413,10 @@ export class StrategyEngine<Params = unknown> {
   /** While halted, reports still update the state, and any order not yet covered is cancelled. */
   private afterHaltReport(event: Extract<RuntimeEvent, { kind: 'report' }>): void {
     this.state.applyReport(event.report);
-    for (const order of this.state.openOrders()) {
-      if (this.haltCancelled.has(order.client_order_id)) continue;
-      this.haltCancelled.add(order.client_order_id);
-      this.stats.intents++;
-      this.options.sink.submit(this.context.cancel(order.client_order_id, 'halt'));
+    for (const order of this.state.orders()) {
+      if (order.status === 'pendingNew' || this.haltCancelled.has(order.clientOrderId)) continue;
+      this.haltCancelled.add(order.clientOrderId);
+      this.send(this.context.buildCancel(order.clientOrderId, 'halt'));
     }
   }
 }
@@ -348,8 +430,27 @@ function toMarketEvent(event: MarketEvent): RuntimeEvent | undefined {
   }
 }
 
-function isIntentList(value: Intents): value is readonly Intent[] {
+function isList(value: Intents): value is readonly Submittable[] {
   return Array.isArray(value);
+}
+
+/** Intents are tagged by `kind`; handles are not. */
+function isIntent(value: Submittable): value is Intent {
+  return 'kind' in value;
+}
+
+function needsOrderIds(intent: Intent): boolean {
+  switch (intent.kind) {
+    case 'place':
+    case 'closePosition':
+      return intent.clientOrderId === undefined;
+    case 'orderList':
+      return intent.clientOrderIds === undefined;
+    case 'replace':
+      return intent.newClientOrderId === undefined;
+    default:
+      return false;
+  }
 }
 
 function errorText(error: unknown): string {

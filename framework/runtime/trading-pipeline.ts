@@ -10,6 +10,7 @@ import type { AcceptedReport, DeniedReport, OrderUpdateReport, RejectedReport, S
 import { EquityTracker } from '../risk/equity-tracker.js';
 import { flattenIntents, shouldFlatten } from '../risk/kill-switch.js';
 import { fundsFor, isDenial } from '../risk/order-reservation.js';
+import { adoptedKey, groupKey, intentKey, legKey, type ReservationKey } from '../risk/reservation-key.js';
 import type { OrderRateWindow } from '../risk/order-rate-window.js';
 import type { ReservationLedger } from '../risk/reservation-ledger.js';
 import type { RiskGate } from '../risk/risk-gate.js';
@@ -46,8 +47,7 @@ export interface TradingPipelineOptions {
  * to the {@link ExecutionAdapter}. Implements {@link AccountSource} for the engine: order updates
  * (attributed to intents) and balances, each exactly once.
  *
- * Reservations follow the orders: an order's key is its intentId (`intentId#leg` for list legs,
- * `adopted:<id>` for orders found at reconciliation); a fill releases its share and debits what
+ * Reservations follow the orders (see {@link reservationKey}); a fill releases its share and debits what
  * it spent; a final status releases the rest; an accepted replace moves the old order's funds to
  * the new one, sized for what is left to execute.
  */
@@ -60,12 +60,12 @@ export class TradingPipeline implements IntentSink, AccountSource {
   private readonly logger: RuntimeLogger;
   private readonly strategies = new Set<string>();
   private readonly instrumentBySymbol = new Map<string, Instrument>();
-  /** Filled quantity a reservation's order had before the reservation was made (replacements). */
+  /** Filled quantity a reservation's order had before the reservation was made (replacements), by key id. */
   private readonly fillOffsets = new Map<string, Decimal>();
   private flattened = false;
-  /** Live legs per shared reservation key (one-cancels-other groups). */
+  /** Live legs per shared reservation (by key id): one-cancels-other groups. */
   private readonly shared = new Map<string, Set<string>>();
-  /** Reservation keys made after the fact (adopted orders, activated list secondaries): once each. */
+  /** Reservations made after the fact (adopted orders, activated list secondaries), by key id: once each. */
   private readonly reservedLate = new Set<string>();
   private executing = 0;
   /** Order updates from before the engine subscribed (reconciliation at start): handed over on subscription. */
@@ -204,7 +204,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
     if (tracker === undefined) return;
     if (r.report_type === 'trade' && r.trade_quantity !== undefined && r.trade_price !== undefined) {
       const key = reservationKey(tracker);
-      const offset = this.fillOffsets.get(key) ?? ZERO;
+      const offset = this.fillOffsets.get(key.id) ?? ZERO;
       this.options.ledger.fill(key, r.quantity_cumulative.minus(offset), this.spentBy(tracker, r.trade_quantity, r.trade_price, r.trade_fee));
       this.refreshPositions();
     }
@@ -238,11 +238,9 @@ export class TradingPipeline implements IntentSink, AccountSource {
   private onRejected(report: RejectedReport): void {
     const intent = report.intent;
     if (intent.kind === 'place' || intent.kind === 'closePosition' || intent.kind === 'replace') {
-      this.options.ledger.release(intent.intentId);
+      this.options.ledger.release(intentKey(intent.intentId));
     } else if (intent.kind === 'orderList') {
-      for (let leg = 0; leg < intent.orders.length; leg++) this.options.ledger.release(`${intent.intentId}#${leg}`);
-      for (const suffix of SHARED_SUFFIXES) this.options.ledger.release(`${intent.intentId}${suffix}`);
-      for (const r of [...this.options.ledger.entries()]) if (r.key.startsWith(`${intent.intentId}#oco-`)) this.options.ledger.release(r.key);
+      this.options.ledger.releaseIntent(intent.intentId);
     }
   }
 
@@ -268,7 +266,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
   private syncOrder(tracker: OrderTracker, atStart = false): void {
     const key = reservationKey(tracker);
     const order = tracker.order;
-    const members = key.endsWith(SHARED_SUFFIXES[0]) || key.endsWith(SHARED_SUFFIXES[1]) ? this.sharedMembers(key) : undefined;
+    const members = key.kind === 'group' ? this.sharedMembers(key.id) : undefined;
     if (!tracker.active || order === undefined) {
       this.risk.orders.delete(tracker.clientOrderId);
       // A pending order (request in flight) keeps the funds the gate reserved for it.
@@ -276,10 +274,10 @@ export class TradingPipeline implements IntentSink, AccountSource {
         members?.delete(tracker.clientOrderId);
         if (members === undefined || members.size === 0) {
           this.options.ledger.release(key);
-          // A group spanning two currencies holds the second under `<key>-<currency>`.
-          if (members !== undefined) for (const r of [...this.options.ledger.entries()]) if (r.key.startsWith(`${key}-`)) this.options.ledger.release(r.key);
-          this.fillOffsets.delete(key);
-          this.shared.delete(key);
+          // A group spanning two currencies holds one reservation per currency: all end with its last leg.
+          if (key.kind === 'group') this.options.ledger.releaseGroup(key.intentId, key.group);
+          this.fillOffsets.delete(key.id);
+          this.shared.delete(key.id);
         }
       }
       return;
@@ -292,8 +290,8 @@ export class TradingPipeline implements IntentSink, AccountSource {
     });
     // Orders holding funds on the exchange without a reservation of ours get one once they show up
     // active: orders found at start (adopted or restored), and OTOCO exits the primary activated.
-    if (this.options.ledger.get(key) === undefined && (atStart || holdsFundsUnreserved(tracker, order)) && !this.reservedLate.has(key)) {
-      this.reservedLate.add(key);
+    if (this.options.ledger.get(key) === undefined && (atStart || holdsFundsUnreserved(tracker, order)) && !this.reservedLate.has(key.id)) {
+      this.reservedLate.add(key.id);
       this.reserveRemaining(tracker, key);
     }
   }
@@ -303,7 +301,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
    * Reserved even above the free funds (capped at them): the exchange already holds these funds
    * for the order. Returns false when nothing could be held.
    */
-  private reserveRemaining(tracker: OrderTracker, key: string): boolean {
+  private reserveRemaining(tracker: OrderTracker, key: ReservationKey): boolean {
     const order = tracker.order;
     const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
     if (order === undefined || instrument === undefined) return false;
@@ -320,7 +318,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
     const cap = free.lessThan(ZERO) ? ZERO : free;
     if (!ledger.reserve(key, need.currency, need.amount.greaterThan(cap) ? cap : need.amount, remaining)) return false;
     ledger.accept(key);
-    this.fillOffsets.set(key, tracker.quantityCumulative);
+    this.fillOffsets.set(key.id, tracker.quantityCumulative);
     return true;
   }
 
@@ -400,27 +398,23 @@ export class TradingPipeline implements IntentSink, AccountSource {
   }
 }
 
-/** Key suffixes of reservations shared by a group of legs of which one only can execute. */
-export const SHARED_SUFFIXES = ['#oco', '#secondaries'] as const;
-
 function holdsFundsUnreserved(tracker: OrderTracker, order: NonNullable<OrderTracker['order']>): boolean {
   if (tracker.intentId === undefined) return true;
   return order.contingency_type === 'oneTriggerOneCancelOther' && (tracker.info.leg ?? 0) > 0 && order.inactive !== true;
 }
 
 /**
- * The ledger key of an order's reservation: its intentId; for list legs `intentId#leg`, except
- * legs of which only one can execute, which share one reservation: `intentId#oco` for a
- * oneCancelOther list, `intentId#secondaries` for the exits of a oneTriggerOneCancelOther list;
- * `adopted:<client_order_id>` for an order no intent of this bot made.
+ * The reservation of an order: its intent's; for list legs the leg's, except legs of which only
+ * one can execute, which share one: the legs of a oneCancelOther list, the exits of a
+ * oneTriggerOneCancelOther list; an order no intent of this bot made has an adopted one.
  */
-export function reservationKey(tracker: OrderTracker): string {
+export function reservationKey(tracker: OrderTracker): ReservationKey {
   const intentId = tracker.intentId;
-  if (intentId === undefined) return `adopted:${tracker.clientOrderId}`;
+  if (intentId === undefined) return adoptedKey(tracker.clientOrderId);
   const leg = tracker.info.leg;
-  if (leg === undefined) return intentId;
+  if (leg === undefined) return intentKey(intentId);
   const contingency = tracker.order?.contingency_type;
-  if (contingency === 'oneCancelOther') return `${intentId}${SHARED_SUFFIXES[0]}`;
-  if (contingency === 'oneTriggerOneCancelOther' && leg > 0) return `${intentId}${SHARED_SUFFIXES[1]}`;
-  return `${intentId}#${leg}`;
+  if (contingency === 'oneCancelOther') return groupKey(intentId, 'oneCancelOther');
+  if (contingency === 'oneTriggerOneCancelOther' && leg > 0) return groupKey(intentId, 'exits');
+  return legKey(intentId, leg);
 }

@@ -1,16 +1,15 @@
-import { type Decimal, type Intent, type Side, type Strategy, type StrategyContext, type StrategyPlugin, type StrategyReport, ZERO } from 'tradeloop';
+import { type Decimal, type OrderHandle, type Side, type Strategy, type StrategyContext, type StrategyPlugin, ZERO } from 'tradeloop';
 import { CrossoverSignal, type Cross } from './crossover-signal.js';
 import { parseMaCrossoverParams, type MaCrossoverParams } from './ma-crossover-params.js';
 
 type Ctx = StrategyContext<MaCrossoverParams>;
 
-/** Per-symbol state: the averages, the last candle used, the order in flight. */
+/** Per-symbol state: the averages, the last candle used, the latest order. */
 interface SymbolState {
   readonly signal: CrossoverSignal;
   lastCandle: number;
-  /** intentId of the market order in flight, until it ends. */
-  pending?: string;
-  pendingOrderId?: string;
+  /** The latest market order; a crossing waits until it closed. */
+  order?: OrderHandle;
 }
 
 /**
@@ -33,9 +32,9 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
     return s;
   }
 
-  function order(ctx: Ctx, symbol: string, cross: Cross): Intent | undefined {
+  function order(ctx: Ctx, symbol: string, cross: Cross): OrderHandle | undefined {
     const s = stateOf(ctx, symbol);
-    if (s.pending !== undefined) {
+    if (s.order !== undefined && !s.order.isClosed) {
       ctx.log('warn', 'crossing ignored: the previous order is still open', { symbol, cross });
       return undefined;
     }
@@ -59,26 +58,8 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
     }
     quantity = instrument.roundQuantityDown(quantity);
     if (quantity.isZero()) return undefined;
-    const intent = ctx.place({ symbol, side, type: 'market', quantity }, cross === 'golden' ? 'golden-cross' : 'death-cross');
-    s.pending = intent.intentId;
-    s.pendingOrderId = undefined;
-    return intent;
-  }
-
-  function onReport(ctx: Ctx, report: StrategyReport): void {
-    for (const [symbol, s] of symbols) {
-      if (s.pending === undefined) continue;
-      const intentId = report.kind === 'order' ? report.intentId : report.intent.intentId;
-      if (intentId !== s.pending) continue;
-      if (report.kind === 'denied' || report.kind === 'rejected') {
-        s.pending = undefined;
-        return;
-      }
-      s.pendingOrderId = report.kind === 'order' ? report.report.client_order_id : report.orders[0]?.client_order_id ?? s.pendingOrderId;
-      // The order is done once the runtime no longer lists it as open.
-      if (!ctx.openOrders(symbol).some((o) => o.client_order_id === s.pendingOrderId)) s.pending = undefined;
-      return;
-    }
+    s.order = ctx.place({ symbol, side, type: 'market', quantity }, cross === 'golden' ? 'golden-cross' : 'death-cross');
+    return s.order;
   }
 
   return {
@@ -90,7 +71,7 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
     onCandle: (ctx, event, closed) => {
       if (!closed) return [];
       const s = stateOf(ctx, event.symbol);
-      const out: Intent[] = [];
+      const out: OrderHandle[] = [];
       const candles = [...event.candles].sort((a, b) => a.timestamp - b.timestamp);
       for (const candle of candles) {
         // A repeated candle (snapshot after a reconnect) must not count twice.
@@ -101,12 +82,11 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
         if (fast !== null) ctx.recordIndicator('fast', event.symbol, fast);
         if (slow !== null) ctx.recordIndicator('slow', event.symbol, slow);
         if (cross === undefined) continue;
-        const intent = order(ctx, event.symbol, cross);
-        if (intent !== undefined) out.push(intent);
+        const placed = order(ctx, event.symbol, cross);
+        if (placed !== undefined) out.push(placed);
       }
       return out;
     },
-    onReport: (ctx, report) => onReport(ctx, report),
   };
 }
 

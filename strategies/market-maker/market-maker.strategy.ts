@@ -1,7 +1,7 @@
-import { type BookView, Decimal, type Instrument, type Intent, type Strategy, type StrategyContext, type StrategyPlugin, ZERO } from 'tradeloop';
+import { type BookView, Decimal, type Instrument, type OrderHandle, type Strategy, type StrategyContext, type StrategyPlugin, type StrategyReport, ZERO } from 'tradeloop';
 import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
 import { leavesTickBand, quoteFactors, quotePricesAt, tickBand, type QuoteFactors, type TickBand } from './quote-prices.js';
-import { QuoteTracker, type QuoteSide, type QuoteState } from './quote-tracker.js';
+import { QuoteBook, type Quote, type QuoteSide } from './quote-book.js';
 
 type Ctx = StrategyContext<MarketMakerParams>;
 
@@ -35,12 +35,14 @@ interface PricedQuote {
 /**
  * Two-sided quoting with inventory skew (see README.md). Quotes are limit, post-only, GTC orders,
  * one bid and one ask per symbol whose book it sees; a quote is moved with a replace (never
- * cancel + place), and only one intent per quote is in flight at a time.
+ * cancel + place), and only one intent per quote is in flight at a time: each quote is an order
+ * handle, whose status says whether an answer is awaited.
  */
 export function createMarketMaker(): Strategy<MarketMakerParams> {
-  const quotes = new QuoteTracker();
+  const quotes = new QuoteBook();
+  const quoteOf = (symbol: string, side: QuoteSide): Quote => quotes.get(symbol, side);
   /** Requote band per quote, recomputed when the quote's price changes. */
-  const bands = new WeakMap<QuoteState, TickBand>();
+  const bands = new WeakMap<Quote, TickBand>();
   // Most book updates leave the mid and the position as they were: the prices are then reused
   // instead of recomputed (pure function of these inputs, so the result is the same).
   const priced = new Map<string, PricedQuote>();
@@ -90,7 +92,7 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     return next;
   }
 
-  function requote(ctx: Ctx, symbol: string, book: BookView): Intent[] {
+  function requote(ctx: Ctx, symbol: string, book: BookView): OrderHandle[] {
     const instrument = ctx.instrument(symbol);
     const midText = book.valid ? book.mid() : undefined;
     if (instrument === undefined || midText === undefined) return [];
@@ -99,62 +101,100 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     const { sizing, bid, ask, bidTicks, askTicks } = pricesFor(instrument, p, midText, inventory);
     const quantity = sizing.quantity;
     if (quantity.isZero()) return [];
-    const out: Intent[] = [];
+    const out: OrderHandle[] = [];
     quoteSide(ctx, instrument, 'bid', bid, bidTicks, quantity, out);
     quoteSide(ctx, instrument, 'ask', ask, askTicks, quantity, out);
     return out;
   }
 
   function quoteSide(
-    ctx: Ctx, instrument: Instrument, side: QuoteSide, target: Decimal | undefined, targetTicks: number, quantity: Decimal, out: Intent[],
+    ctx: Ctx, instrument: Instrument, side: QuoteSide, target: Decimal | undefined, targetTicks: number, quantity: Decimal, out: OrderHandle[],
   ): void {
-    const symbol = instrument.symbol;
-    const q = quotes.get(symbol, side);
-    if (q.pending !== undefined || q.cancelling) return;
+    const q = quoteOf(instrument.symbol, side);
+    const live = q.order;
+    // One intent per quote at a time: a quote waiting for an answer is left alone.
+    if (live !== undefined && live.status !== 'open') return;
     const tag = `${side}-quote`;
     if (target === undefined) {
-      if (q.orderId === undefined) return;
-      const intent = ctx.cancel(q.orderId, tag);
-      quotes.sent(symbol, side, intent);
-      out.push(intent);
+      if (live !== undefined) pushHandle(out, ctx.cancel(live, tag));
       return;
     }
     const now = ctx.now();
     if (now < q.retryAt) return;
-    if (q.orderId === undefined) {
-      const intent = ctx.place({
-        symbol, side: side === 'bid' ? 'buy' : 'sell', type: 'limit', quantity, price: target, timeInForce: 'GTC', postOnly: true,
+    if (live === undefined) {
+      q.order = ctx.place({
+        symbol: instrument.symbol, side: side === 'bid' ? 'buy' : 'sell', type: 'limit', quantity, price: target, timeInForce: 'GTC', postOnly: true,
       }, tag);
       q.movedAt = now;
-      quotes.sent(symbol, side, intent, target);
-      out.push(intent);
+      out.push(q.order);
       return;
     }
     const p = ctx.params;
-    if (q.price !== undefined) {
+    const price = live.price;
+    if (price !== undefined) {
       let band = bands.get(q);
-      if (band === undefined || band.price !== q.price || band.bps !== p.requoteBps) bands.set(q, (band = tickBand(instrument, q.price, p.requoteBps)));
+      if (band === undefined || band.bps !== p.requoteBps || (band.price !== price && !band.price.equals(price))) {
+        bands.set(q, (band = tickBand(instrument, price, p.requoteBps)));
+      }
       if (!leavesTickBand(band, target, targetTicks)) return;
     }
     if (now - q.movedAt < p.minRequoteIntervalMs) return;
-    const intent = ctx.replace(q.orderId, quantity, target, tag);
     q.movedAt = now;
-    quotes.sent(symbol, side, intent, target);
-    out.push(intent);
+    pushHandle(out, ctx.replace(live, quantity, target, tag));
+  }
+
+  /**
+   * A report about one of the quotes: an order that ended frees its side (after a back-off when
+   * the exchange expired or refused it, or the gate denied it), a refused move backs off, and the
+   * symbol is re-quoted at once (a fill changed the skew; a freed side is quoted again).
+   */
+  function onQuoteReport(ctx: Ctx, report: StrategyReport): void {
+    const order = reportedOrder(ctx, report);
+    if (order === undefined) return;
+    const found = quotes.find(order);
+    if (found === undefined) return;
+    const { symbol, quote } = found;
+    const backoffUntil = ctx.now() + ctx.params.minRequoteIntervalMs;
+    if (order.isClosed) {
+      if (order.status !== 'filled' && order.status !== 'canceled') quote.retryAt = backoffUntil;
+      quote.order = undefined;
+    } else if (report.kind === 'denied' || report.kind === 'rejected') {
+      quote.retryAt = backoffUntil;
+    }
+    const book = ctx.book(symbol);
+    if (book !== undefined) requote(ctx, symbol, book);
   }
 
   return {
-    onStart: (ctx) => quotes.adopt(ctx.openOrders(), ctx.now()).map((order) => ctx.cancel(order.client_order_id, 'extra-quote')),
-    onBook: (ctx, symbol, book) => requote(ctx, symbol, book),
-    onReport: (ctx, report) => {
-      const effect = quotes.apply(ctx, report, ctx.params.minRequoteIntervalMs);
-      if (effect.symbol === undefined) return [];
-      // A freed or filled side is re-quoted at once (with the new skew), not at the next book change.
-      const book = ctx.book(effect.symbol);
-      return book === undefined ? [] : requote(ctx, effect.symbol, book);
+    onStart: (ctx) => {
+      // Orders from before a restart: the first buy and sell of each symbol become its quotes, any further one is cancelled.
+      for (const order of ctx.orders()) {
+        const q = quoteOf(order.symbol, order.side === 'buy' ? 'bid' : 'ask');
+        if (q.order === undefined) {
+          q.order = order;
+          q.movedAt = ctx.now();
+        } else {
+          ctx.cancel(order, 'extra-quote');
+        }
+      }
     },
+    onBook: (ctx, symbol, book) => requote(ctx, symbol, book),
+    onReport: (ctx, report) => onQuoteReport(ctx, report),
     onStop: (ctx) => ctx.cancelAll(undefined, 'stop'),
   };
+}
+
+/** The handle of the order a report is about: the order's own update, or the intent's answer. */
+function reportedOrder(ctx: StrategyContext, report: StrategyReport): OrderHandle | undefined {
+  if (report.kind === 'order') return ctx.order(report.report.client_order_id);
+  const intent = report.intent;
+  if (intent.kind === 'place' && intent.clientOrderId !== undefined) return ctx.order(intent.clientOrderId);
+  if (intent.kind === 'replace' || intent.kind === 'cancel') return ctx.order(intent.clientOrderId);
+  return undefined;
+}
+
+function pushHandle(out: OrderHandle[], handle: OrderHandle | undefined): void {
+  if (handle !== undefined) out.push(handle);
 }
 
 /** The market-maker plugin (`strategy.name: market-maker`). */

@@ -1,41 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { evaluating, oncePerEvaluation, ordersOf } from '../../framework/risk/intent-orders.js';
-import { place, spotState } from './risk-fixtures.js';
+import { ordersOf } from '../../framework/risk/intent-orders.js';
+import { RiskEvaluation, evaluationOf } from '../../framework/risk/risk-evaluation.js';
+import { config, place, spotState } from './risk-fixtures.js';
 
-describe('evaluating', () => {
-  it('builds the intent\'s orders once and computes a funds need once per order while it runs, never after', () => {
-    const state = spotState();
+describe('RiskEvaluation', () => {
+  it('builds the intent\'s orders once and prices each of them once; each evaluation starts afresh', () => {
+    const state = spotState({ USDT: '5000' });
     const intent = place({ side: 'buy', quantity: '1', price: '2000' });
-    let computed = 0;
-    const need = (): number => ++computed;
-    const inside = evaluating(intent, state, () => {
-      const orders = ordersOf(intent, state);
-      expect(ordersOf(intent, state)).toBe(orders);
-      const order = orders[0];
-      if (order === undefined) throw new Error('no order');
-      expect([oncePerEvaluation(order, need), oncePerEvaluation(order, need)]).toEqual([1, 1]);
-      // An order built outside the evaluation (another intent, or a fresh copy) is computed each time.
-      const other = ordersOf(place({ side: 'sell', quantity: '1', price: '2000' }), state)[0];
-      if (other === undefined) throw new Error('no order');
-      expect([oncePerEvaluation(other, need), oncePerEvaluation(other, need)]).toEqual([2, 3]);
-      return orders;
-    });
-    expect(ordersOf(intent, state)).not.toBe(inside);
-    const order = inside[0];
+    const evaluation = new RiskEvaluation(intent, state, config());
+    const order = evaluation.orders[0];
     if (order === undefined) throw new Error('no order');
-    expect([oncePerEvaluation(order, need), oncePerEvaluation(order, need)]).toEqual([4, 5]);
+    const instrument = state.instrument(order.symbol)!;
+    const first = evaluation.netFunds(order, instrument);
+    expect(evaluation.netFunds(order, instrument)).toBe(first);
+    // An order that is not the evaluation's is priced each time.
+    const other = ordersOf(place({ side: 'sell', quantity: '1', price: '2000' }), state)[0]!;
+    expect(evaluation.netFunds(other, instrument)).not.toBe(evaluation.netFunds(other, instrument));
+    const next = new RiskEvaluation(intent, state, config());
+    expect(next.orders).not.toBe(evaluation.orders);
+    expect(next.netFunds(next.orders[0]!, instrument)).not.toBe(first);
   });
 
-  it('restores the outer evaluation when one ends, even by a throw', () => {
+  it('is what a check builds when called on its own, and what it reuses when given one', () => {
     const state = spotState();
-    const outer = place({ side: 'buy', quantity: '1', price: '2000' });
-    const inner = place({ side: 'buy', quantity: '2', price: '2000' });
-    evaluating(outer, state, () => {
-      const orders = ordersOf(outer, state);
-      expect(() => evaluating(inner, state, () => {
-        throw new Error('check failed');
-      })).toThrow('check failed');
-      expect(ordersOf(outer, state)).toBe(orders);
-    });
+    const intent = place({ side: 'buy', quantity: '1', price: '2000' });
+    const evaluation = new RiskEvaluation(intent, state, config());
+    expect(evaluationOf(intent, state, config(), evaluation)).toBe(evaluation);
+    expect(evaluationOf(intent, state, config())).not.toBe(evaluation);
+    expect(evaluationOf(place({ side: 'buy', quantity: '2', price: '2000' }), state, config(), evaluation)).not.toBe(evaluation);
   });
 });

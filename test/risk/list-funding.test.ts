@@ -23,7 +23,7 @@ const STOP_1 = leg('sell', '1', '1950', { type: 'stopLimit', stopPrice: d('1960'
 function gate(intent: Intent, balances: Record<string, string>) {
   const state = spotState(balances);
   const verdict = new RiskGate(config({ checks: ['balance'] }), state.ledger, state.rateWindow).evaluate(intent, state);
-  return { verdict, state, held: [...state.ledger.entries()].map((r) => [r.key, r.currency, r.remaining.toFixed()]) };
+  return { verdict, state, held: [...state.ledger.entries()].map((r) => [r.key.id, r.currency, r.remaining.toFixed()]) };
 }
 
 describe('fundedOrders', () => {
@@ -31,18 +31,18 @@ describe('fundedOrders', () => {
 
   it('single orders and allOrNone lists fund every order, summed', () => {
     const place: Intent = { kind: 'place', intentId: 'p', strategyId: 's', ...BUY_1 };
-    expect(fundedOrders(place, ordersOf(place, view))).toMatchObject({ combine: 'sum', orders: [{ key: 'p' }] });
+    expect(fundedOrders(place, ordersOf(place, view))).toMatchObject({ combine: 'sum', orders: [{ key: { id: 'p' } }] });
     const all = list('allOrNone', [BUY_1, BUY_15]);
-    expect(fundedOrders(all, ordersOf(all, view))).toMatchObject({ combine: 'sum', orders: [{ key: 'L#0' }, { key: 'L#1' }] });
+    expect(fundedOrders(all, ordersOf(all, view))).toMatchObject({ combine: 'sum', orders: [{ key: { id: 'L#0' } }, { key: { id: 'L#1' } }] });
   });
 
   it('oneCancelOther funds every leg at the largest per currency; oneTriggerOneCancelOther its primary only', () => {
     const oco = list('oneCancelOther', [SELL_1, STOP_1]);
-    expect(fundedOrders(oco, ordersOf(oco, view))).toMatchObject({ combine: 'max', orders: [{ key: 'L#0' }, { key: 'L#1' }] });
+    expect(fundedOrders(oco, ordersOf(oco, view))).toMatchObject({ combine: 'max', orders: [{ key: { id: 'L#0' } }, { key: { id: 'L#1' } }] });
     const otoco = list('oneTriggerOneCancelOther', [BUY_1, SELL_1, STOP_1]);
     const funded = fundedOrders(otoco, ordersOf(otoco, view));
     expect(funded.combine).toBe('sum');
-    expect(funded.orders.map((o) => o.key)).toEqual(['L#0']);
+    expect(funded.orders.map((o) => o.key.id)).toEqual(['L#0']);
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import { intentKey, groupKey, legKey } from '../../framework/risk/reservation-key.js';
 import { proportionalRemaining, ReservationLedger } from '../../framework/risk/reservation-ledger.js';
 import { d } from './risk-fixtures.js';
 
@@ -8,45 +9,45 @@ describe('ReservationLedger', () => {
   it('two intents in flight cannot spend the same funds', () => {
     const ledger = new ReservationLedger();
     ledger.setBalance('USDT', d('1000'));
-    expect(ledger.reserve('a', 'USDT', d('600'), d('1'))).toBe(true);
-    expect(ledger.reserve('b', 'USDT', d('400.000001'), d('1'))).toBe(false);
-    expect(ledger.reserve('b', 'USDT', d('400'), d('1'))).toBe(true);
+    expect(ledger.reserve(intentKey('a'), 'USDT', d('600'), d('1'))).toBe(true);
+    expect(ledger.reserve(intentKey('b'), 'USDT', d('400.000001'), d('1'))).toBe(false);
+    expect(ledger.reserve(intentKey('b'), 'USDT', d('400'), d('1'))).toBe(true);
     expect(ledger.free('USDT').toFixed()).toBe('0');
-    expect(ledger.reserve('a', 'USDT', d('0'), d('1'))).toBe(false);
+    expect(ledger.reserve(intentKey('a'), 'USDT', d('0'), d('1'))).toBe(false);
   });
 
   it('partial fills release proportionally and debit what was spent; the final fill ends it', () => {
     const ledger = new ReservationLedger();
     ledger.setBalance('USDT', d('10000'));
-    ledger.reserve('a', 'USDT', d('2005'), d('1'));
-    ledger.accept('a');
-    expect(ledger.get('a')?.state).toBe('open');
-    expect(ledger.fill('a', d('0.3'), d('600.9'))).toBe(true);
+    ledger.reserve(intentKey('a'), 'USDT', d('2005'), d('1'));
+    ledger.accept(intentKey('a'));
+    expect(ledger.get(intentKey('a'))?.state).toBe('open');
+    expect(ledger.fill(intentKey('a'), d('0.3'), d('600.9'))).toBe(true);
     expect(ledger.reserved('USDT').toFixed()).toBe('1403.5');
     expect(ledger.balance('USDT').toFixed()).toBe('9399.1');
-    expect(ledger.fill('a', d('0.3'), d('600.9'))).toBe(false);
+    expect(ledger.fill(intentKey('a'), d('0.3'), d('600.9'))).toBe(false);
     expect(ledger.balance('USDT').toFixed()).toBe('9399.1');
-    expect(ledger.fill('a', d('1'))).toBe(true);
-    expect(ledger.get('a')).toBeUndefined();
+    expect(ledger.fill(intentKey('a'), d('1'))).toBe(true);
+    expect(ledger.get(intentKey('a'))).toBeUndefined();
     expect(ledger.reserved('USDT').toFixed()).toBe('0');
   });
 
   it('release is idempotent; amend moves an open reservation within the free funds', () => {
     const ledger = new ReservationLedger();
     ledger.setBalance('ETH', d('2'));
-    ledger.reserve('a', 'ETH', d('1'), d('1'));
-    expect(ledger.amend('a', d('2.5'), d('2.5'))).toBe(false);
-    expect(ledger.amend('a', d('2'), d('2'))).toBe(true);
+    ledger.reserve(intentKey('a'), 'ETH', d('1'), d('1'));
+    expect(ledger.amend(intentKey('a'), d('2.5'), d('2.5'))).toBe(false);
+    expect(ledger.amend(intentKey('a'), d('2'), d('2'))).toBe(true);
     expect(ledger.free('ETH').toFixed()).toBe('0');
-    expect(ledger.release('a')).toBe(true);
-    expect(ledger.release('a')).toBe(false);
+    expect(ledger.release(intentKey('a'))).toBe(true);
+    expect(ledger.release(intentKey('a'))).toBe(false);
     expect(ledger.reserved('ETH').toFixed()).toBe('0');
   });
 
   it('refuses negative amounts with a ValidationError naming the field', () => {
     const ledger = new ReservationLedger();
-    expect(() => ledger.reserve('a', 'USDT', d('-1'), d('1'))).toThrow(/amount/);
-    expect(() => ledger.reserve('a', 'USDT', d('1'), d('0'))).toThrow(/quantity/);
+    expect(() => ledger.reserve(intentKey('a'), 'USDT', d('-1'), d('1'))).toThrow(/amount/);
+    expect(() => ledger.reserve(intentKey('a'), 'USDT', d('1'), d('0'))).toThrow(/quantity/);
   });
 
   type Op =
@@ -63,12 +64,30 @@ describe('ReservationLedger', () => {
     fc.record({ op: fc.constant('release' as const), key }),
   );
 
+  it('ends an intent\'s reservations, or one group of them, by the intent, whatever their currencies', () => {
+    const ledger = new ReservationLedger();
+    ledger.setBalance('USDT', d('1000'));
+    ledger.setBalance('ETH', d('10'));
+    ledger.reserve(legKey('L', 0), 'USDT', d('100'), d('1'));
+    ledger.reserve(groupKey('L', 'oneCancelOther'), 'USDT', d('200'), d('1'));
+    ledger.reserve(groupKey('L', 'oneCancelOther', 'ETH'), 'ETH', d('1'), d('1'));
+    ledger.reserve(groupKey('L', 'exits'), 'ETH', d('2'), d('2'));
+    // Another intent whose id starts the same way is not touched.
+    ledger.reserve(intentKey('L1'), 'USDT', d('5'), d('1'));
+    ledger.releaseGroup('L', 'oneCancelOther');
+    expect([...ledger.entries()].map((r) => r.key.id).sort()).toEqual(['L#0', 'L#secondaries', 'L1']);
+    ledger.releaseIntent('L');
+    expect([...ledger.entries()].map((r) => r.key.id)).toEqual(['L1']);
+    expect(ledger.reserved('USDT').toFixed()).toBe('5');
+    expect(ledger.reserved('ETH').toFixed()).toBe('0');
+  });
+
   it('property: never negative, total equals the sum of live reservations, never above the balance', () => {
     fc.assert(fc.property(amount, fc.array(op, { maxLength: 60 }), (balance, ops) => {
       const ledger = new ReservationLedger();
       ledger.setBalance('X', d(balance));
       for (const o of ops) {
-        const k = `k${o.key}`;
+        const k = intentKey(`k${o.key}`);
         if (o.op === 'reserve') ledger.reserve(k, 'X', d(o.amount), new Decimal(o.quantity));
         else if (o.op === 'accept') ledger.accept(k);
         else if (o.op === 'release') {

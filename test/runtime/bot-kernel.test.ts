@@ -7,12 +7,13 @@ import type { BookEvent } from '../../framework/exchange/book/book-event.js';
 import { SimulatedVenuePort } from '../../backtest/venue/simulated-venue-port.js';
 import { dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';
-import type { Intent } from '../../framework/model/intent.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
 import type { MarketEvent } from '../../framework/model/stream/market-events.js';
+import { adoptedKey } from '../../framework/risk/reservation-key.js';
+import type { OrderHandle } from '../../framework/runtime/order-handle.js';
 import { BotKernel, formatStatus, type KernelHooks } from '../../framework/runtime/bot-kernel.js';
 import { virtualSchedulers } from '../../framework/runtime/runtime-ports.js';
-import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
+import type { StrategyContext, StrategyPlugin, Submittable } from '../../framework/runtime/strategy.js';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
 import { VirtualClock } from '../../framework/time/clock.js';
 import { book } from '../risk/risk-fixtures.js';
@@ -22,7 +23,7 @@ const BTC = new Instrument('BTCUSDT', SYMBOLS.BTCUSDT!);
 const START = 1_700_000_000_000;
 
 /** A strategy that places what `onStart` is given and logs every report it sees. */
-function recorder(log: string[], onStart: (ctx: StrategyContext) => Intent[]): StrategyPlugin {
+function recorder(log: string[], onStart: (ctx: StrategyContext) => Submittable[]): StrategyPlugin {
   return {
     name: 'rec', description: 'records reports', parseParams: (raw) => raw,
     create: () => ({
@@ -60,7 +61,7 @@ function world(options: { plugin: StrategyPlugin; hooks?: KernelHooks; risk?: un
   return { venue, kernel, settle, trade };
 }
 
-const buy = (ctx: StrategyContext, quantity: string, price: string): Intent =>
+const buy = (ctx: StrategyContext, quantity: string, price: string): OrderHandle =>
   ctx.place({ symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec(quantity), price: dec(price) });
 
 describe('BotKernel', () => {
@@ -81,7 +82,7 @@ describe('BotKernel', () => {
     expect(log[0]).toBe('start:manual');
     expect(log.slice(1, 3)).toEqual(['order:manual:new', 'order:k_20231114_1:new']);
     expect(w.kernel.adapter.registry.get('manual')?.info.strategyId).toBe('rec');
-    expect(w.kernel.ledger.get('adopted:manual')?.remaining.toFixed()).toBe('0.5');
+    expect(w.kernel.ledger.get(adoptedKey('manual'))?.remaining.toFixed()).toBe('0.5');
     await expect(w.kernel.start()).rejects.toThrow(/already started/);
     expect(() => w.kernel.restore([])).toThrow(/before start/);
   });

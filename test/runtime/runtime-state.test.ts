@@ -39,7 +39,7 @@ describe('RuntimeState open orders', () => {
   });
 });
 
-describe('RuntimeState positions from fills', () => {
+describe('RuntimeState positions from fills (realized PnL before fees: the one position rule)', () => {
   const fill = (state: RuntimeState, id: string, side: 'buy' | 'sell', quantity: string, price: string, fee = '0') =>
     state.applyReport(orderUpdate({ clientOrderId: `o-${id}`, status: 'partiallyFilled', side, trade: { id, quantity, price, fee } }));
 
@@ -47,29 +47,29 @@ describe('RuntimeState positions from fills', () => {
     const state = new RuntimeState();
     fill(state, '1', 'buy', '0.3', '100.1');
     fill(state, '2', 'buy', '0.1', '100.5', '0.01');
-    let p = state.positions.get('BTCUSDT');
+    let p = state.position('BTCUSDT');
     expect(p?.quantity.toFixed()).toBe('0.4');
     expect(p?.averagePrice?.toFixed()).toBe('100.2'); // (30.03 + 10.05) / 0.4
-    expect(p?.realizedPnl.toFixed()).toBe('-0.01');
+    expect(p?.realizedPnl.toFixed()).toBe('0'); // the 0.01 fee is the fee currency's, not the position's
 
     fill(state, '3', 'sell', '0.1', '101.2', '0.02');
-    p = state.positions.get('BTCUSDT');
+    p = state.position('BTCUSDT');
     expect(p?.quantity.toFixed()).toBe('0.3');
     expect(p?.averagePrice?.toFixed()).toBe('100.2');
-    expect(p?.realizedPnl.toFixed()).toBe('0.07'); // -0.01 + 0.1 * 1.0 - 0.02
+    expect(p?.realizedPnl.toFixed()).toBe('0.1'); // 0.1 * (101.2 - 100.2)
 
     fill(state, '3', 'sell', '0.1', '101.2', '0.02'); // repeated trade id: ignored
     fill(state, '4', 'sell', '0.5', '99.2');
-    p = state.positions.get('BTCUSDT');
+    p = state.position('BTCUSDT');
     expect(p?.quantity.toFixed()).toBe('-0.2');
     expect(p?.averagePrice?.toFixed()).toBe('99.2');
-    expect(p?.realizedPnl.toFixed()).toBe('-0.23'); // 0.07 + 0.3 * (99.2 - 100.2)
+    expect(p?.realizedPnl.toFixed()).toBe('-0.2'); // 0.1 + 0.3 * (99.2 - 100.2)
 
     fill(state, '5', 'buy', '0.2', '98.7');
-    p = state.positions.get('BTCUSDT');
+    p = state.position('BTCUSDT');
     expect(p?.quantity.isZero()).toBe(true);
     expect(p?.averagePrice).toBeUndefined();
-    expect(p?.realizedPnl.toFixed()).toBe('-0.13'); // short 0.2 closed 0.5 lower
+    expect(p?.realizedPnl.toFixed()).toBe('-0.1'); // short 0.2 closed 0.5 lower
   });
 
   it('property: a round trip at one price with no fees realizes exactly zero and ends flat', () => {
@@ -79,7 +79,7 @@ describe('RuntimeState positions from fills', () => {
       const price = dec(cents).div(100).toFixed();
       lots.forEach((q, i) => fill(state, `b${i}`, 'buy', q, price));
       lots.forEach((q, i) => fill(state, `s${i}`, 'sell', q, price));
-      const p = state.positions.get('BTCUSDT');
+      const p = state.position('BTCUSDT');
       expect(p?.quantity.isZero()).toBe(true);
       expect(p?.realizedPnl.isZero()).toBe(true);
     }));

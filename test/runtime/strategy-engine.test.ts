@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../framework/model/decimal.js';
 import type { Intent } from '../../framework/model/intent.js';
 import { schedulerClock, virtualSchedulers } from '../../framework/runtime/runtime-ports.js';
+import type { OrderHandle } from '../../framework/runtime/order-handle.js';
 import { StrategyEngine, type ErrorPolicy } from '../../framework/runtime/strategy-engine.js';
 import type { Strategy } from '../../framework/runtime/strategy.js';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
@@ -90,27 +91,29 @@ describe('StrategyEngine ordering (marble)', () => {
 });
 
 describe('StrategyEngine intents', () => {
-  it('submits ctx.submit intents then returned ones, stamped <strategyId>-<n>, each once', () => {
+  it('sends built orders in call order, then hand-made intents submitted or returned, stamped <strategyId>-<n>, each once', () => {
     const scheduler = new VirtualClockScheduler(new VirtualClock(1000));
     const ports = new FakePorts();
     const spec = { symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('1'), price: dec('100') } as const;
     const foreign: Intent = { kind: 'cancelAll', intentId: 'other-9', strategyId: 'other' };
+    const handles: (OrderHandle | undefined)[] = [];
     const engine = engineOn(scheduler, ports, {
       onTrades: (ctx) => {
         const a = ctx.place(spec, 'bid');
-        const b = ctx.cancel('c1');
-        ctx.submit(b);
-        return [a, b, foreign];
+        // No open order of that id: nothing is sent, no id is used.
+        handles.push(a, ctx.cancel('c1'));
+        ctx.submit(foreign);
+        return [a, foreign];
       },
     });
     engine.start();
     ports.market.next(trades('BTCUSDT', 1000));
     scheduler.flush();
-    expect(ports.submitted.map((i) => [i.kind, i.intentId, i.strategyId])).toEqual([
-      ['cancel', 'mm-2', 'mm'], ['place', 'mm-1', 'mm'], ['cancelAll', 'mm-3', 'mm'],
-    ]);
-    expect(ports.submitted[1]).toMatchObject({ tag: 'bid', price: dec('100') });
-    expect(engine.stats.intents).toBe(3);
+    expect(ports.submitted.map((i) => [i.kind, i.intentId, i.strategyId])).toEqual([['place', 'mm-1', 'mm'], ['cancelAll', 'mm-2', 'mm']]);
+    expect(ports.submitted[0]).toMatchObject({ tag: 'bid', price: dec('100'), clientOrderId: 'mm-o1' });
+    expect(handles[1]).toBeUndefined();
+    expect(handles[0]).toMatchObject({ clientOrderId: 'mm-o1', intentId: 'mm-1', status: 'pendingNew', isOpen: true });
+    expect(engine.stats.intents).toBe(2);
   });
 
   it('halt policy: a throwing handler stops the strategy, submits cancelAll and cancels orders that show up later', () => {
@@ -124,7 +127,7 @@ describe('StrategyEngine intents', () => {
       strategy: {
         onTrades: (ctx) => {
           calls++;
-          ctx.submit(ctx.cancel('never-sent'));
+          ctx.place({ symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('1'), price: dec('100') });
           throw new Error('boom');
         },
       },

@@ -9,7 +9,7 @@ import { VirtualClock } from '../../framework/time/clock.js';
 function context(indicators: readonly IndicatorDeclaration[] | undefined, recorded?: [string, string, number, number][]) {
   const clock = new VirtualClock(5_000);
   const ctx = new RuntimeStrategyContext('s', {}, clock, new RuntimeState(), {
-    submit: () => {}, setTimer: () => {}, clearTimer: () => {}, indicators,
+    submit: () => {}, nextClientOrderId: () => 's-o1', setTimer: () => {}, clearTimer: () => {}, indicators,
     recordIndicator: recorded === undefined ? undefined : (id, symbol, time, value) => void recorded.push([id, symbol, time, value]),
   }, SILENT_LOGGER);
   return { ctx, clock };

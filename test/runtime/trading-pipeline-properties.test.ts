@@ -102,8 +102,8 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
       const atVenue = new Set(t.venue.openOrders('main').map((o) => o.client_order_id));
       for (const tracker of t.adapter.registry.open()) expect(atVenue).toContain(tracker.clientOrderId);
       // Nothing is in flight here, so every reservation belongs to an order still open.
-      const live = new Set(t.adapter.registry.open().map((tracker) => reservationKey(tracker)));
-      for (const r of t.ledger.entries()) expect(live).toContain(r.key);
+      const live = new Set(t.adapter.registry.open().map((tracker) => reservationKey(tracker).id));
+      for (const r of t.ledger.entries()) expect(live).toContain(r.key.id);
       for (const tracker of t.adapter.registry.open()) {
         // Every open order holds at least what it may still spend (limit buy: price x left x (1 + 0.001 max fee)).
         const held = t.ledger.get(reservationKey(tracker));

@@ -144,7 +144,7 @@ describe('TradingPipeline over the simulated venue', () => {
     t.pipeline.submit({ kind: 'replace', intentId: 'r', strategyId: 's', clientOrderId: idOf(1), quantity: dec('3'), price: dec('100') });
     await t.settle();
     expect(t.venue.openOrders('main').map((o) => o.client_order_id)).toEqual([idOf(2)]);
-    expect([...t.ledger.entries()].map((r) => [r.key, r.remaining.toFixed()])).toEqual([['r', '300.3']]);
+    expect([...t.ledger.entries()].map((r) => [r.key.id, r.remaining.toFixed()])).toEqual([['r', '300.3']]);
     expect(t.ledger.reserved('USDT').toFixed()).toBe('300.3');
     // Growing it again needs only the increase.
     t.pipeline.submit({ kind: 'replace', intentId: 'r2', strategyId: 's', clientOrderId: idOf(2), quantity: dec('9'), price: dec('100') });
@@ -167,7 +167,7 @@ describe('TradingPipeline over the simulated venue', () => {
     otoco(t);
     await t.settle();
     expect(answers.map((r) => r.kind)).toEqual(['accepted']);
-    expect([...t.ledger.entries()].map((r) => [r.key, r.currency, r.remaining.toFixed()])).toEqual([['L#0', 'USDT', '200.2']]);
+    expect([...t.ledger.entries()].map((r) => [r.key.id, r.currency, r.remaining.toFixed()])).toEqual([['L#0', 'USDT', '200.2']]);
     t.trade('100', '2', 'sell');
     expect(t.adapter.registry.get(idOf(1))?.status).toBe('filled');
     expect(t.ledger.reserved('USDT').toFixed()).toBe('0');
@@ -190,7 +190,7 @@ describe('TradingPipeline over the simulated venue', () => {
     expect(t.venue.openOrders('main').map((o) => o.inactive)).toEqual([undefined, undefined]);
     const held = [...t.ledger.entries()];
     expect(held.map((r) => [r.currency, r.remaining.toFixed()])).toEqual([['BTC', '2']]);
-    expect(held[0]?.key).toBe('L#secondaries');
+    expect(held[0]?.key.id).toBe('L#secondaries');
   });
 
   it('a place the venue refuses releases what the gate reserved', async () => {
@@ -216,7 +216,7 @@ describe('TradingPipeline over the simulated venue', () => {
     await t.settle();
     expect(t.venue.openOrders('main')).toHaveLength(2);
     // 2 x 102 x 1.001 = 204.204 for the stop leg; the limit leg's 199.199 is not added.
-    expect([...t.ledger.entries()].map((r) => [r.key, r.remaining.toFixed()])).toEqual([['O#oco', '204.204']]);
+    expect([...t.ledger.entries()].map((r) => [r.key.id, r.remaining.toFixed()])).toEqual([['O#oco', '204.204']]);
     t.trade('99.5', '2', 'sell');
     expect(t.venue.openOrders('main')).toEqual([]);
     expect([...t.ledger.entries()]).toEqual([]);
@@ -232,7 +232,7 @@ describe('TradingPipeline over the simulated venue', () => {
     expect(t.venue.openOrders('main').map((o) => [o.client_order_id, o.quantity_cumulative.toFixed()])).toEqual([[idOf(1), '0.5']]);
     // At least 1.5 left x 99.5 x 1.001 stays held (the shared reservation is released by the filled share of the leg that executes).
     expect(t.ledger.reserved('USDT').greaterThanOrEqualTo('149.39925')).toBe(true);
-    expect([...t.ledger.entries()].map((r) => r.key)).toEqual(['O#oco']);
+    expect([...t.ledger.entries()].map((r) => r.key.id)).toEqual(['O#oco']);
   });
 
   it('order updates arrive on orderReports$ exactly once each, never on reports$', async () => {
@@ -257,7 +257,7 @@ describe('TradingPipeline over the simulated venue', () => {
     });
     expect(t.adapter.registry.get('manual1')?.status).toBe('new');
     // The adopted order holds its base currency from the start.
-    expect([...t.ledger.entries()].map((r) => [r.key, r.remaining.toFixed()])).toEqual([['adopted:manual1', '0.5']]);
+    expect([...t.ledger.entries()].map((r) => [r.key.id, r.remaining.toFixed()])).toEqual([['adopted:manual1', '0.5']]);
     const first: OrderUpdateReport[] = [];
     const second: OrderUpdateReport[] = [];
     t.pipeline.orderReports$.subscribe((r) => first.push(r));

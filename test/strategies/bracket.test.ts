@@ -33,11 +33,11 @@ function start(h: StrategyHarness<BracketParams>): OrderListIntent {
   return list as OrderListIntent;
 }
 
-/** The exchange accepts the list as e1 (entry), tp1, sl1: exits inactive until the entry fills. */
-function accept(h: StrategyHarness<BracketParams>, list: OrderListIntent, n = 1): Order[] {
-  const ids = [`e${n}`, `tp${n}`, `sl${n}`];
+/** The exchange accepts the list under the ids the strategy fixed (entry, take-profit, stop-loss): exits inactive until the entry fills. */
+function accept(h: StrategyHarness<BracketParams>, list: OrderListIntent): Order[] {
+  const ids = list.clientOrderIds!;
   const orders = list.orders.map((spec, i) => orderOf(spec, ids[i]!, i === 2 ? 'suspended' : 'new', h.now(), {
-    order_list_id: `e${n}`, contingency_type: 'oneTriggerOneCancelOther', ...(i > 0 ? { inactive: true } : {}),
+    order_list_id: ids[0], contingency_type: 'oneTriggerOneCancelOther', ...(i > 0 ? { inactive: true } : {}),
   }));
   h.accept(list, orders);
   return orders;
@@ -120,7 +120,7 @@ describe('bracket', () => {
   it('an entry fill reported before the list\'s answer still counts: no entry timeout afterwards', () => {
     const h = harness();
     const list = start(h);
-    const entry = orderOf(list.orders[0]!, 'e1', 'filled', h.now(), { order_list_id: 'e1', quantity_cumulative: list.orders[0]!.quantity });
+    const entry = orderOf(list.orders[0]!, list.clientOrderIds![0]!, 'filled', h.now(), { order_list_id: list.clientOrderIds![0], quantity_cumulative: list.orders[0]!.quantity });
     h.update(entry, 'trade', list.intentId, { quantity: '0.1', price: '2998.54' });
     accept(h, list); // the answer was built before the fill: entry still `new`
     h.advance(20_000);

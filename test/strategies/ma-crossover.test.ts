@@ -29,9 +29,9 @@ function summary(intents: readonly Intent[]): string[] {
 }
 
 /** The exchange fills a market order completely at `price`. */
-function filled(h: StrategyHarness<MaCrossoverParams>, intent: Intent, id: string, price: string): void {
+function filled(h: StrategyHarness<MaCrossoverParams>, intent: Intent, price: string): void {
   const place = intent as PlaceIntent;
-  const order = orderOf(place, id, 'filled', h.now());
+  const order = orderOf(place, place.clientOrderId!, 'filled', h.now());
   h.update(order, 'trade', place.intentId, { quantity: place.quantity.toFixed(), price });
   h.accept(place, [order]);
 }
@@ -45,7 +45,7 @@ describe('ma crossover', () => {
     const buy = closes(h, [15]);
     expect(summary(buy)).toEqual(['market buy 0.1']);
     expect(buy[0]).toMatchObject({ symbol: 'ETHUSDT', tag: 'golden-cross' });
-    filled(h, buy[0]!, 'o1', '15');
+    filled(h, buy[0]!, '15');
     expect(closes(h, [16])).toEqual([]); // still above: no new signal
     // 5: fast 10.5 < slow 12 -> death cross: sell what is held.
     const sell = closes(h, [5]);

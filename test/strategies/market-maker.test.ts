@@ -30,19 +30,19 @@ function summary(intents: readonly Intent[]): string[] {
   });
 }
 
-/** Quotes ETHUSDT at 3000.00/3000.10 and accepts both quotes as b1 and a1. */
+/** Quotes ETHUSDT at 3000.00/3000.10 and accepts both quotes (s-o1 the bid, s-o2 the ask). */
 function quoted(h: StrategyHarness<MarketMakerParams>): { bid: PlaceIntent; ask: PlaceIntent } {
   h.book('ETHUSDT', '3000.00', '3000.10');
   const [bid, ask] = h.take() as PlaceIntent[];
   if (bid === undefined || ask === undefined) throw new Error('no quotes');
-  h.accept(bid, [orderOf(bid, 'b1', 'new', h.now())]);
-  h.accept(ask, [orderOf(ask, 'a1', 'new', h.now())]);
+  h.accept(bid, [orderOf(bid, bid.clientOrderId!, 'new', h.now())]);
+  h.accept(ask, [orderOf(ask, ask.clientOrderId!, 'new', h.now())]);
   return { bid, ask };
 }
 
-/** A fill of `quantity` of the order `id` placed by `intent`. */
-function fill(h: StrategyHarness<MarketMakerParams>, intent: PlaceIntent, id: string, quantity: string, status: OrderStatus = 'filled'): void {
-  h.update(orderOf(intent, id, status, h.now()), 'trade', intent.intentId, { quantity, price: intent.price!.toFixed() });
+/** A fill of `quantity` of the order placed by `intent`. */
+function fill(h: StrategyHarness<MarketMakerParams>, intent: PlaceIntent, quantity: string, status: OrderStatus = 'filled'): void {
+  h.update(orderOf(intent, intent.clientOrderId!, status, h.now()), 'trade', intent.intentId, { quantity, price: intent.price!.toFixed() });
 }
 
 describe('market maker quoting', () => {
@@ -66,28 +66,28 @@ describe('market maker quoting', () => {
     expect(h.take()).toEqual([]);
     h.book('ETHUSDT', '3010.00', '3010.10');
     const moved = h.take();
-    expect(summary(moved)).toEqual(['replace b1 0.1 @ 3007.03', 'replace a1 0.1 @ 3013.07']);
+    expect(summary(moved)).toEqual(['replace s-o1 0.1 @ 3007.03', 'replace s-o2 0.1 @ 3013.07']);
     // The replacement's report names the new order; the next move replaces that one.
     const [bidMove, askMove] = moved as ReplaceIntent[];
-    const newBid = orderOf({ symbol: 'ETHUSDT', side: 'buy', type: 'limit', quantity: bidMove!.quantity, price: bidMove!.price }, 'b2', 'new', h.now());
-    h.update({ ...newBid, original_client_order_id: 'b1' }, 'replaced', bidMove!.intentId);
+    const newBid = orderOf({ symbol: 'ETHUSDT', side: 'buy', type: 'limit', quantity: bidMove!.quantity, price: bidMove!.price }, bidMove!.newClientOrderId!, 'new', h.now());
+    h.update({ ...newBid, original_client_order_id: bidMove!.clientOrderId }, 'replaced', bidMove!.intentId);
     h.accept(bidMove!, [newBid]);
-    h.accept(askMove!, [orderOf({ symbol: 'ETHUSDT', side: 'sell', type: 'limit', quantity: askMove!.quantity, price: askMove!.price }, 'a2', 'new', h.now())]);
+    h.accept(askMove!, [orderOf({ symbol: 'ETHUSDT', side: 'sell', type: 'limit', quantity: askMove!.quantity, price: askMove!.price }, askMove!.newClientOrderId!, 'new', h.now())]);
     h.advance(100);
     h.book('ETHUSDT', '3020.00', '3020.10');
     expect(h.take()).toEqual([]); // within minRequoteIntervalMs
     h.advance(200);
     h.book('ETHUSDT', '3020.00', '3020.10');
-    expect(summary(h.take())).toEqual(['replace b2 0.1 @ 3017.02', 'replace a2 0.1 @ 3023.08']);
+    expect(summary(h.take())).toEqual(['replace s-o3 0.1 @ 3017.02', 'replace s-o4 0.1 @ 3023.08']);
   });
 
   it('after a fill re-places the filled side at once and skews both quotes down when long', () => {
     const h = harness();
     const { bid } = quoted(h);
     h.advance(300);
-    fill(h, bid, 'b1', '0.1');
+    fill(h, bid, '0.1');
     // q = 0.1 of 0.25: center = 3000.05 * (1 - 10bps * 0.4) = 2998.84998
-    expect(summary(h.take())).toEqual(['place buy 0.1 @ 2995.85', 'replace a1 0.1 @ 3001.85']);
+    expect(summary(h.take())).toEqual(['place buy 0.1 @ 2995.85', 'replace s-o2 0.1 @ 3001.85']);
     expect(h.engine.context.position('ETHUSDT')?.quantity.toFixed()).toBe('0.1');
   });
 
@@ -96,17 +96,17 @@ describe('market maker quoting', () => {
     const { bid, ask } = quoted(h);
     h.advance(300);
     // A partial fill: 0.06 + 0.1 > 0.15, so the live bid is cancelled (not replaced).
-    fill(h, bid, 'b1', '0.06', 'partiallyFilled');
+    fill(h, bid, '0.06', 'partiallyFilled');
     const after = h.take();
-    expect(summary(after)).toContain('cancel b1');
+    expect(summary(after)).toContain('cancel s-o1');
     expect(after.some((i) => i.kind === 'place' && i.side === 'buy')).toBe(false);
     const cancel = after.find((i) => i.kind === 'cancel')!;
-    h.accept(cancel, [orderOf(bid, 'b1', 'canceled', h.now())]);
+    h.accept(cancel, [orderOf(bid, bid.clientOrderId!, 'canceled', h.now())]);
     h.advance(300);
     h.book('ETHUSDT', '3000.00', '3000.10');
     expect(h.take().filter((i) => i.kind === 'place' && i.side === 'buy')).toEqual([]);
     // Selling the position back frees the bid side again.
-    fill(h, ask, 'a1', '0.06', 'partiallyFilled');
+    fill(h, ask, '0.06', 'partiallyFilled');
     h.advance(300);
     h.book('ETHUSDT', '3000.00', '3000.10');
     expect(summary(h.take())).toContain('place buy 0.1 @ 2997.04');
@@ -131,18 +131,18 @@ describe('market maker quoting', () => {
     const h = harness();
     h.book('ETHUSDT', '3000.00', '3000.10');
     const [bid, ask] = h.take() as PlaceIntent[];
-    h.update(orderOf(bid!, 'b1', 'new', h.now()), 'new', bid!.intentId);
-    h.accept(bid!, [orderOf(bid!, 'b1', 'new', h.now())]);
-    h.accept(ask!, [orderOf(ask!, 'a1', 'new', h.now())]);
+    h.update(orderOf(bid!, bid!.clientOrderId!, 'new', h.now()), 'new', bid!.intentId);
+    h.accept(bid!, [orderOf(bid!, bid!.clientOrderId!, 'new', h.now())]);
+    h.accept(ask!, [orderOf(ask!, ask!.clientOrderId!, 'new', h.now())]);
     h.advance(300);
     h.book('ETHUSDT', '3010.00', '3010.10');
-    expect(summary(h.take())).toEqual(['replace b1 0.1 @ 3007.03', 'replace a1 0.1 @ 3013.07']);
+    expect(summary(h.take())).toEqual(['replace s-o1 0.1 @ 3007.03', 'replace s-o2 0.1 @ 3013.07']);
   });
 
   it('frees a side whose quote was cancelled by the exchange and re-places it', () => {
     const h = harness();
     const { ask } = quoted(h);
-    h.update(orderOf(ask, 'a1', 'canceled', h.now()), 'canceled', ask.intentId);
+    h.update(orderOf(ask, ask.clientOrderId!, 'canceled', h.now()), 'canceled', ask.intentId);
     expect(summary(h.take())).toEqual(['place sell 0.1 @ 3003.06']);
   });
 

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BacktestResult } from '../../../backtest/report/backtest-result.js';
 import { dec } from '../../../framework/model/decimal.js';
-import type { Intent } from '../../../framework/model/intent.js';
-import type { StrategyContext } from '../../../framework/runtime/strategy.js';
+import type { OrderHandle } from '../../../framework/runtime/order-handle.js';
+import type { StrategyContext, Submittable } from '../../../framework/runtime/strategy.js';
 import { backtest, book, candle, SYMBOL, T0, trades, writeRecording } from './support/replay-fixture.js';
 
 const M = 60_000;
@@ -17,7 +17,7 @@ const CANDLE_RISK = { checks: ['kill-switch', 'order-rate', 'instrument-status',
 
 /** Sends `orders(ctx)` once, on the `nth` closed candle (1-based); records the closed candles' times. */
 async function onClose(
-  recording: string, nth: number, slippageBps: number, orders: (ctx: StrategyContext) => Intent[],
+  recording: string, nth: number, slippageBps: number, orders: (ctx: StrategyContext) => Submittable[],
 ): Promise<{ result: BacktestResult; closes: number[] }> {
   const closes: number[] = [];
   const result = await backtest(recording, () => ({
@@ -31,11 +31,11 @@ async function onClose(
 }
 
 /** {@link onClose} on the first closed candle with 5 bps of slippage. */
-function onFirstClose(recording: string, orders: (ctx: StrategyContext) => Intent[]): Promise<{ result: BacktestResult; closes: number[] }> {
+function onFirstClose(recording: string, orders: (ctx: StrategyContext) => Submittable[]): Promise<{ result: BacktestResult; closes: number[] }> {
   return onClose(recording, 1, 5, orders);
 }
 
-const market = (ctx: StrategyContext, side: 'buy' | 'sell'): Intent => ctx.place({ symbol: SYMBOL, side, type: 'market', quantity: dec('1') });
+const market = (ctx: StrategyContext, side: 'buy' | 'sell'): OrderHandle => ctx.place({ symbol: SYMBOL, side, type: 'market', quantity: dec('1') });
 
 const fills = (r: BacktestResult): string[] => r.fills.map((f) => `${(f.time - T0) / M} ${f.side} ${f.price.toFixed()} ${f.quantity.toFixed()} ${f.liquidity}`);
 

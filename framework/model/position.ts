@@ -1,0 +1,55 @@
+import { ZERO, type Decimal } from './decimal.js';
+import type { Side } from './instrument.js';
+
+/** A position in one symbol as strategies, risk and reports see it. */
+export interface PositionView {
+  readonly symbol: string;
+  /** Signed: negative for short (spot: the base bought less the base sold). */
+  readonly quantity: Decimal;
+  /** Weighted average entry price of the open part; undefined when flat. */
+  readonly averagePrice?: Decimal;
+  /** Realized profit in the quote currency, before fees (fees leave the fee currency's balance). */
+  readonly realizedPnl: Decimal;
+}
+
+/**
+ * The one position rule of the framework, on the average-cost method, in exact Decimal. A buy
+ * adds, a sell subtracts. Adding to a position moves the average to the quantity-weighted mean
+ * (a division: exact to the Decimal clone's precision); reducing it realizes
+ * `closed quantity * (fill price - average)` (sign flipped for shorts) and keeps the average;
+ * crossing zero opens the rest at the fill price. Fees are not part of realized PnL: they are
+ * amounts of their own currency, which the account's balances (and the currency flows of each
+ * strategy) carry.
+ */
+export class PositionAccumulator {
+  quantity: Decimal = ZERO;
+  averagePrice: Decimal | undefined = undefined;
+  realizedPnl: Decimal = ZERO;
+
+  constructor(readonly symbol: string) {}
+
+  /** Applies one execution. */
+  apply(side: Side, quantity: Decimal, price: Decimal): void {
+    const signed = side === 'buy' ? quantity : quantity.negated();
+    const before = this.quantity;
+    const after = before.plus(signed);
+    if (before.isZero() || before.isNegative() === signed.isNegative()) {
+      const openValue = before.abs().times(this.averagePrice ?? ZERO).plus(quantity.times(price));
+      this.averagePrice = after.isZero() ? undefined : openValue.dividedBy(after.abs());
+      this.quantity = after;
+      return;
+    }
+    const average = this.averagePrice ?? price;
+    const closed = quantity.lessThan(before.abs()) ? quantity : before.abs();
+    const perUnit = before.isNegative() ? average.minus(price) : price.minus(average);
+    this.realizedPnl = this.realizedPnl.plus(perUnit.times(closed));
+    this.quantity = after.isZero() ? ZERO : after;
+    if (after.isZero()) this.averagePrice = undefined;
+    else if (after.isNegative() !== before.isNegative()) this.averagePrice = price;
+  }
+
+  /** An immutable copy. */
+  view(): PositionView {
+    return { symbol: this.symbol, quantity: this.quantity, averagePrice: this.averagePrice, realizedPnl: this.realizedPnl };
+  }
+}
