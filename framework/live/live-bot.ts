@@ -30,6 +30,9 @@ function unlessStopped<T>(work: Promise<T>, stopped: Promise<typeof STOPPED>): P
   return Promise.race([work, stopped]);
 }
 
+/** Where a {@link LiveBot} stands; a stop may come in any phase. */
+export type LiveBotPhase = 'idle' | 'starting' | 'connecting' | 'reconciling' | 'running' | 'stopping' | 'stopped';
+
 /**
  * A long-lived bot: fetches its instruments, recovers its journal, connects the trading stream and
  * the market feed, reconciles with the exchange (its open orders and balances are the truth;
@@ -41,6 +44,7 @@ function unlessStopped<T>(work: Promise<T>, stopped: Promise<typeof STOPPED>): P
 export class LiveBot {
   private kernel: BotKernel | undefined;
   private activityLog: TradeActivityLog | undefined;
+  private currentPhase: LiveBotPhase = 'idle';
 
   constructor(
     @inject(TOKENS.Config) private readonly config: BotConfig,
@@ -56,6 +60,11 @@ export class LiveBot {
   /** The running kernel (status, tests); undefined before {@link run} started it. */
   get current(): BotKernel | undefined {
     return this.kernel;
+  }
+
+  /** The phase of the current or last run. */
+  get phase(): LiveBotPhase {
+    return this.currentPhase;
   }
 
   /** Orders and fills of the current or last run (zero before {@link run}). */
@@ -81,8 +90,13 @@ export class LiveBot {
       this.kernel?.requestStop();
       return STOPPED;
     });
-    const instruments = await unlessStopped(this.instruments(), stopped);
+    this.currentPhase = 'starting';
+    const instruments = await unlessStopped(this.instruments(), stopped).catch((error: unknown) => {
+      this.currentPhase = 'stopped';
+      throw error;
+    });
     if (instruments === STOPPED) {
+      this.currentPhase = 'stopped';
       logger.log('info', 'stopped before start: nothing was connected or placed');
       return 0;
     }
@@ -103,9 +117,12 @@ export class LiveBot {
     if (stopAsked) kernel.requestStop();
     let statusTimer: NodeJS.Timeout | undefined;
     try {
+      this.currentPhase = 'connecting';
       if (!stopAsked && await unlessStopped(this.venue.start(START_TIMEOUT_MS), stopped) !== STOPPED) {
+        this.currentPhase = 'reconciling';
         const summary = await unlessStopped(kernel.start(), stopped);
         if (summary !== STOPPED && !stopAsked) {
+          this.currentPhase = 'running';
           const open = kernel.adapter.registry.open().map((t) => t.clientOrderId);
           this.journal.note('reconciled', { open, adopted: summary.adopted, canceled: summary.canceled, missing: summary.missing });
           logger.log('info', 'bot started', { bot: config.bot.id, strategy: this.strategy.plugin.name, symbols: config.strategy.symbols, openOrders: open.length, restored: recovered.orders.length });
@@ -119,6 +136,7 @@ export class LiveBot {
       logger.log('info', 'stopping', { onShutdown: config.execution.onShutdown, strategy: kernel.engine.status });
       return 0;
     } finally {
+      this.currentPhase = 'stopping';
       if (statusTimer !== undefined) clearInterval(statusTimer);
       const wound = await kernel.stop(config.execution.onShutdown).catch((error: unknown) => {
         logger.log('error', 'shutdown failed', { error: String(error) });
@@ -135,6 +153,7 @@ export class LiveBot {
       this.journal.close();
       await feed.close();
       this.venue.close();
+      this.currentPhase = 'stopped';
     }
   }
 
