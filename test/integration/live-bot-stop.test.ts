@@ -1,18 +1,31 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LatencyKind, LatencyModel } from '../../backtest/venue/matching/latency-model.js';
 import type { SandboxOptions } from '../../backtest/sandbox/sandbox-config.js';
 import { ZERO } from '../../framework/model/decimal.js';
 import type { LiveBotPhase } from '../../framework/live/live-bot.js';
-import { book, startBot, startExchange, trade, until, type Exchange, type RunningBot } from './support/bot-harness.js';
+import { book, liveBotYaml, readJournal, startBot, startExchange, trade, until, type Exchange, type RunningBot } from './support/bot-harness.js';
+
+const BIN = fileURLToPath(new URL('../../bin/tradeloop.mjs', import.meta.url));
 
 let exchange: Exchange | undefined;
 let running: RunningBot | undefined;
+let child: ChildProcess | undefined;
+let dir: string | undefined;
 
 afterEach(async () => {
+  if (child?.exitCode === null) child.kill('SIGKILL');
+  child = undefined;
   await running?.stop().catch(() => undefined);
   running = undefined;
   await exchange?.close();
   exchange = undefined;
+  if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
 });
 
 /** Sandbox delays per kind of request (ms), read as each request arrives: the test slows what it needs. */
@@ -127,5 +140,30 @@ describe('a live bot stopped with requests in flight', () => {
     expect(position?.equals(exchangePosition)).toBe(true);
     const stopped = bot.journal().find((r) => r['k'] === 'note' && r['event'] === 'stopped');
     expect(stopped).toMatchObject({ left: [] });
+  }, 40_000);
+});
+
+describe('`tradeloop live` sent SIGTERM during start-up', () => {
+  it('while connecting: exits 0, nothing placed, and its last lines say nothing was canceled or left', async () => {
+    const ex = await quotingExchange({ latency: new SetDelays({ query: 1000 }) });
+    dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-stop-'));
+    const configFile = path.join(dir, 'bot.yaml');
+    writeFileSync(configFile, liveBotYaml('sg1', ex));
+    const journalFile = path.join(dir, 'journal', 'sg1.journal.jsonl');
+    const proc = (child = spawn(process.execPath, [BIN, 'live', '--config', configFile], {
+      env: { ...process.env, TRADELOOP_API_KEY: ex.apiKey, TRADELOOP_SECRET_KEY: ex.secretKey },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }));
+    let stderr = '';
+    proc.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+    // The journal opens once the instruments are known, just before the trading stream connects.
+    await until(() => existsSync(journalFile), 15_000, `journal opened (stderr: ${stderr})`);
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(await historyOf(ex, 'sg1_')).toEqual([]);
+    expect(readJournal(journalFile).filter((r) => r['k'] === 'intent' || r['event'] === 'reconciled')).toEqual([]);
+    const messages = readFileSync(path.join(dir, 'bot.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { message: string }).message);
+    expect(messages).toContain('stopped: 0 order(s) canceled, 0 left');
   }, 40_000);
 });
