@@ -246,7 +246,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const tracker = this.trackNew(intent, request);
     const venue = this.options.venue;
     const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
-      () => venue.placeOrder(request), () => venue.findOrder(request.client_order_id), this.recovery,
+      this.repeatUnlessStopping(() => venue.placeOrder(request)), () => venue.findOrder(request.client_order_id), this.recovery,
     ));
     this.accept(intent, [order]);
   }
@@ -262,7 +262,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const venue = this.options.venue;
     const change = { new_client_order_id: newId, quantity: intent.quantity, price: intent.price };
     const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
-      () => venue.replaceOrder(old.clientOrderId, change), () => venue.findOrder(newId), this.recovery,
+      this.repeatUnlessStopping(() => venue.replaceOrder(old.clientOrderId, change)), () => venue.findOrder(newId), this.recovery,
     ));
     old.replacedBy = newId;
     // The old order is gone once its replacement exists; its `replaced` report may still be on its way.
@@ -297,7 +297,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const venue = this.options.venue;
     const list = { order_list_id: listId, contingency_type: intent.contingencyType, orders };
     const placed = await this.settle(intent, trackers, () => sendWithoutDuplicates(
-      () => venue.placeOrderList(list), () => lookupList(ids, (id) => venue.findOrder(id)), this.recovery,
+      this.repeatUnlessStopping(() => venue.placeOrderList(list)), () => lookupList(ids, (id) => venue.findOrder(id)), this.recovery,
     ));
     this.accept(intent, placed);
   }
@@ -344,6 +344,20 @@ export class ExecutionAdapter implements IntentExecutor {
         await this.recovery.sleep(this.recovery.retryDelayMs);
       }
     }
+  }
+
+  /**
+   * A creating request's sender for {@link sendWithoutDuplicates}: the first attempt goes out; once
+   * the bot is stopping a repeat is not sent (it would make an order after the stop): the outcome
+   * stays unknown, for the shutdown's lookup by client_order_id and the next start's reconciliation.
+   */
+  private repeatUnlessStopping<T>(send: () => Promise<T>): () => Promise<T> {
+    let sent = false;
+    return () => {
+      if (sent && this.closing) return Promise.reject(new OutcomeUnknownError('not sent again: the bot is stopping; the order is looked up instead'));
+      sent = true;
+      return send();
+    };
   }
 
   /** Runs a creating request for pending trackers: answers applied, refusals untrack, unknowns stay for reconciliation. */

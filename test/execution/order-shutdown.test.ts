@@ -5,7 +5,7 @@ import { ExecutionAdapter } from '../../framework/execution/execution-adapter.js
 import { shutdownOrders } from '../../framework/execution/order-shutdown.js';
 import type { OrderFill, TrackedOrderInfo } from '../../framework/execution/order-tracker.js';
 import type { VenueOrderRequest, VenuePort } from '../../framework/execution/venue-port.js';
-import { ExchangeError } from '../../framework/exchange/errors.js';
+import { ExchangeError, TimeoutError } from '../../framework/exchange/errors.js';
 import { dec } from '../../framework/model/decimal.js';
 import type { Intent } from '../../framework/model/intent.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
@@ -31,6 +31,8 @@ class FakeVenue implements VenuePort {
   readonly balances$ = new Subject<readonly TradingBalance[]>();
   readonly reconnected$ = new Subject<number>();
   holdPlaces = false;
+  /** The next new order is lost on its way (never made), its request timing out. */
+  loseNextPlace = false;
   readonly held: (() => void)[] = [];
   private seq = 0;
 
@@ -45,6 +47,10 @@ class FakeVenue implements VenuePort {
 
   placeOrder(r: VenueOrderRequest): Promise<Order> {
     this.calls.push(`place:${r.client_order_id}`);
+    if (this.loseNextPlace) {
+      this.loseNextPlace = false;
+      return Promise.reject(new TimeoutError('no reply', { outcomeUnknown: true }));
+    }
     const order: Order = {
       id: String(++this.seq), client_order_id: r.client_order_id, symbol: r.symbol, side: r.side, status: 'new', type: r.type,
       time_in_force: 'GTC', quantity: r.quantity, quantity_cumulative: dec(0), price: r.price, post_only: false, created_at: 1, updated_at: 1,
@@ -178,5 +184,18 @@ describe('shutdownOrders', () => {
     await adapter.submit(place('i2', '99'));
     expect(reports.at(-1)).toMatchObject({ kind: 'rejected', intent: { intentId: 'i2' }, message: 'the bot is stopping: no new orders' });
     expect(venue.calls).toEqual(['place:t_20240105_1']);
+  });
+
+  it('a create lost on its way is not sent again once the stop is asked: looked up, found never made, and finished', async () => {
+    const { venue, adapter, reports, finished } = await setup();
+    venue.loseNextPlace = true;
+    const placing = adapter.submit(place('i1'));
+    const summary = await shutdownOrders(adapter, { cancel: true, timeoutMs: 60_000 });
+    await placing;
+    expect(venue.calls.filter((c) => c.startsWith('place:'))).toEqual(['place:t_20240105_1']);
+    expect(venue.orders.size).toBe(0);
+    expect(summary).toEqual({ canceled: [], left: [], timedOut: false });
+    expect(reports.at(-1)).toMatchObject({ kind: 'rejected', intent: { intentId: 'i1' }, message: 'order never reached the exchange' });
+    expect(finished).toEqual(['t_20240105_1:canceled']);
   });
 });
