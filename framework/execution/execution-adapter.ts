@@ -77,6 +77,8 @@ export class ExecutionAdapter implements IntentExecutor {
   private readonly executing = new Set<Promise<void>>();
   /** Set at shutdown: intents that would make orders are refused before anything is sent. */
   private closing = false;
+  /** Orders canceled since {@link refuseNewOrders} (a strategy's onStop and the shutdown alike). */
+  private readonly canceledClosing = new Set<string>();
   readonly registry: OrderRegistry;
   /** Accepted, rejected and order-update reports, in the order they happened. */
   readonly reports$: Observable<StrategyReport> = this.reportSubject.asObservable();
@@ -165,6 +167,11 @@ export class ExecutionAdapter implements IntentExecutor {
   /** Whether {@link refuseNewOrders} was called. */
   get refusingNewOrders(): boolean {
     return this.closing;
+  }
+
+  /** client_order_ids of the orders canceled since {@link refuseNewOrders}, in the order the answers came. */
+  get canceledSinceStop(): readonly string[] {
+    return [...this.canceledClosing];
   }
 
   /** Settles when no intent is executing and no reconciliation runs (including those that start meanwhile). */
@@ -327,7 +334,7 @@ export class ExecutionAdapter implements IntentExecutor {
         const order = await venue.cancelOrder(tracker.clientOrderId);
         this.applyOrder(order);
         await this.bookMissedFills(tracker);
-        return order;
+        return this.noteCanceled(order);
       } catch (error) {
         if (!isRetryableFailure(error) && !isNotFound(error)) throw error;
         const found = await lookupWithRetry(() => venue.findOrder(tracker.clientOrderId), this.recovery);
@@ -337,7 +344,7 @@ export class ExecutionAdapter implements IntentExecutor {
         }
         if (found === undefined || !tracker.active) {
           // A filled order was not canceled: the 20002 stands (its executions are booked above).
-          if (found !== undefined && (found.status === 'canceled' || !isNotFound(error))) return found;
+          if (found !== undefined && (found.status === 'canceled' || !isNotFound(error))) return this.noteCanceled(found);
           throw error;
         }
         if (attempt >= this.recovery.maxAttempts) throw error;
@@ -358,6 +365,11 @@ export class ExecutionAdapter implements IntentExecutor {
       sent = true;
       return send();
     };
+  }
+
+  private noteCanceled(order: Order): Order {
+    if (this.closing && order.status === 'canceled') this.canceledClosing.add(order.client_order_id);
+    return order;
   }
 
   /** Runs a creating request for pending trackers: answers applied, refusals untrack, unknowns stay for reconciliation. */

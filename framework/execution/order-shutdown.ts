@@ -11,7 +11,7 @@ export interface OrderShutdownOptions {
 
 /** What a shutdown did with the bot's orders (client_order_ids). */
 export interface OrderShutdownSummary {
-  /** Orders this shutdown canceled. */
+  /** Orders canceled since the stop was asked (by the strategy's `onStop` or by the shutdown). */
   readonly canceled: readonly string[];
   /**
    * Orders left behind: still open on the exchange (kept by policy, or a cancel that failed), or
@@ -44,16 +44,10 @@ export async function shutdownOrders(adapter: ExecutionAdapter, options: OrderSh
   adapter.refuseNewOrders();
   const idle = await within(adapter.whenIdle(), options.timeoutMs);
   await Promise.allSettled(trackers(adapter).filter((t) => t.status === 'pending').map((t) => adapter.lookUp(t)));
-  const canceled: string[] = [];
-  if (options.cancel) {
-    await Promise.allSettled(adapter.registry.open().map(async (tracker) => {
-      const order = await adapter.cancelTracker(tracker);
-      if (order.status === 'canceled') canceled.push(tracker.clientOrderId);
-    }));
-  }
+  if (options.cancel) await Promise.allSettled(adapter.registry.open().map((tracker) => adapter.cancelTracker(tracker)));
   await Promise.allSettled(trackers(adapter).map((t) => adapter.bookMissedFills(t)));
   const left = trackers(adapter).filter((t) => t.active || t.status === 'pending').map((t) => t.clientOrderId);
-  return { canceled, left, timedOut: !idle };
+  return { canceled: adapter.canceledSinceStop, left, timedOut: !idle };
 }
 
 function trackers(adapter: ExecutionAdapter): OrderTracker[] {
