@@ -332,19 +332,21 @@ export class ExecutionAdapter implements IntentExecutor {
     for (let attempt = 1; ; attempt++) {
       try {
         const order = await venue.cancelOrder(tracker.clientOrderId);
-        this.applyOrder(order);
+        this.applyCancelAnswer(order);
         await this.bookMissedFills(tracker);
         return this.noteCanceled(order);
       } catch (error) {
         if (!isRetryableFailure(error) && !isNotFound(error)) throw error;
         const found = await lookupWithRetry(() => venue.findOrder(tracker.clientOrderId), this.recovery);
         if (found !== undefined) {
-          this.applyOrder(found);
+          this.applyCancelAnswer(found);
           await this.bookMissedFills(tracker);
         }
         if (found === undefined || !tracker.active) {
-          // A filled order was not canceled: the 20002 stands (its executions are booked above).
-          if (found !== undefined && (found.status === 'canceled' || !isNotFound(error))) return this.noteCanceled(found);
+          if (found !== undefined && !isNotFound(error)) return this.noteCanceled(found);
+          // Not canceled by this request (filled, or canceled by a replace or someone else): the
+          // 20002 stands, a canceled order is its answer; executions are booked above either way.
+          if (found?.status === 'canceled') return found;
           throw error;
         }
         if (attempt >= this.recovery.maxAttempts) throw error;
@@ -365,6 +367,15 @@ export class ExecutionAdapter implements IntentExecutor {
       sent = true;
       return send();
     };
+  }
+
+  /**
+   * Applies a cancel's answer or lookup. While stopping the change also goes out as a `status`
+   * report (the strategy is stopped: its observers, the journal among them, still hear how the
+   * order ended even when the stream's report comes after the bot stopped listening).
+   */
+  private applyCancelAnswer(order: Order): void {
+    if (this.registry.applyOrder(order).changed && this.closing) this.emitOrder(statusReport(order));
   }
 
   private noteCanceled(order: Order): Order {

@@ -140,6 +140,10 @@ describe('a live bot stopped with requests in flight', () => {
     expect(position?.equals(exchangePosition)).toBe(true);
     const stopped = bot.journal().find((r) => r['k'] === 'note' && r['event'] === 'stopped');
     expect(stopped).toMatchObject({ left: [] });
+    // Each order has its final line, though no report of the exchange came before the bot stopped listening.
+    const finals = bot.journal().filter((r) => r['k'] === 'final').map((r) => `${String(r['id'])} ${String(r['status'])}`).sort();
+    const bid = trades[0]!.client_order_id;
+    expect(finals).toEqual(quotes.map((id) => `${id} ${id === bid ? 'filled' : 'canceled'}`).sort());
   }, 40_000);
 });
 
