@@ -164,11 +164,6 @@ export class ExecutionAdapter implements IntentExecutor {
     this.closing = true;
   }
 
-  /** Whether {@link refuseNewOrders} was called. */
-  get refusingNewOrders(): boolean {
-    return this.closing;
-  }
-
   /** client_order_ids of the orders canceled since {@link refuseNewOrders}, in the order the answers came. */
   get canceledSinceStop(): readonly string[] {
     return [...this.canceledClosing];

@@ -224,7 +224,6 @@ export class BotKernel {
       intents: stats.intents, errors: stats.errors, conflatedBooks: stats.conflatedBooks,
     };
   }
-
 }
 
 /** Formats a status as one line: positions, realized PnL, open orders, equity, counters. */
