@@ -55,7 +55,12 @@ export interface BotConfig {
   readonly strategy: StrategyConfig;
   /** Free-form; `parseRiskConfig` (framework/risk/risk-config.ts) checks it. */
   readonly risk: Readonly<Record<string, unknown>>;
-  readonly execution: { readonly unknownOrders: 'adopt' | 'cancel'; readonly onShutdown: 'cancel' | 'keep' };
+  readonly execution: {
+    readonly unknownOrders: 'adopt' | 'cancel';
+    readonly onShutdown: 'cancel' | 'keep';
+    /** At stop, the wait for answers of requests in flight, ms; absent: the kernel's default. */
+    readonly shutdownTimeoutMs?: number;
+  };
   /** `dir` is absolute. */
   readonly journal: { readonly dir: string };
   /** `file` is absolute. */

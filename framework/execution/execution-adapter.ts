@@ -13,7 +13,7 @@ import type { ClientOrderIdGenerator } from './client-order-ids.js';
 import { OrderRegistry } from './order-registry.js';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from './order-tracker.js';
 import type { CurrencyLookup } from './position-book.js';
-import { reconcile, type ReconcileSummary, type UnknownOrderPolicy } from './reconciler.js';
+import { reconcile, statusReport, type ReconcileSummary, type UnknownOrderPolicy } from './reconciler.js';
 import {
   DEFAULT_RECOVERY, OutcomeUnknownError, isRetryableFailure, lookupList, lookupWithRetry, sendWithoutDuplicates,
   type RecoveryOptions,
@@ -73,6 +73,12 @@ export class ExecutionAdapter implements IntentExecutor {
   private reconciling: Promise<ReconcileSummary> | undefined;
   /** Intents whose orders ended with an unknown outcome, by client_order_id, until reconciliation settles them. */
   private readonly unsettled = new Map<string, Intent>();
+  /** Intents being executed (their requests may be on the wire). */
+  private readonly executing = new Set<Promise<void>>();
+  /** Set at shutdown: intents that would make orders are refused before anything is sent. */
+  private closing = false;
+  /** Orders canceled since {@link refuseNewOrders} (a strategy's onStop and the shutdown alike). */
+  private readonly canceledClosing = new Set<string>();
   readonly registry: OrderRegistry;
   /** Accepted, rejected and order-update reports, in the order they happened. */
   readonly reports$: Observable<StrategyReport> = this.reportSubject.asObservable();
@@ -139,7 +145,80 @@ export class ExecutionAdapter implements IntentExecutor {
     }
   }
 
-  async submit(intent: Intent): Promise<void> {
+  submit(intent: Intent): Promise<void> {
+    if (this.closing && makesOrders(intent)) {
+      this.reportSubject.next({ kind: 'rejected', intent, code: LOCAL_REJECT_CODE, message: 'the bot is stopping: no new orders', time: this.options.clock.now() });
+      return Promise.resolve();
+    }
+    const run = this.execute(intent);
+    this.executing.add(run);
+    void run.finally(() => this.executing.delete(run));
+    return run;
+  }
+
+  /**
+   * From now on intents that make orders (place, replace, order list) are refused with a local
+   * rejection before anything is sent; cancels and position closes still go out. Used at shutdown.
+   */
+  refuseNewOrders(): void {
+    this.closing = true;
+  }
+
+  /** client_order_ids of the orders canceled since {@link refuseNewOrders}, in the order the answers came. */
+  get canceledSinceStop(): readonly string[] {
+    return [...this.canceledClosing];
+  }
+
+  /** Settles when no intent is executing and no reconciliation runs (including those that start meanwhile). */
+  async whenIdle(): Promise<void> {
+    while (this.executing.size > 0 || this.reconciling !== undefined) {
+      await Promise.allSettled([...this.executing, ...(this.reconciling === undefined ? [] : [this.reconciling])]);
+    }
+  }
+
+  /**
+   * Cancels one order of the bot whatever its strategy (shutdown). A cancel answered "not found"
+   * (20002) is looked up: an order that filled meanwhile gets its executions booked; the promise then
+   * rejects with the 20002 unless the order was in fact canceled.
+   */
+  cancelTracker(tracker: OrderTracker): Promise<Order> {
+    return this.cancelTracked(tracker);
+  }
+
+  /**
+   * Looks an order up by client_order_id and makes the answer the truth: state applied, executions
+   * the stream has not brought booked from the order's trade history, a pending intent of an unknown
+   * outcome settled. A pending order the exchange never saw, whose request is no longer in flight,
+   * is forgotten (it never existed). Rejects with OutcomeUnknownError when the lookups keep failing.
+   */
+  async lookUp(tracker: OrderTracker): Promise<Order | undefined> {
+    const id = tracker.clientOrderId;
+    const wasPending = tracker.status === 'pending';
+    const found = await lookupWithRetry(() => this.options.venue.findOrder(id), this.recovery);
+    if (found === undefined) {
+      if (wasPending && !tracker.inFlight) {
+        this.registry.forget(id);
+        this.onResolved(id, undefined);
+      }
+      return undefined;
+    }
+    if (this.registry.applyOrder(found).changed) this.emitOrder(statusReport(found));
+    if (wasPending && !tracker.inFlight) this.onResolved(id, found);
+    await this.bookMissedFills(tracker);
+    return found;
+  }
+
+  /**
+   * Books the executions the exchange counts for an order (its executed quantity) that no report
+   * brought yet, from the order's trade history. Rejects when the history cannot be read.
+   */
+  async bookMissedFills(tracker: OrderTracker): Promise<void> {
+    const order = tracker.order;
+    if (order === undefined || !tracker.unattributedQuantity.isPositive() || tracker.unattributedQuantity.isZero()) return;
+    this.registry.applyTrades(tracker.clientOrderId, await this.options.venue.orderTrades({ ...order, trades: undefined }));
+  }
+
+  private async execute(intent: Intent): Promise<void> {
     try {
       switch (intent.kind) {
         case 'place': return await this.place(intent);
@@ -169,7 +248,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const tracker = this.trackNew(intent, request);
     const venue = this.options.venue;
     const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
-      () => venue.placeOrder(request), () => venue.findOrder(request.client_order_id), this.recovery,
+      this.repeatUnlessStopping(() => venue.placeOrder(request)), () => venue.findOrder(request.client_order_id), this.recovery,
     ));
     this.accept(intent, [order]);
   }
@@ -185,7 +264,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const venue = this.options.venue;
     const change = { new_client_order_id: newId, quantity: intent.quantity, price: intent.price };
     const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
-      () => venue.replaceOrder(old.clientOrderId, change), () => venue.findOrder(newId), this.recovery,
+      this.repeatUnlessStopping(() => venue.replaceOrder(old.clientOrderId, change)), () => venue.findOrder(newId), this.recovery,
     ));
     old.replacedBy = newId;
     // The old order is gone once its replacement exists; its `replaced` report may still be on its way.
@@ -224,7 +303,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const venue = this.options.venue;
     const list = { order_list_id: listId, contingency_type: intent.contingencyType, orders };
     const placed = await this.settle(intent, trackers, () => sendWithoutDuplicates(
-      () => venue.placeOrderList(list), () => lookupList(ids, (id) => venue.findOrder(id)), this.recovery,
+      this.repeatUnlessStopping(() => venue.placeOrderList(list)), () => lookupList(ids, (id) => venue.findOrder(id)), this.recovery,
     ));
     this.accept(intent, placed);
   }
@@ -242,26 +321,65 @@ export class ExecutionAdapter implements IntentExecutor {
     await this.place(intent, spec);
   }
 
-  /** Cancels one tracked order; after a failure that may have worked, the order's state decides. */
+  /**
+   * Cancels one tracked order; after a failure that may have worked, or a "not found" (the order
+   * may have filled, its report still on the way), the order's state decides, looked up by
+   * client_order_id, and executions the lookup shows are booked.
+   */
   private async cancelTracked(tracker: OrderTracker): Promise<Order> {
     const venue = this.options.venue;
     for (let attempt = 1; ; attempt++) {
       try {
         const order = await venue.cancelOrder(tracker.clientOrderId);
-        this.applyOrder(order);
-        return order;
+        this.applyCancelAnswer(order);
+        await this.bookMissedFills(tracker);
+        return this.noteCanceled(order);
       } catch (error) {
-        if (!isRetryableFailure(error) && !(attempt > 1 && isNotFound(error))) throw error;
+        if (!isRetryableFailure(error) && !isNotFound(error)) throw error;
         const found = await lookupWithRetry(() => venue.findOrder(tracker.clientOrderId), this.recovery);
-        if (found !== undefined) this.applyOrder(found);
+        if (found !== undefined) {
+          this.applyCancelAnswer(found);
+          await this.bookMissedFills(tracker);
+        }
         if (found === undefined || !tracker.active) {
-          if (found !== undefined) return found;
+          if (found !== undefined && !isNotFound(error)) return this.noteCanceled(found);
+          // Not canceled by this request (filled, or canceled by a replace or someone else): the
+          // 20002 stands, a canceled order is its answer; executions are booked above either way.
+          if (found?.status === 'canceled') return found;
           throw error;
         }
         if (attempt >= this.recovery.maxAttempts) throw error;
         await this.recovery.sleep(this.recovery.retryDelayMs);
       }
     }
+  }
+
+  /**
+   * A creating request's sender for {@link sendWithoutDuplicates}: the first attempt goes out; once
+   * the bot is stopping a repeat is not sent (it would make an order after the stop): the outcome
+   * stays unknown, for the shutdown's lookup by client_order_id and the next start's reconciliation.
+   */
+  private repeatUnlessStopping<T>(send: () => Promise<T>): () => Promise<T> {
+    let sent = false;
+    return () => {
+      if (sent && this.closing) return Promise.reject(new OutcomeUnknownError('not sent again: the bot is stopping; the order is looked up instead'));
+      sent = true;
+      return send();
+    };
+  }
+
+  /**
+   * Applies a cancel's answer or lookup. While stopping the change also goes out as a `status`
+   * report (the strategy is stopped: its observers, the journal among them, still hear how the
+   * order ended even when the stream's report comes after the bot stopped listening).
+   */
+  private applyCancelAnswer(order: Order): void {
+    if (this.registry.applyOrder(order).changed && this.closing) this.emitOrder(statusReport(order));
+  }
+
+  private noteCanceled(order: Order): Order {
+    if (this.closing && order.status === 'canceled') this.canceledClosing.add(order.client_order_id);
+    return order;
   }
 
   /** Runs a creating request for pending trackers: answers applied, refusals untrack, unknowns stay for reconciliation. */
@@ -338,6 +456,11 @@ export class ExecutionAdapter implements IntentExecutor {
     const message = error instanceof TradeloopError || error instanceof Error ? error.message : String(error);
     this.reportSubject.next({ kind: 'rejected', intent, code, message, time });
   }
+}
+
+/** Intents that create orders on the exchange (refused once the bot is stopping). */
+function makesOrders(intent: Intent): boolean {
+  return intent.kind === 'place' || intent.kind === 'replace' || intent.kind === 'orderList';
 }
 
 function isNotFound(error: unknown): boolean {

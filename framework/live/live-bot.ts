@@ -19,6 +19,20 @@ import { TradeActivityLog, type TradeActivity } from './trade-activity-log.js';
 /** Seconds the bot waits for the trading stream and the first reconciliation. */
 const START_TIMEOUT_MS = 15_000;
 
+/** What {@link unlessStopped} resolves to when the stop came first. */
+const STOPPED: unique symbol = Symbol('stopped');
+
+/**
+ * The result of a start-up step, or {@link STOPPED} when the stop comes first: the step is then
+ * abandoned (its late result or failure is ignored; the shutdown deals with what it left).
+ */
+function unlessStopped<T>(work: Promise<T>, stopped: Promise<typeof STOPPED>): Promise<T | typeof STOPPED> {
+  return Promise.race([work, stopped]);
+}
+
+/** Where a {@link LiveBot} stands; a stop may come in any phase. */
+export type LiveBotPhase = 'idle' | 'starting' | 'connecting' | 'reconciling' | 'running' | 'stopping' | 'stopped';
+
 /**
  * A long-lived bot: fetches its instruments, recovers its journal, connects the trading stream and
  * the market feed, reconciles with the exchange (its open orders and balances are the truth;
@@ -30,6 +44,7 @@ const START_TIMEOUT_MS = 15_000;
 export class LiveBot {
   private kernel: BotKernel | undefined;
   private activityLog: TradeActivityLog | undefined;
+  private currentPhase: LiveBotPhase = 'idle';
 
   constructor(
     @inject(TOKENS.Config) private readonly config: BotConfig,
@@ -47,16 +62,44 @@ export class LiveBot {
     return this.kernel;
   }
 
+  /** The phase of the current or last run. */
+  get phase(): LiveBotPhase {
+    return this.currentPhase;
+  }
+
   /** Orders and fills of the current or last run (zero before {@link run}). */
   get activity(): TradeActivity {
     return this.activityLog?.activity ?? { orders: 0, fills: 0, feesBySymbol: new Map() };
   }
 
-  /** Runs until `stop` resolves (SIGINT/SIGTERM in the CLI), then shuts down; resolves to the exit code. */
+  /**
+   * Runs until `stop` resolves (SIGINT/SIGTERM in the CLI), then shuts down; resolves to the exit
+   * code. A stop may come at any moment: while the instruments are fetched nothing has started and
+   * the bot just returns; while connecting or reconciling the start-up is abandoned (the strategy
+   * never starts) and the shutdown runs as it would later: the answers of requests in flight are
+   * awaited (`execution.shutdownTimeoutMs`), pending orders looked up, open orders canceled by
+   * policy, and one log line says what was canceled and what was left.
+   */
   async run(stop: Promise<unknown>): Promise<number> {
     const logger = this.log.runtime;
     const { config } = this;
-    const instruments = await this.instruments();
+    let stopAsked = false;
+    // Marks the kernel as stopping in the same turn as the stop, before any strategy event or intent can run.
+    const stopped = stop.then((): typeof STOPPED => {
+      stopAsked = true;
+      this.kernel?.requestStop();
+      return STOPPED;
+    });
+    this.currentPhase = 'starting';
+    const instruments = await unlessStopped(this.instruments(), stopped).catch((error: unknown) => {
+      this.currentPhase = 'stopped';
+      throw error;
+    });
+    if (instruments === STOPPED) {
+      this.currentPhase = 'stopped';
+      logger.log('info', 'stopped before start: nothing was connected or placed');
+      return 0;
+    }
     const recovered = this.journal.recover(new ClientOrderIdGenerator(config.bot.id, this.clock));
     if (recovered.skippedLines > 0) logger.log('warn', 'journal lines skipped (cut off by a crash)', { lines: recovered.skippedLines });
     this.journal.open();
@@ -67,31 +110,50 @@ export class LiveBot {
       market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: liveSchedulers(),
       risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
       hooks: activityLog, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
+      shutdownTimeoutMs: config.execution.shutdownTimeoutMs,
     });
     this.kernel = kernel;
     kernel.restore(recovered.orders);
+    if (stopAsked) kernel.requestStop();
     let statusTimer: NodeJS.Timeout | undefined;
     try {
-      await this.venue.start(START_TIMEOUT_MS);
-      const summary = await kernel.start();
-      const open = kernel.adapter.registry.open().map((t) => t.clientOrderId);
-      this.journal.note('reconciled', { open, adopted: summary.adopted, canceled: summary.canceled, missing: summary.missing });
-      logger.log('info', 'bot started', { bot: config.bot.id, strategy: this.strategy.plugin.name, symbols: config.strategy.symbols, openOrders: open.length, restored: recovered.orders.length });
-      await feed.start();
-      if (config.status.intervalMs > 0) {
-        statusTimer = setInterval(() => logger.log('info', formatStatus(kernel.status())), config.status.intervalMs);
+      this.currentPhase = 'connecting';
+      if (!stopAsked && await unlessStopped(this.venue.start(START_TIMEOUT_MS), stopped) !== STOPPED) {
+        this.currentPhase = 'reconciling';
+        const summary = await unlessStopped(kernel.start(), stopped);
+        if (summary !== STOPPED && !stopAsked) {
+          this.currentPhase = 'running';
+          const open = kernel.adapter.registry.open().map((t) => t.clientOrderId);
+          this.journal.note('reconciled', { open, adopted: summary.adopted, canceled: summary.canceled, missing: summary.missing });
+          logger.log('info', 'bot started', { bot: config.bot.id, strategy: this.strategy.plugin.name, symbols: config.strategy.symbols, openOrders: open.length, restored: recovered.orders.length });
+          await unlessStopped(feed.start(), stopped);
+          if (config.status.intervalMs > 0 && !stopAsked) {
+            statusTimer = setInterval(() => logger.log('info', formatStatus(kernel.status())), config.status.intervalMs);
+          }
+        }
       }
-      await stop;
-      logger.log('info', 'stopping', { onShutdown: config.execution.onShutdown });
+      await stopped;
+      logger.log('info', 'stopping', { onShutdown: config.execution.onShutdown, strategy: kernel.engine.status });
       return 0;
     } finally {
+      this.currentPhase = 'stopping';
       if (statusTimer !== undefined) clearInterval(statusTimer);
-      await kernel.stop(config.execution.onShutdown).catch((error: unknown) => logger.log('error', 'shutdown failed', { error: String(error) }));
-      this.journal.note('stopped', { open: kernel.adapter.registry.open().map((t) => t.clientOrderId) });
+      const wound = await kernel.stop(config.execution.onShutdown).catch((error: unknown) => {
+        logger.log('error', 'shutdown failed', { error: String(error) });
+        return undefined;
+      });
+      const open = kernel.adapter.registry.open().map((t) => t.clientOrderId);
+      this.journal.note('stopped', { open, canceled: wound?.canceled ?? [], left: wound?.left ?? open });
+      if (wound !== undefined) {
+        logger.log(wound.left.length === 0 ? 'info' : 'warn', `stopped: ${wound.canceled.length} order(s) canceled, ${wound.left.length} left`, {
+          canceled: wound.canceled, left: wound.left, timedOut: wound.timedOut, onShutdown: config.execution.onShutdown,
+        });
+      }
       logger.log('info', formatStatus(kernel.status()));
       this.journal.close();
       await feed.close();
       this.venue.close();
+      this.currentPhase = 'stopped';
     }
   }
 

@@ -2,6 +2,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import { ClientOrderIdGenerator, type ClientOrderIdState } from '../execution/client-order-ids.js';
 import { ExecutionAdapter } from '../execution/execution-adapter.js';
+import { shutdownOrders, type OrderShutdownSummary } from '../execution/order-shutdown.js';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../execution/order-tracker.js';
 import type { ReconcileSummary, UnknownOrderPolicy } from '../execution/reconciler.js';
 import type { RecoveryOptions } from '../execution/unknown-outcome.js';
@@ -66,7 +67,12 @@ export interface BotKernelOptions {
   /** Intent numbers used by earlier lives (journal), so intent ids stay unique across restarts. */
   readonly intentsBefore?: number;
   readonly recovery?: Partial<RecoveryOptions>;
+  /** How long a stop waits for the answers of requests in flight, ms (default {@link DEFAULT_SHUTDOWN_TIMEOUT_MS}). */
+  readonly shutdownTimeoutMs?: number;
 }
+
+/** Default of {@link BotKernelOptions.shutdownTimeoutMs}. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_MS = 10_000;
 
 /** A position line of the status. */
 export interface PositionStatus {
@@ -105,6 +111,7 @@ export class BotKernel {
   private readonly subscriptions: Subscription[] = [];
   private readonly logger: RuntimeLogger;
   private started = false;
+  private stopRequested = false;
 
   constructor(private readonly options: BotKernelOptions) {
     this.logger = options.logger ?? SILENT_LOGGER;
@@ -147,7 +154,10 @@ export class BotKernel {
     for (const order of orders) this.adapter.registry.restore(order.info, order.fills, order.finished);
   }
 
-  /** Connects, reconciles with the venue, then starts the strategy. */
+  /**
+   * Connects, reconciles with the venue, then starts the strategy, unless a stop was asked for
+   * meanwhile ({@link requestStop}): then the strategy never starts.
+   */
   async start(): Promise<ReconcileSummary> {
     if (this.started) throw new Error('BotKernel already started');
     this.started = true;
@@ -157,24 +167,49 @@ export class BotKernel {
     this.logger.log('info', 'reconciled with the venue', {
       adopted: summary.adopted.length, open: this.adapter.registry.open().length,
     });
+    if (this.stopRequested) {
+      this.logger.log('info', 'stop asked during start-up: the strategy is not started');
+      return summary;
+    }
     const own = this.adapter.registry.open(this.options.strategyId).flatMap((t) => (t.order === undefined ? [] : [{ ...t.order, trades: undefined, intentId: t.intentId }]));
     this.engine.start(own);
     return summary;
   }
 
+  /** Whether a stop was asked for. */
+  get stopping(): boolean {
+    return this.stopRequested;
+  }
+
   /**
-   * Stops the strategy (its `onStop` intents still go out), then by policy cancels every open
-   * order of the bot and waits for the answers, then releases everything.
+   * Marks the bot as stopping, synchronously, at any moment (start-up included): the strategy gets
+   * no more events (its `onStop` runs if it had started) and no intent that makes orders reaches
+   * the venue any more; a strategy not started yet never starts. {@link stop} does the rest.
    */
-  async stop(onShutdown: 'cancel' | 'keep'): Promise<void> {
+  requestStop(): void {
+    if (this.stopRequested) return;
+    this.stopRequested = true;
+    this.adapter.refuseNewOrders();
     this.engine.stop();
-    if (onShutdown === 'cancel') {
-      await this.adapter.submit({ kind: 'cancelAll', intentId: `${this.options.strategyId}-shutdown`, strategyId: this.options.strategyId, tag: 'shutdown' });
-      await this.cancelUnattributed();
-    }
+  }
+
+  /**
+   * Stops at any moment, start-up included: {@link requestStop}, so the strategy stops first (its
+   * `onStop` intents still go out if it had started, but only cancels and position closes: intents
+   * that make orders are refused), then the bot's orders are wound up by {@link shutdownOrders}
+   * (answers of requests in flight awaited, at most `shutdownTimeoutMs`; pending orders looked up;
+   * by policy every open order of the bot canceled; missed executions booked), then everything is
+   * released. Resolves to what was canceled and what was left.
+   */
+  async stop(onShutdown: 'cancel' | 'keep'): Promise<OrderShutdownSummary> {
+    this.requestStop();
+    const summary = await shutdownOrders(this.adapter, {
+      cancel: onShutdown === 'cancel', timeoutMs: this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
+    });
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     this.pipeline.close();
     this.adapter.stop();
+    return summary;
   }
 
   /** Figures for the status line. */
@@ -190,12 +225,6 @@ export class BotKernel {
       equity: this.pipeline.equity?.ready === true ? this.pipeline.equity.current : undefined,
       intents: stats.intents, errors: stats.errors, conflatedBooks: stats.conflatedBooks,
     };
-  }
-
-  /** Orders tracked without a strategy (adopted without attribution) are the bot's too at shutdown. */
-  private async cancelUnattributed(): Promise<void> {
-    const orphans = this.adapter.registry.open().filter((t) => t.info.strategyId === undefined);
-    await Promise.allSettled(orphans.map((t) => this.options.venue.cancelOrder(t.clientOrderId)));
   }
 }
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { simulatedVenueFactory } from '../../../backtest/sandbox/simulated-venue-factory.js';
+import type { SandboxOptions } from '../../../backtest/sandbox/sandbox-config.js';
 import type { SandboxServer } from '../../../backtest/sandbox/sandbox-server.js';
 import { parseBotConfig } from '../../../framework/config/bot-config.js';
 import { ApiCredentials } from '../../../framework/exchange/rest/credentials.js';
@@ -23,9 +24,9 @@ export interface Exchange {
   close(): Promise<void>;
 }
 
-/** Starts the sandbox (BTCUSDT, USDT 1000 / BTC 1) and a REST client of its account. */
-export async function startExchange(): Promise<Exchange> {
-  const { server, market } = await startSandbox({ venue: simulatedVenueFactory(PushedMarket.START) });
+/** Starts the sandbox (BTCUSDT, USDT 1000 / BTC 1; `overrides` e.g. faults, latency) and a REST client of its account. */
+export async function startExchange(overrides: Partial<SandboxOptions> = {}): Promise<Exchange> {
+  const { server, market } = await startSandbox({ venue: simulatedVenueFactory(PushedMarket.START), ...overrides });
   const key = server.apiKeys[0]!;
   const transport = new RestTransport({ baseUrl: server.baseUrl, credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }) });
   return {
