@@ -288,7 +288,8 @@ export class ExecutionAdapter implements IntentExecutor {
     });
   }
 
-  private track(info: TrackedOrderInfo): OrderTracker {
+  private track(order: TrackedOrderInfo): OrderTracker {
+    const info = { ...order, sentAt: this.options.clock.now() };
     this.options.onTrack?.(info);
     return this.registry.track(info);
   }

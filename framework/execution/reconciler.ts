@@ -1,7 +1,9 @@
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { Order } from '../model/resources/order.js';
 import type { OrderReport } from '../model/stream/order-report.js';
+import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderRegistry } from './order-registry.js';
+import type { OrderTracker } from './order-tracker.js';
 import { lookupWithRetry, type RecoveryOptions } from './unknown-outcome.js';
 import type { VenuePort } from './venue-port.js';
 
@@ -41,10 +43,22 @@ export function statusReport(order: Order): OrderReport {
 }
 
 /**
+ * How far before an order's local send time (or creation time) the history read starts: the
+ * exchange's clock may differ from ours (a signed request is accepted within 10 s, up to 60 s with
+ * a window), and a retried request may land a little after its first send.
+ */
+export const HISTORY_SLACK_MS = 60_000;
+
+/**
  * Makes the exchange the truth (start, and after every reconnect, when reports may have been
  * missed): balances replace ours; every open order updates its tracker, or is adopted or canceled
- * by policy when nobody tracks it; every tracker the exchange no longer lists as open, and every
- * pending order whose request ended with an unknown outcome, is looked up by client_order_id. An
+ * by policy when nobody tracks it. Every tracker the exchange no longer lists as open, and every
+ * pending order whose request ended with an unknown outcome (orders restored from the journal are
+ * pending), is settled in batches: one read of the order history by time range covering their
+ * creation times (paged), then one read of the trade history for executions missed while away.
+ * An order the complete history lacks never existed (or ended without executions over a day ago,
+ * which the exchange forgets): it is ended as never-existed. Per-order lookups by
+ * client_order_id are the last resort, for what a failed or incomplete batch left unsettled. An
  * order still in flight is left to its own request, which resolves it by lookup itself.
  */
 export async function reconcile(context: ReconcileContext): Promise<ReconcileSummary> {
@@ -84,20 +98,24 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
     }
   }
 
-  for (const tracker of [...registry.all()]) {
-    if (openIds.has(tracker.clientOrderId) || tracker.inFlight) continue;
+  const unsettled = [...registry.all()].filter((t) => !openIds.has(t.clientOrderId) && needsLookup(t));
+  const history = await readOrderHistory(venue, unsettled);
+  for (const tracker of unsettled) {
+    // A report may have settled it while the history was read.
+    if (!needsLookup(tracker)) continue;
     const pending = tracker.status === 'pending';
-    if (!pending && !tracker.active) continue;
-    let found: Order | undefined;
-    try {
-      found = await lookupWithRetry(() => venue.findOrder(tracker.clientOrderId), context.recovery);
-    } catch {
-      unresolved.push(tracker.clientOrderId);
-      continue;
+    let found: Order | undefined = history?.orders.get(tracker.clientOrderId);
+    if (found === undefined && !(history?.covers(tracker) ?? false)) {
+      try {
+        found = await lookupWithRetry(() => venue.findOrder(tracker.clientOrderId), context.recovery);
+      } catch {
+        unresolved.push(tracker.clientOrderId);
+        continue;
+      }
     }
     if (found === undefined) {
       if (pending) {
-        registry.forget(tracker.clientOrderId);
+        registry.forget(tracker.clientOrderId, 'never-existed');
         missing.push(tracker.clientOrderId);
         context.resolved?.(tracker.clientOrderId, undefined);
       } else {
@@ -115,19 +133,90 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
   return { updated, adopted, canceled, missing, unresolved };
 }
 
+/** Pending (outcome unknown, or restored) or active, and not waiting for its own request. */
+function needsLookup(tracker: OrderTracker): boolean {
+  return !tracker.inFlight && (tracker.status === 'pending' || tracker.active);
+}
+
+/** When the exchange made the order, or about when (its request's local send time). */
+function createdAbout(tracker: OrderTracker): number | undefined {
+  return tracker.order?.created_at ?? tracker.info.sentAt;
+}
+
+/** The earliest of the times, less the slack; undefined when none is known. */
+function rangeStart(times: Iterable<number | undefined>): number | undefined {
+  let earliest: number | undefined;
+  for (const time of times) if (time !== undefined && (earliest === undefined || time < earliest)) earliest = time;
+  return earliest === undefined ? undefined : Math.max(0, earliest - HISTORY_SLACK_MS);
+}
+
+interface OrderHistoryRead {
+  readonly orders: ReadonlyMap<string, Order>;
+  /** The read saw every order the exchange holds since this tracker's creation: not there means none. */
+  covers(tracker: OrderTracker): boolean;
+}
+
+/**
+ * One read of the order history since the earliest creation among `trackers` (paged by the
+ * venue); undefined when the venue cannot read by range, nothing has a known time, or the read
+ * failed (the per-order lookups then take over).
+ */
+async function readOrderHistory(venue: VenuePort, trackers: readonly OrderTracker[]): Promise<OrderHistoryRead | undefined> {
+  if (venue.orderHistory === undefined || trackers.length === 0) return undefined;
+  const from = rangeStart(trackers.map(createdAbout));
+  if (from === undefined) return undefined;
+  let batch;
+  try {
+    batch = await venue.orderHistory({ from });
+  } catch {
+    return undefined;
+  }
+  const orders = new Map<string, Order>();
+  for (const order of batch.items) orders.set(order.client_order_id, order);
+  const complete = batch.complete;
+  return { orders, covers: (tracker) => complete && createdAbout(tracker) !== undefined };
+}
+
 /**
  * Orders whose executed quantity is more than the executions seen (filled while the bot was down
  * or disconnected) get their executions from the trade history, so positions and flows match the
- * exchange's.
+ * exchange's: one read by time range for all of them, then per order only when that read failed
+ * or stopped short.
  */
 async function bookMissedExecutions(context: ReconcileContext, unresolved: string[]): Promise<void> {
-  for (const tracker of [...context.registry.all()]) {
-    const order = tracker.order;
-    if (order === undefined || tracker.inFlight || !tracker.unattributedQuantity.isPositive() || tracker.unattributedQuantity.isZero()) continue;
+  const short = [...context.registry.all()].filter(missesExecutions);
+  if (short.length === 0) return;
+  const venue = context.venue;
+  let complete = false;
+  const from = rangeStart(short.map((t) => t.order?.created_at));
+  if (venue.tradeHistory !== undefined && from !== undefined) {
     try {
-      context.registry.applyTrades(tracker.clientOrderId, await context.venue.orderTrades({ ...order, trades: undefined }));
+      const batch = await venue.tradeHistory({ from });
+      const byOrder = new Map<string, TradeHistoryRecord[]>();
+      for (const trade of batch.items) {
+        let list = byOrder.get(trade.client_order_id);
+        if (list === undefined) byOrder.set(trade.client_order_id, (list = []));
+        list.push(trade);
+      }
+      for (const tracker of short) context.registry.applyTrades(tracker.clientOrderId, byOrder.get(tracker.clientOrderId) ?? []);
+      complete = batch.complete;
+    } catch {
+      // Per order below.
+    }
+  }
+  if (complete) return;
+  for (const tracker of short) {
+    const order = tracker.order;
+    if (order === undefined || !missesExecutions(tracker)) continue;
+    try {
+      context.registry.applyTrades(tracker.clientOrderId, await venue.orderTrades({ ...order, trades: undefined }));
     } catch {
       unresolved.push(tracker.clientOrderId);
     }
   }
+}
+
+function missesExecutions(tracker: OrderTracker): boolean {
+  const quantity = tracker.unattributedQuantity;
+  return tracker.order !== undefined && !tracker.inFlight && quantity.isPositive() && !quantity.isZero();
 }

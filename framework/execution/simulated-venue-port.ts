@@ -7,7 +7,9 @@ import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import type { AccountId, NewOrderRequest, Venue, VenueEvent } from '../../backtest/venue/venue-types.js';
 import { VenueRejection } from '../../backtest/venue/venue-types.js';
-import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
+import type {
+  HistoryBatch, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
+} from './venue-port.js';
 
 /**
  * One account of the in-process simulated venue (backtest). Venue calls are synchronous; they are
@@ -82,6 +84,14 @@ export class SimulatedVenuePort implements VenuePort {
     return this.call((v) => v.tradeHistory(this.accountId).filter((t) => t.client_order_id === order.client_order_id));
   }
 
+  orderHistory(range: HistoryRange): Promise<HistoryBatch<Order>> {
+    return this.call((v) => ({ items: v.orderHistory(this.accountId).filter((o) => inRange(o.created_at, range)), complete: true }));
+  }
+
+  tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {
+    return this.call((v) => ({ items: v.tradeHistory(this.accountId).filter((t) => inRange(t.timestamp, range)), complete: true }));
+  }
+
   balances(): Promise<TradingBalance[]> {
     return this.call((v) => v.spotBalances(this.accountId));
   }
@@ -116,4 +126,8 @@ function wireOrder(order: VenueOrderRequest): NewOrderRequest {
     stop_price: order.stop_price === undefined ? undefined : toWire(order.stop_price), expire_time: order.expire_time,
     post_only: order.post_only, reduce_only: order.reduce_only,
   };
+}
+
+function inRange(time: number, range: HistoryRange): boolean {
+  return time >= range.from && (range.till === undefined || time <= range.till);
 }

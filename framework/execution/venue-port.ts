@@ -33,6 +33,14 @@ export interface VenuePort {
    * order's executed quantity shows executions the stream never reported (a bot that was down).
    */
   orderTrades(order: Order): Promise<TradeHistoryRecord[]>;
+  /**
+   * Orders of the account created (or last changed) from `range.from` on, every page of the
+   * venue's order history by time range: one batch instead of a lookup per order when a
+   * reconciliation settles many. Optional; without it each order is looked up on its own.
+   */
+  orderHistory?(range: HistoryRange): Promise<HistoryBatch<Order>>;
+  /** The account's executions from `range.from` on (trade history by time range, every page); optional as {@link orderHistory}. */
+  tradeHistory?(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>>;
   /** Order reports of the account, in the order the venue sent them. */
   readonly orderReports$: Observable<OrderReport>;
   /** Balance changes of the account. */
@@ -68,4 +76,20 @@ export interface VenueReplaceRequest {
   readonly new_client_order_id: string;
   readonly quantity: Decimal;
   readonly price?: Decimal;
+}
+
+/** A time range of a history read (UNIX ms, `till` open-ended when undefined). */
+export interface HistoryRange {
+  readonly from: number;
+  readonly till?: number;
+}
+
+/** What a history read by time range returned. */
+export interface HistoryBatch<T> {
+  readonly items: readonly T[];
+  /**
+   * Every record of the range is in `items` (the last page was short). False when the read
+   * stopped at its page budget: what it lacks is not proof that a record does not exist.
+   */
+  readonly complete: boolean;
 }
