@@ -25,7 +25,13 @@ export function compactedRecords(state: RecoveredState, now: number): JournalRec
       side: info.side, quantity: toWire(info.quantity), list: info.orderListId, leg: info.leg, replaces: info.replaces,
     });
     for (const fill of order.fills) records.push(fillRecord(info.clientOrderId, fill, fill.time));
-    if (order.finished) records.push({ k: 'final', t: now, id: info.clientOrderId, status: order.final?.status ?? 'canceled', reason: order.final?.reason });
+    const final = order.final;
+    if (order.finished && final !== undefined) {
+      records.push({
+        k: 'final', t: now, id: info.clientOrderId, status: final.status, reason: final.reason,
+        executed: final.executed === undefined ? undefined : toWire(final.executed),
+      });
+    }
   }
   return records;
 }

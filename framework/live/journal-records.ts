@@ -1,6 +1,6 @@
 import type { ClientOrderIdState } from '../execution/client-order-ids.js';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../execution/order-tracker.js';
-import { Decimal, toWire } from '../model/decimal.js';
+import { Decimal, ZERO, toWire } from '../model/decimal.js';
 import type { Side } from '../model/instrument.js';
 
 /**
@@ -20,7 +20,8 @@ export type JournalRecord =
   | { k: 'intent'; t: number; intent: string; kind: string; strategy: string; tag?: string }
   | { k: 'denied'; t: number; intent: string; check: string; reason: string }
   | { k: 'fill'; t: number; id: string; trade: string; quantity: string; price: string; fee: string; taker?: boolean; time: number }
-  | { k: 'final'; t: number; id: string; status: string; reason?: FinalReason }
+  /** `executed`: the order's executed quantity as the exchange last said (its predecessors' included, after a replace). */
+  | { k: 'final'; t: number; id: string; status: string; reason?: FinalReason; executed?: string }
   /** Written by compaction: counters the dropped lines held (today's client_order_id counter, intent numbers). */
   | { k: 'counters'; t: number; day?: string; counter?: number; intents: Record<string, number> }
   | { k: 'note'; t: number; event: string; [field: string]: unknown };
@@ -31,7 +32,7 @@ export interface JournaledOrder {
   readonly fills: OrderFill[];
   finished: boolean;
   /** The final line's status and reason, once written. */
-  final?: { readonly status: string; readonly reason?: FinalReason };
+  final?: { readonly status: string; readonly reason?: FinalReason; readonly executed?: Decimal };
 }
 
 /** What a journal says after a restart. */
@@ -97,10 +98,30 @@ export function applyRecord(orders: Map<string, JournaledOrder>, record: Journal
       const order = orders.get(record.id);
       if (order === undefined) return;
       order.finished = true;
-      order.final = { status: record.status, reason: record.reason };
+      order.final = { status: record.status, reason: record.reason, executed: record.executed === undefined ? undefined : new Decimal(record.executed) };
       return;
     }
     default:
+  }
+}
+
+/**
+ * A final order whose executed quantity is more than the executions journaled for it and the
+ * orders it replaced (trade reports lost, then the end learned from an answer) is taken as not
+ * final: the restart looks it up, and the trade history books what is missing.
+ */
+export function reopenShortOrders(orders: ReadonlyMap<string, JournaledOrder>): void {
+  for (const order of orders.values()) {
+    const executed = order.final?.executed;
+    if (!order.finished || executed === undefined || executed.isZero()) continue;
+    let booked = ZERO;
+    const seen = new Set<string>();
+    for (let link: JournaledOrder | undefined = order; link !== undefined && !seen.has(link.info.clientOrderId);) {
+      seen.add(link.info.clientOrderId);
+      for (const fill of link.fills) booked = booked.plus(fill.quantity);
+      link = link.info.replaces === undefined ? undefined : orders.get(link.info.replaces);
+    }
+    if (executed.greaterThan(booked)) order.finished = false;
   }
 }
 

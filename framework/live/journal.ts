@@ -3,11 +3,12 @@ import path from 'node:path';
 import type { ClientOrderIdGenerator } from '../execution/client-order-ids.js';
 import { utcDay } from '../execution/client-order-ids.js';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../execution/order-tracker.js';
+import { toWire } from '../model/decimal.js';
 import type { KernelHooks } from '../runtime/bot-kernel.js';
 import type { IntentVerdict } from '../runtime/trading-pipeline.js';
 import { compactedRecords, rewriteAtomically } from './journal-compaction.js';
 import {
-  applyRecord, countIntent, fillRecord, finalReason, orderRecord, type JournaledOrder, type JournalRecord, type RecoveredState,
+  applyRecord, countIntent, fillRecord, finalReason, orderRecord, reopenShortOrders, type JournaledOrder, type JournalRecord, type RecoveredState,
 } from './journal-records.js';
 
 export type { FinalReason, JournaledOrder, RecoveredState } from './journal-records.js';
@@ -83,6 +84,7 @@ export class Journal implements KernelHooks {
         if (parsed !== undefined && parsed.day === today) counter = Math.max(counter, parsed.counter);
       }
     }
+    reopenShortOrders(orders);
     const state = { orders: [...orders.values()], ids: counter > 0 ? { day: today, counter } : undefined, skippedLines, intents, lines };
     for (const order of state.orders) if (!order.finished && order.info.replaces !== undefined) this.replaced.add(order.info.replaces);
     if (ids !== undefined) this.recovered = state;
@@ -137,7 +139,7 @@ export class Journal implements KernelHooks {
     this.replaced.delete(id);
     // A refused replacement leaves the order it was to replace in place.
     if (tracker.unplaced !== undefined && tracker.info.replaces !== undefined) this.replaced.delete(tracker.info.replaces);
-    this.write({ k: 'final', t: this.options.now(), id, status: tracker.status, reason });
+    this.write({ k: 'final', t: this.options.now(), id, status: tracker.status, reason, executed: toWire(tracker.quantityCumulative) });
   }
 
   /** A free-form mark (reconciliation summaries, shutdown). */
