@@ -13,6 +13,14 @@ import {
 
 export type { FinalReason, JournaledOrder, RecoveredState } from './journal-records.js';
 
+/** What {@link Journal.open} did to a long journal. */
+export interface JournalCompaction {
+  readonly linesBefore: number;
+  readonly linesAfter: number;
+  /** Why the rewrite failed (the journal is then left as it was). */
+  readonly failed?: string;
+}
+
 /** Options of {@link Journal}. */
 export interface JournalOptions {
   readonly dir: string;
@@ -94,17 +102,27 @@ export class Journal implements KernelHooks {
   /**
    * Opens the file for appending and writes a start mark. After a {@link recover} with the id
    * generator, the journal is first compacted (atomically) when that drops lines: a restart reads
-   * the orders that matter, not the whole history.
+   * the orders that matter, not the whole history. A compaction that fails (disk full) leaves the
+   * journal as it was, and says so; the bot runs on, appending to it.
    */
-  open(): void {
+  open(): JournalCompaction | undefined {
     const state = this.recovered;
     this.recovered = undefined;
+    let compaction: JournalCompaction | undefined;
     if (state !== undefined && existsSync(this.file)) {
       const records = compactedRecords(state, this.options.now());
-      if (records.length < state.lines) rewriteAtomically(this.file, records);
+      if (records.length < state.lines) {
+        compaction = { linesBefore: state.lines, linesAfter: records.length };
+        try {
+          rewriteAtomically(this.file, records);
+        } catch (error) {
+          compaction = { ...compaction, failed: error instanceof Error ? error.message : String(error) };
+        }
+      }
     }
     this.fd = openSync(this.file, 'a');
     this.write({ k: 'start', t: this.options.now(), pid: process.pid });
+    return compaction;
   }
 
   onTrack(info: TrackedOrderInfo): void {
