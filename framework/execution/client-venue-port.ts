@@ -9,7 +9,7 @@ import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { Order } from '../model/resources/order.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import type {
-  HistoryBatch, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
+  HistoryBatch, HistoryPage, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
 } from './venue-port.js';
 
 /** Largest page of the history endpoints (document 001: limit max 1000). */
@@ -67,11 +67,10 @@ export class ClientVenuePort implements VenuePort {
     for (const subscription of this.owned.splice(0)) subscription.unsubscribe();
   }
 
-  orderHistory(range: HistoryRange): Promise<HistoryBatch<Order>> {
-    return readPages((offset) => this.rest.spot.getOrderHistory({
-      by: 'timestamp', sort: 'ASC', from: new Date(range.from), till: range.till === undefined ? undefined : new Date(range.till),
-      limit: HISTORY_PAGE, offset,
-    }));
+  async orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
+    // By id (the default), newest first: creation order, which later changes of an order do not move.
+    const items = await this.rest.spot.getOrderHistory({ sort: 'DESC', limit: HISTORY_PAGE, offset });
+    return { items, last: items.length < HISTORY_PAGE };
   }
 
   tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {

@@ -99,7 +99,7 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
   }
 
   const unsettled = [...registry.all()].filter((t) => !openIds.has(t.clientOrderId) && needsLookup(t));
-  const history = await readOrderHistory(venue, unsettled);
+  const history = await readOrderHistory(venue, unsettled, registry.all());
   for (const tracker of unsettled) {
     // A report may have settled it while the history was read.
     if (!needsLookup(tracker)) continue;
@@ -138,10 +138,8 @@ function needsLookup(tracker: OrderTracker): boolean {
   return !tracker.inFlight && (tracker.status === 'pending' || tracker.active);
 }
 
-/** When the exchange made the order, or about when (its request's local send time). */
-function createdAbout(tracker: OrderTracker): number | undefined {
-  return tracker.order?.created_at ?? tracker.info.sentAt;
-}
+/** Pages of the order history one reconciliation reads at most before it looks the rest up one by one. */
+export const ORDER_HISTORY_PAGES = 10;
 
 /** The earliest of the times, less the slack; undefined when none is known. */
 function rangeStart(times: Iterable<number | undefined>): number | undefined {
@@ -152,29 +150,77 @@ function rangeStart(times: Iterable<number | undefined>): number | undefined {
 
 interface OrderHistoryRead {
   readonly orders: ReadonlyMap<string, Order>;
-  /** The read saw every order the exchange holds since this tracker's creation: not there means none. */
+  /** The read went back past this tracker's creation: not found means the exchange has no such order. */
   covers(tracker: OrderTracker): boolean;
 }
 
 /**
- * One read of the order history since the earliest creation among `trackers` (paged by the
- * venue); undefined when the venue cannot read by range, nothing has a known time, or the read
- * failed (the per-order lookups then take over).
+ * How far the exchange's clock is ahead of ours, at most: the least (creation time on the
+ * exchange - local send time) over orders whose both times are known. A request reaches the
+ * exchange after it leaves, so the true offset is no larger than any of these.
  */
-async function readOrderHistory(venue: VenuePort, trackers: readonly OrderTracker[]): Promise<OrderHistoryRead | undefined> {
-  if (venue.orderHistory === undefined || trackers.length === 0) return undefined;
-  const from = rangeStart(trackers.map(createdAbout));
-  if (from === undefined) return undefined;
-  let batch;
-  try {
-    batch = await venue.orderHistory({ from });
-  } catch {
-    return undefined;
+function clockOffset(trackers: Iterable<OrderTracker>): number | undefined {
+  let least: number | undefined;
+  for (const tracker of trackers) {
+    const created = tracker.order?.created_at;
+    const sent = tracker.info.sentAt;
+    if (created === undefined || sent === undefined) continue;
+    const offset = created - sent;
+    if (least === undefined || offset < least) least = offset;
   }
+  return least;
+}
+
+/**
+ * Reads the order history newest first, page by page, until every tracker is found, the history
+ * ends, or the pages reach back before the earliest of the missing trackers' creation: in the
+ * exchange's time, its local send time plus the clock offset less {@link HISTORY_SLACK_MS}. Our
+ * send times are only compared through the offset learned from our own orders (the open ones,
+ * and those this read finds), never with the exchange's clock directly: a sandbox replaying a
+ * recording lives years in the past. Undefined when the venue cannot page its history.
+ */
+async function readOrderHistory(venue: VenuePort, trackers: readonly OrderTracker[], all: Iterable<OrderTracker>): Promise<OrderHistoryRead | undefined> {
+  if (venue.orderHistoryPage === undefined || trackers.length === 0) return undefined;
+  const wanted = new Map(trackers.map((t) => [t.clientOrderId, t]));
   const orders = new Map<string, Order>();
-  for (const order of batch.items) orders.set(order.client_order_id, order);
-  const complete = batch.complete;
-  return { orders, covers: (tracker) => complete && createdAbout(tracker) !== undefined };
+  let offset = clockOffset(all);
+  let ended = false;
+  /** Every order created from this time (exchange clock) on has been read. */
+  let frontier = Number.POSITIVE_INFINITY;
+  let read = 0;
+  for (let page = 0; page < ORDER_HISTORY_PAGES && wanted.size > 0; page++) {
+    let result;
+    try {
+      result = await venue.orderHistoryPage(read);
+    } catch {
+      break;
+    }
+    for (const order of result.items) {
+      const tracker = wanted.get(order.client_order_id);
+      if (tracker === undefined) continue;
+      wanted.delete(order.client_order_id);
+      orders.set(order.client_order_id, order);
+      if (tracker.info.sentAt !== undefined && (offset === undefined || order.created_at - tracker.info.sentAt < offset)) offset = order.created_at - tracker.info.sentAt;
+    }
+    read += result.items.length;
+    if (result.last) {
+      ended = true;
+      break;
+    }
+    // Newest first by creation (or by last change): every order made since the last one's last change is read.
+    const last = result.items[result.items.length - 1];
+    if (last !== undefined && last.updated_at < frontier) frontier = last.updated_at;
+    const learned = offset;
+    if (learned !== undefined && [...wanted.values()].every((t) => passed(t, learned, frontier))) break;
+  }
+  const learned = offset;
+  return { orders, covers: (tracker) => ended || (learned !== undefined && passed(tracker, learned, frontier)) };
+}
+
+/** The read reached back before the tracker's creation, in the exchange's time. */
+function passed(tracker: OrderTracker, clockOffsetMs: number, frontier: number): boolean {
+  const sent = tracker.info.sentAt;
+  return sent !== undefined && frontier < sent + clockOffsetMs - HISTORY_SLACK_MS;
 }
 
 /**

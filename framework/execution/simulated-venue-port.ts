@@ -8,8 +8,11 @@ import type { OrderReport } from '../model/stream/order-report.js';
 import type { AccountId, NewOrderRequest, Venue, VenueEvent } from '../../backtest/venue/venue-types.js';
 import { VenueRejection } from '../../backtest/venue/venue-types.js';
 import type {
-  HistoryBatch, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
+  HistoryBatch, HistoryPage, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
 } from './venue-port.js';
+
+/** Orders per page of {@link SimulatedVenuePort.orderHistoryPage}, as the exchange's largest page. */
+const HISTORY_PAGE = 1000;
 
 /**
  * One account of the in-process simulated venue (backtest). Venue calls are synchronous; they are
@@ -84,8 +87,11 @@ export class SimulatedVenuePort implements VenuePort {
     return this.call((v) => v.tradeHistory(this.accountId).filter((t) => t.client_order_id === order.client_order_id));
   }
 
-  orderHistory(range: HistoryRange): Promise<HistoryBatch<Order>> {
-    return this.call((v) => ({ items: v.orderHistory(this.accountId).filter((o) => inRange(o.created_at, range)), complete: true }));
+  orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
+    return this.call((v) => {
+      const all = v.orderHistory(this.accountId);
+      return { items: all.slice(offset, offset + HISTORY_PAGE), last: offset + HISTORY_PAGE >= all.length };
+    });
   }
 
   tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {

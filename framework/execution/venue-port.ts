@@ -34,12 +34,13 @@ export interface VenuePort {
    */
   orderTrades(order: Order): Promise<TradeHistoryRecord[]>;
   /**
-   * Orders of the account created (or last changed) from `range.from` on, every page of the
-   * venue's order history by time range: one batch instead of a lookup per order when a
-   * reconciliation settles many. Optional; without it each order is looked up on its own.
+   * One page of the account's order history, newest first (`offset` records skipped), open orders
+   * included or not as the venue keeps them; `last` when no older page exists. The reconciliation
+   * reads pages until it found or passed the orders it settles: one read for many orders instead
+   * of a lookup each. Optional; without it each order is looked up on its own.
    */
-  orderHistory?(range: HistoryRange): Promise<HistoryBatch<Order>>;
-  /** The account's executions from `range.from` on (trade history by time range, every page); optional as {@link orderHistory}. */
+  orderHistoryPage?(offset: number): Promise<HistoryPage<Order>>;
+  /** The account's executions from `range.from` (exchange time) on: the trade history by time range, every page; optional. */
   tradeHistory?(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>>;
   /** Order reports of the account, in the order the venue sent them. */
   readonly orderReports$: Observable<OrderReport>;
@@ -82,6 +83,13 @@ export interface VenueReplaceRequest {
 export interface HistoryRange {
   readonly from: number;
   readonly till?: number;
+}
+
+/** One page of a history, newest first. */
+export interface HistoryPage<T> {
+  readonly items: readonly T[];
+  /** No older record exists. */
+  readonly last: boolean;
 }
 
 /** What a history read by time range returned. */

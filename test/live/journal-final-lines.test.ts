@@ -156,4 +156,20 @@ describe('every way an order ends writes its final line, with the reason', () =>
     expect(finals.get('b_20231114_2')).toBeUndefined();
     expect(second.adapter.registry.get('b_20231114_2')?.status).toBe('new');
   });
+
+  it('the venue\'s clock years behind the bot\'s: orders filled while down are still found by the batch read, not taken as never made', async () => {
+    const w = journalWorld(dirs, { botClockAheadMs: 3 * 365 * 86_400_000 });
+    const first = await started(w);
+    await first.adapter.submit(place('99.5'));
+    await first.adapter.submit(place('99.4'));
+    const [a, b] = first.adapter.registry.open('s').map((t) => t.clientOrderId);
+    kill(first);
+    w.trade('99.4', '2', 'sell');
+    const second = await started(w);
+    kill(second);
+    const finals = finalLines(w.file);
+    expect([finals.get(a!), finals.get(b!)]).toEqual([{ status: 'filled', reason: 'filled' }, { status: 'filled', reason: 'filled' }]);
+    expect(second.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('2');
+    expect(second.port.count('findOrder')).toBe(0);
+  });
 });

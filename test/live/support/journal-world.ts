@@ -8,7 +8,7 @@ import { ClientOrderIdGenerator } from '../../../framework/execution/client-orde
 import { ExecutionAdapter } from '../../../framework/execution/execution-adapter.js';
 import { SimulatedVenuePort } from '../../../framework/execution/simulated-venue-port.js';
 import type {
-  HistoryBatch, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
+  HistoryBatch, HistoryPage, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
 } from '../../../framework/execution/venue-port.js';
 import { ExchangeError, NetworkError, TimeoutError } from '../../../framework/exchange/errors.js';
 import { Journal } from '../../../framework/live/journal.js';
@@ -77,8 +77,8 @@ export class FaultyVenuePort implements VenuePort {
   orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
     return this.run('orderTrades', () => this.inner.orderTrades(order));
   }
-  orderHistory(range: HistoryRange): Promise<HistoryBatch<Order>> {
-    return this.run('orderHistory', () => this.inner.orderHistory(range));
+  orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
+    return this.run('orderHistoryPage', () => this.inner.orderHistoryPage(offset));
   }
   tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {
     return this.run('tradeHistory', () => this.inner.tradeHistory(range));
@@ -123,8 +123,10 @@ export interface Life {
  * One simulated venue (it outlives the bot) and a journal folder; `boot` starts a new bot process
  * from what the journal says, as the live bot does: recover, open (compacting), restore.
  */
-export function journalWorld(dirs: string[]) {
+export function journalWorld(dirs: string[], options: { readonly botClockAheadMs?: number } = {}) {
   const clock = new VirtualClock(START);
+  // The bot's clock may run apart from the venue's (a sandbox replaying a recording lives in the past).
+  const botClock = { now: () => clock.now() + (options.botClockAheadMs ?? 0) };
   let inner = new SimulatedVenuePort('main');
   const venue = new SimulatedVenue([BTC], { main: { spot: { USDT: '100000', BTC: '100' } } }, (i) => new ReplayedSymbolMarket(i), (e) => inner.onVenueEvent(e), clock.now());
   venue.onMarketFrame(bookSnapshot(), clock.now());
@@ -135,12 +137,12 @@ export function journalWorld(dirs: string[]) {
     inner = new SimulatedVenuePort('main');
     inner.attach(venue);
     const port = new FaultyVenuePort(inner);
-    const journal = new Journal({ dir, botId: 'b', syncEveryMs: 0, now: () => clock.now() });
-    const ids = new ClientOrderIdGenerator('b', clock, undefined);
+    const journal = new Journal({ dir, botId: 'b', syncEveryMs: 0, now: () => botClock.now() });
+    const ids = new ClientOrderIdGenerator('b', botClock, undefined);
     const recovered = journal.recover(ids);
     journal.open();
     const adapter = new ExecutionAdapter({
-      venue: port, ids: new ClientOrderIdGenerator('b', clock, recovered.ids), clock, unknownOrders: 'adopt',
+      venue: port, ids: new ClientOrderIdGenerator('b', botClock, recovered.ids), clock: botClock, unknownOrders: 'adopt',
       recovery: { sleep: async () => undefined },
       onTrack: (info) => journal.onTrack(info), onFill: (info, fill) => journal.onFill(info, fill), onOrderFinished: (t) => journal.onOrderFinished(t),
     });
