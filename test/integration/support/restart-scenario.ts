@@ -116,6 +116,8 @@ export interface RestartedBot {
   readonly firstOrder: Promise<number>;
   /** REST requests sent so far, as `METHOD path`, in order. */
   readonly requests: string[];
+  /** Milliseconds the journal took to be read and compacted. */
+  readonly journalMs: { readonly recover: number; readonly open: number };
   stop(): Promise<number>;
 }
 
@@ -145,10 +147,11 @@ export async function restartBot(ex: Exchange, scenario: RestartScenario, option
     reconciled: new Promise<number>((resolve) => (reconciled = resolve)),
     firstOrder: new Promise<number>((resolve) => (firstOrder = resolve)),
   };
-  container.rebindSync<Journal>(TOKENS.Journal).toDynamicValue((ctx) => new WatchedJournal(
-    { dir: config.journal.dir, botId: config.bot.id, now: () => ctx.get<Clock>(TOKENS.Clock).now() },
+  const journal = new WatchedJournal(
+    { dir: config.journal.dir, botId: config.bot.id, now: () => container.get<Clock>(TOKENS.Clock).now() },
     { reconciled, firstOrder },
-  ));
+  );
+  container.rebindSync<Journal>(TOKENS.Journal).toConstantValue(journal);
   if (options.batchReads === false) {
     container.rebindSync<ClientVenuePort>(TOKENS.VenuePort).toDynamicValue((ctx) => {
       const port = new ClientVenuePort({ session: ctx.get<TradingSession>(TOKENS.TradingSession), rest: ctx.get<RestClient>(TOKENS.RestClient) });
@@ -172,7 +175,7 @@ export async function restartBot(ex: Exchange, scenario: RestartScenario, option
     await logger.close();
   });
   return {
-    bot, done, startedAt, requests, ...moments,
+    bot, done, startedAt, requests, journalMs: journal.spent, ...moments,
     stop: async () => {
       stop();
       return done;
@@ -183,6 +186,26 @@ export async function restartBot(ex: Exchange, scenario: RestartScenario, option
 /** The production journal, telling when the reconciliation was noted and when the first new order was journaled. */
 class WatchedJournal extends Journal {
   private ordered = false;
+  /** Milliseconds spent reading (recover) and compacting (open) the journal. */
+  readonly spent = { recover: 0, open: 0 };
+
+  override recover(...args: Parameters<Journal['recover']>): ReturnType<Journal['recover']> {
+    const started = performance.now();
+    try {
+      return super.recover(...args);
+    } finally {
+      this.spent.recover += performance.now() - started;
+    }
+  }
+
+  override open(): ReturnType<Journal['open']> {
+    const started = performance.now();
+    try {
+      return super.open();
+    } finally {
+      this.spent.open += performance.now() - started;
+    }
+  }
 
   constructor(options: ConstructorParameters<typeof Journal>[0], private readonly moments: { reconciled: (at: number) => void; firstOrder: (at: number) => void }) {
     super(options);
