@@ -1,7 +1,11 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
+import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
+import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import { ZERO } from '../../framework/model/decimal.js';
+import { LiveClock } from '../../framework/time/clock.js';
 import { readJournal, startExchange, until, type Exchange } from './support/bot-harness.js';
 import { restartBot, seedRestartScenario, type RestartedBot, type RestartScenario } from './support/restart-scenario.js';
 
@@ -62,5 +66,34 @@ describe('a bot restarted on a long journal, against the sandbox over loopback',
     const position = trades.reduce((q, t) => (t.side === 'buy' ? q.plus(t.quantity) : q.minus(t.quantity)), ZERO);
     expect(position.toFixed()).toBe('0.005');
     expect(kernel.adapter.registry.positions.position('market-maker', 'BTCUSDT')?.quantity.toFixed()).toBe(position.toFixed());
+  }, 60_000);
+
+  it('the venue port reads the order history newest first by page and the trade history by exchange time over REST', async () => {
+    const ex = (exchange = await startExchange());
+    const s = (scenario = await seedRestartScenario(ex, 'rp', { historical: 1500, open: 2, filledWhileDown: 3, neverSent: 0 }));
+    const session = TradingSession.create({
+      url: `${ex.server.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
+      credentials: ApiCredentials.from({ apiKey: ex.apiKey, secretKey: ex.secretKey, scheme: 'hs256' }),
+    });
+    const port = new ClientVenuePort({ session, rest: ex.rest });
+    try {
+      const first = await port.orderHistoryPage(0);
+      const second = await port.orderHistoryPage(1000);
+      expect([first.items.length, first.last, second.items.length, second.last]).toEqual([1000, false, 505, true]);
+      const ids = [...first.items, ...second.items].map((o) => o.client_order_id);
+      expect(new Set(ids).size).toBe(1505);
+      // Newest first: the unsettled orders were made last.
+      for (const id of [...s.open, ...s.filledWhileDown]) expect(ids.indexOf(id)).toBeLessThan(5);
+      const everything = await port.tradeHistory({ from: 0 });
+      expect(everything).toMatchObject({ complete: true });
+      const fills = everything.items.filter((t) => t.client_order_id.startsWith('rp_'));
+      expect(fills).toHaveLength(30 + 3);
+      const since = fills[fills.length - 3]!.timestamp;
+      const recent = await port.tradeHistory({ from: since });
+      expect(recent.items.map((t) => t.client_order_id).sort()).toEqual([...s.filledWhileDown].sort());
+    } finally {
+      port.close();
+      await session.close();
+    }
   }, 60_000);
 });
