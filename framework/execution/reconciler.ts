@@ -54,12 +54,13 @@ export const HISTORY_SLACK_MS = 60_000;
  * missed): balances replace ours; every open order updates its tracker, or is adopted or canceled
  * by policy when nobody tracks it. Every tracker the exchange no longer lists as open, and every
  * pending order whose request ended with an unknown outcome (orders restored from the journal are
- * pending), is settled in batches: one read of the order history by time range covering their
- * creation times (paged), then one read of the trade history for executions missed while away.
- * An order the complete history lacks never existed (or ended without executions over a day ago,
- * which the exchange forgets): it is ended as never-existed. Per-order lookups by
- * client_order_id are the last resort, for what a failed or incomplete batch left unsettled. An
- * order still in flight is left to its own request, which resolves it by lookup itself.
+ * pending), is settled in batches: the order history read newest first until it has found them or
+ * gone back past their creation (see {@link readOrderHistory}), then one read of the trade history
+ * by time range for executions missed while away. An order the history lacks though the read went
+ * back past it never existed (or ended without executions over a day ago, which the exchange
+ * forgets): it is ended as never-existed. Per-order lookups by client_order_id are the last
+ * resort, for what a failed or stopped-short read left unsettled. An order still in flight is left
+ * to its own request, which resolves it by lookup itself.
  */
 export async function reconcile(context: ReconcileContext): Promise<ReconcileSummary> {
   const { venue, registry } = context;

@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, renameSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import { fillRecord, type JournalRecord, type RecoveredState } from './journal-records.js';
+import { fillRecord, orderRecord, type JournalRecord, type RecoveredState } from './journal-records.js';
 import { toWire } from '../model/decimal.js';
 
 /** Records written per `write(2)` while compacting (one large string per batch, not one call per line). */
@@ -20,10 +20,7 @@ export function compactedRecords(state: RecoveredState, now: number): JournalRec
   for (const order of state.orders) {
     if (order.finished && order.fills.length === 0) continue;
     const info = order.info;
-    records.push({
-      k: 'order', t: info.sentAt ?? now, id: info.clientOrderId, intent: info.intentId, strategy: info.strategyId, symbol: info.symbol,
-      side: info.side, quantity: toWire(info.quantity), list: info.orderListId, leg: info.leg, replaces: info.replaces,
-    });
+    records.push(orderRecord(info, now));
     for (const fill of order.fills) records.push(fillRecord(info.clientOrderId, fill, fill.time));
     const final = order.final;
     if (order.finished && final !== undefined) {
