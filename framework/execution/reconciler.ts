@@ -3,7 +3,7 @@ import type { Order } from '../model/resources/order.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderRegistry } from './order-registry.js';
-import type { OrderTracker } from './order-tracker.js';
+import type { OrderTracker, TrackedOrderInfo } from './order-tracker.js';
 import { lookupWithRetry, type RecoveryOptions } from './unknown-outcome.js';
 import type { VenuePort } from './venue-port.js';
 
@@ -34,6 +34,8 @@ export interface ReconcileContext {
   readonly setBalances: (balances: readonly TradingBalance[]) => void;
   /** A pending order of an unknown outcome was settled: found on the exchange, or known not to exist. */
   readonly resolved?: (clientOrderId: string, order: Order | undefined) => void;
+  /** An order found open that nobody tracked is tracked from now on (policy `adopt`). */
+  readonly adopted?: (info: TrackedOrderInfo) => void;
 }
 
 /** An order snapshot as a `status` report. */
@@ -86,7 +88,8 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
       continue;
     }
     if (context.policy === 'adopt') {
-      registry.adopt(order, context.adoptAs);
+      const tracker = registry.adopt(order, context.adoptAs).tracker;
+      if (tracker !== undefined) context.adopted?.(tracker.info);
       adopted.push(order.client_order_id);
       context.emit(statusReport(order));
       continue;

@@ -15,7 +15,7 @@ export type JournalRecord =
   | { k: 'start'; t: number; pid: number }
   | {
     k: 'order'; t: number; id: string; intent?: string; strategy?: string; symbol: string; side: Side; quantity: string; list?: string;
-    leg?: number; replaces?: string;
+    leg?: number; replaces?: string; adopted?: boolean;
   }
   | { k: 'intent'; t: number; intent: string; kind: string; strategy: string; tag?: string }
   | { k: 'denied'; t: number; intent: string; check: string; reason: string }
@@ -57,11 +57,12 @@ export function finalReason(tracker: OrderTracker, replacementSent: boolean): Fi
   return tracker.replacedBy !== undefined || replacementSent ? 'replaced' : 'canceled';
 }
 
-/** The `order` line of an order. */
-export function orderRecord(info: TrackedOrderInfo, now: number): JournalRecord {
+/** The `order` line of an order (`adopted` when no request of ours made it: no send time then). */
+export function orderRecord(info: TrackedOrderInfo, now: number): Extract<JournalRecord, { k: 'order' }> {
   return {
     k: 'order', t: info.sentAt ?? now, id: info.clientOrderId, intent: info.intentId, strategy: info.strategyId, symbol: info.symbol,
     side: info.side, quantity: toWire(info.quantity), list: info.orderListId, leg: info.leg, replaces: info.replaces,
+    adopted: info.sentAt === undefined ? true : undefined,
   };
 }
 
@@ -80,7 +81,8 @@ export function applyRecord(orders: Map<string, JournaledOrder>, record: Journal
       orders.set(record.id, {
         info: {
           clientOrderId: record.id, intentId: record.intent, strategyId: record.strategy, symbol: record.symbol, side: record.side,
-          quantity: new Decimal(record.quantity), orderListId: record.list, leg: record.leg, replaces: record.replaces, sentAt: record.t,
+          quantity: new Decimal(record.quantity), orderListId: record.list, leg: record.leg, replaces: record.replaces,
+          sentAt: record.adopted === true ? undefined : record.t,
         },
         fills: [], finished: false,
       });

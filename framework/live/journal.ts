@@ -132,6 +132,14 @@ export class Journal implements KernelHooks {
     this.sync();
   }
 
+  /**
+   * An adopted order is journaled too, so its executions and its end survive a restart. It carries
+   * no send time of ours: a restart looks it up rather than searching the history by time.
+   */
+  onAdopt(info: TrackedOrderInfo): void {
+    this.write({ ...orderRecord(info, this.options.now()), adopted: true });
+  }
+
   onVerdict(verdict: IntentVerdict): void {
     const intent = verdict.intent;
     if (verdict.kind === 'denied') {

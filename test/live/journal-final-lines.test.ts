@@ -172,4 +172,18 @@ describe('every way an order ends writes its final line, with the reason', () =>
     expect(second.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('2');
     expect(second.port.count('findOrder')).toBe(0);
   });
+
+  it('an adopted order is journaled: its executions and its end survive a restart after it ended', async () => {
+    const w = journalWorld(dirs);
+    w.venue.placeOrder('main', { client_order_id: 'manual', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '99.7' });
+    const first = await started(w);
+    w.trade('99.7', '0.3', 'sell');
+    w.venue.cancelOrder('main', 'manual');
+    kill(first);
+    expect(finalLines(w.file).get('manual')).toEqual({ status: 'canceled', reason: 'canceled' });
+    const second = await started(w);
+    kill(second);
+    expect(second.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.3');
+    expect(second.port.count('findOrder', 'orderHistoryPage', 'tradeHistory')).toBe(0);
+  });
 });

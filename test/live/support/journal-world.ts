@@ -142,9 +142,9 @@ export function journalWorld(dirs: string[], options: { readonly botClockAheadMs
     const recovered = journal.recover(ids);
     journal.open();
     const adapter = new ExecutionAdapter({
-      venue: port, ids: new ClientOrderIdGenerator('b', botClock, recovered.ids), clock: botClock, unknownOrders: 'adopt',
+      venue: port, ids: new ClientOrderIdGenerator('b', botClock, recovered.ids), clock: botClock, unknownOrders: 'adopt', adoptAs: 's',
       recovery: { sleep: async () => undefined },
-      onTrack: (info) => journal.onTrack(info), onFill: (info, fill) => journal.onFill(info, fill), onOrderFinished: (t) => journal.onOrderFinished(t),
+      onTrack: (info) => journal.onTrack(info), onAdopt: (info) => journal.onAdopt(info), onFill: (info, fill) => journal.onFill(info, fill), onOrderFinished: (t) => journal.onOrderFinished(t),
     });
     for (const order of recovered.orders) adapter.registry.restore(order.info, order.fills, order.finished);
     return { port, journal, adapter };
