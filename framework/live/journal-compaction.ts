@@ -44,8 +44,7 @@ export function rewriteAtomically(file: string, records: readonly JournalRecord[
   const fd = openSync(temporary, 'w');
   try {
     for (let i = 0; i < records.length; i += LINES_PER_WRITE) {
-      const chunk = records.slice(i, i + LINES_PER_WRITE).map((r) => `${JSON.stringify(r)}\n`).join('');
-      writeSync(fd, chunk);
+      writeAll(fd, Buffer.from(records.slice(i, i + LINES_PER_WRITE).map((r) => `${JSON.stringify(r)}\n`).join(''), 'utf8'));
     }
     fsyncSync(fd);
   } finally {
@@ -57,5 +56,14 @@ export function rewriteAtomically(file: string, records: readonly JournalRecord[
     fsyncSync(dir);
   } finally {
     closeSync(dir);
+  }
+}
+
+/** Writes every byte: `write(2)` may write fewer than asked (a full disk), and a short copy must never replace the journal. */
+function writeAll(fd: number, bytes: Buffer): void {
+  for (let offset = 0; offset < bytes.length;) {
+    const written = writeSync(fd, bytes, offset, bytes.length - offset);
+    if (written <= 0) throw new Error(`journal compaction wrote nothing at byte ${offset} of ${bytes.length}`);
+    offset += written;
   }
 }

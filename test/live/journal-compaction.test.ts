@@ -121,6 +121,18 @@ describe('Journal compaction on open', () => {
     });
   }
 
+  it('a short write (fewer bytes than asked) is carried on to the end: the copy is whole', async () => {
+    const { dir } = longJournal(50);
+    const journal = journalIn(dir);
+    const before = journal.recover(ids());
+    const actual = await vi.importActual<typeof fs>('node:fs');
+    vi.mocked(fs.writeSync).mockImplementationOnce(((fd: number, bytes: Buffer, offset: number, length: number) =>
+      actual.writeSync(fd, bytes, offset, Math.min(length, 100))) as typeof fs.writeSync);
+    expect(journal.open()).toEqual({ linesBefore: 209, linesAfter: 8 });
+    journal.close();
+    expect(restartView(journalIn(dir).recover(ids()))).toEqual(restartView(before));
+  });
+
   it('a half-written copy left by a kill is ignored, then replaced by the next compaction', () => {
     const { dir } = longJournal(50);
     const journal = journalIn(dir);
