@@ -8,7 +8,7 @@ import { idToWire, msToIso, wireRecord } from '../../framework/model/resources/w
 import { VenueRejection, type Venue } from '../venue/venue-types.js';
 import type { MarketState } from './market-state.js';
 import {
-  invalid, newOrderRequest, optInt, optText, orderListRequest, replaceOrderRequest, transferRequest, type Params,
+  invalid, newOrderRequest, optInt, optText, optTime, orderListRequest, replaceOrderRequest, transferRequest, type Params,
 } from './request-params.js';
 import { accountOf, type Route } from './rest-route.js';
 import type { TransactionLog } from './transaction-log.js';
@@ -111,7 +111,12 @@ function orderHistory(orders: readonly Order[], query: Params): Record<string, u
   if (id !== undefined) return orders.filter((o) => o.client_order_id === id).map(orderToWire);
   const { sort, limit, offset } = paging(query);
   const wanted = symbolFilter(query);
+  const range = timeRange(query);
   let list = orders.filter((o) => wanted(o.symbol));
+  if (range !== undefined) {
+    // By creation time: an order changing while a client pages keeps its place.
+    list = list.filter((o) => range(o.created_at)).sort((a, b) => b.created_at - a.created_at || Number(b.id) - Number(a.id));
+  }
   if (sort === 'ASC') list = [...list].reverse();
   return list.slice(offset, offset + limit).map(orderToWire);
 }
@@ -120,9 +125,18 @@ function tradeHistory(trades: readonly TradeHistoryRecord[], query: Params): Rec
   const { sort, limit, offset } = paging(query);
   const wanted = symbolFilter(query);
   const orderId = optText(query, 'order_id');
-  let list = trades.filter((t) => wanted(t.symbol) && (orderId === undefined || t.order_id === orderId));
+  const range = timeRange(query) ?? (() => true);
+  let list = trades.filter((t) => wanted(t.symbol) && (orderId === undefined || t.order_id === orderId) && range(t.timestamp));
   if (sort === 'ASC') list = [...list].reverse();
   return list.slice(offset, offset + limit).map(tradeToWire);
+}
+
+/** `by=timestamp` with `from`/`till` (inclusive DateTimes): the filter on a record's time; undefined otherwise. */
+function timeRange(query: Params): ((time: number) => boolean) | undefined {
+  if (optText(query, 'by') !== 'timestamp') return undefined;
+  const from = optTime(query, 'from') ?? 0;
+  const till = optTime(query, 'till') ?? Number.MAX_SAFE_INTEGER;
+  return (time) => time >= from && time <= till;
 }
 
 /** Wire form of a trade history record. */

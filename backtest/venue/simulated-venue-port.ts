@@ -5,9 +5,14 @@ import type { TradingBalance } from '../../framework/model/resources/balance.js'
 import type { Order } from '../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
-import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from '../../framework/execution/venue-port.js';
+import type {
+  HistoryBatch, HistoryPage, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
+} from '../../framework/execution/venue-port.js';
 import type { AccountId, NewOrderRequest, Venue, VenueEvent } from './venue-types.js';
 import { VenueRejection } from './venue-types.js';
+
+/** Orders per page of {@link SimulatedVenuePort.orderHistoryPage}, as the exchange's largest page. */
+const HISTORY_PAGE = 1000;
 
 /**
  * One account of the in-process simulated venue (backtest). Venue calls are synchronous; they are
@@ -82,6 +87,17 @@ export class SimulatedVenuePort implements VenuePort {
     return this.call((v) => v.tradeHistory(this.accountId).filter((t) => t.client_order_id === order.client_order_id));
   }
 
+  orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
+    return this.call((v) => {
+      const all = v.orderHistory(this.accountId);
+      return { items: all.slice(offset, offset + HISTORY_PAGE), last: offset + HISTORY_PAGE >= all.length };
+    });
+  }
+
+  tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {
+    return this.call((v) => ({ items: v.tradeHistory(this.accountId).filter((t) => inRange(t.timestamp, range)), complete: true }));
+  }
+
   balances(): Promise<TradingBalance[]> {
     return this.call((v) => v.spotBalances(this.accountId));
   }
@@ -116,4 +132,8 @@ function wireOrder(order: VenueOrderRequest): NewOrderRequest {
     stop_price: order.stop_price === undefined ? undefined : toWire(order.stop_price), expire_time: order.expire_time,
     post_only: order.post_only, reduce_only: order.reduce_only,
   };
+}
+
+function inRange(time: number, range: HistoryRange): boolean {
+  return time >= range.from && (range.till === undefined || time <= range.till);
 }

@@ -8,7 +8,14 @@ import type { TradingBalance } from '../model/resources/balance.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { Order } from '../model/resources/order.js';
 import type { OrderReport } from '../model/stream/order-report.js';
-import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
+import type {
+  HistoryBatch, HistoryPage, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
+} from './venue-port.js';
+
+/** Largest page of the history endpoints (document 001: limit max 1000). */
+const HISTORY_PAGE = 1000;
+/** Pages one history read may spend (each one request of the 20/s budget); past it the read says incomplete. */
+const HISTORY_PAGES = 10;
 
 /** The clients a {@link ClientVenuePort} drives (live exchange or sandbox: only the URLs differ). */
 export interface ClientVenuePortOptions {
@@ -58,6 +65,19 @@ export class ClientVenuePort implements VenuePort {
   /** Stops watching the session (the caller owns and closes the session and the REST transport). */
   close(): void {
     for (const subscription of this.owned.splice(0)) subscription.unsubscribe();
+  }
+
+  async orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
+    // By id (the default), newest first: creation order, which later changes of an order do not move.
+    const items = await this.rest.spot.getOrderHistory({ sort: 'DESC', limit: HISTORY_PAGE, offset });
+    return { items, last: items.length < HISTORY_PAGE };
+  }
+
+  tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {
+    return readPages((offset) => this.rest.spot.getTradeHistory({
+      by: 'timestamp', sort: 'ASC', from: new Date(range.from), till: range.till === undefined ? undefined : new Date(range.till),
+      limit: HISTORY_PAGE, offset,
+    }));
   }
 
   async orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
@@ -121,6 +141,20 @@ export class ClientVenuePort implements VenuePort {
       throw error;
     }
   }
+}
+
+/**
+ * Reads a history oldest first, page after page, until a short page (the range is exhausted) or
+ * the page budget is spent. Records appended while paging land after the offsets already read.
+ */
+async function readPages<T>(page: (offset: number) => Promise<T[]>): Promise<HistoryBatch<T>> {
+  const items: T[] = [];
+  for (let n = 0; n < HISTORY_PAGES; n++) {
+    const records = await page(n * HISTORY_PAGE);
+    items.push(...records);
+    if (records.length < HISTORY_PAGE) return { items, complete: true };
+  }
+  return { items, complete: false };
 }
 
 /** A failure that proves the request never left: safe to send it another way. */

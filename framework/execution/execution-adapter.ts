@@ -44,6 +44,8 @@ export interface ExecutionAdapterOptions {
   readonly recovery?: Partial<RecoveryOptions>;
   /** Told of every order before its request is sent (the journal writes it down first). */
   readonly onTrack?: (info: TrackedOrderInfo) => void;
+  /** Told of every order the reconciliation adopts (found open, tracked by nobody). */
+  readonly onAdopt?: (info: TrackedOrderInfo) => void;
   /** Told of every execution once, when first booked (stream, answer or lookup). */
   readonly onFill?: (info: TrackedOrderInfo, fill: OrderFill) => void;
   /** Told of every order once when it reaches a final status (the registry may forget it later). */
@@ -135,6 +137,7 @@ export class ExecutionAdapter implements IntentExecutor {
         venue: this.options.venue, registry: this.registry, policy: this.options.unknownOrders ?? 'adopt',
         adoptAs: this.options.adoptAs, recovery: this.recovery, emit: (report) => this.emitOrder(report),
         setBalances: (balances) => this.setBalances(balances), resolved: (id, order) => this.onResolved(id, order),
+        adopted: this.options.onAdopt,
       });
     })();
     this.reconciling = run;
@@ -410,7 +413,8 @@ export class ExecutionAdapter implements IntentExecutor {
     });
   }
 
-  private track(info: TrackedOrderInfo): OrderTracker {
+  private track(order: TrackedOrderInfo): OrderTracker {
+    const info = { ...order, sentAt: this.options.clock.now() };
     this.options.onTrack?.(info);
     return this.registry.track(info);
   }

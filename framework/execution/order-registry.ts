@@ -1,7 +1,7 @@
 import type { Order } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
-import { OrderTracker, isTerminal, type OrderFill, type TrackedOrderInfo, type TrackerUpdate } from './order-tracker.js';
+import { OrderTracker, isTerminal, type OrderFill, type TrackedOrderInfo, type TrackerUpdate, type UnplacedReason } from './order-tracker.js';
 import { PositionBook, type CurrencyLookup } from './position-book.js';
 import { BoundedSet } from '../model/bounded-set.js';
 
@@ -91,11 +91,11 @@ export class OrderRegistry {
     return this.book(tracker, fresh);
   }
 
-  /** Stops tracking a pending order whose request was refused. */
-  forget(clientOrderId: string): void {
+  /** Stops tracking a pending order whose request was refused, or that a lookup showed never existed. */
+  forget(clientOrderId: string, reason: UnplacedReason = 'rejected'): void {
     const tracker = this.trackers.get(clientOrderId);
     if (tracker !== undefined && tracker.status === 'pending') {
-      tracker.markRejected();
+      tracker.markRejected(reason);
       this.trackers.delete(clientOrderId);
       this.onFinished?.(tracker);
     }

@@ -63,7 +63,15 @@ export interface TrackedOrderInfo {
   readonly leg?: number;
   /** For a replacement: the client_order_id of the order it replaces. */
   readonly replaces?: string;
+  /**
+   * Local time (UNIX ms) the order's request was about to leave: the exchange created it at about
+   * this time, so a reconciliation can find it in the history by time range.
+   */
+  readonly sentAt?: number;
 }
+
+/** Why a pending order ended without the exchange ever holding it. */
+export type UnplacedReason = 'rejected' | 'never-existed';
 
 /**
  * One order's life, driven by the exchange's answers and trading-stream reports. Reports may come
@@ -82,6 +90,8 @@ export class OrderTracker {
   replacedBy: string | undefined;
   /** The request that makes this order is still waiting for its answer. */
   inFlight = false;
+  /** Set when the order ended pending: its request was refused, or a lookup showed it never existed. */
+  unplaced: UnplacedReason | undefined;
 
   constructor(readonly info: TrackedOrderInfo) {}
 
@@ -164,9 +174,12 @@ export class OrderTracker {
     return this.addFill(fill) !== undefined;
   }
 
-  /** Ends a pending order that the exchange refused or never saw. */
-  markRejected(): void {
-    if (this.currentStatus === 'pending') this.currentStatus = 'canceled';
+  /** Ends a pending order that the exchange refused (`rejected`) or never saw (`never-existed`). */
+  markRejected(reason: UnplacedReason = 'rejected'): void {
+    if (this.currentStatus === 'pending') {
+      this.currentStatus = 'canceled';
+      this.unplaced = reason;
+    }
     this.inFlight = false;
   }
 

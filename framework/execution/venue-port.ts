@@ -33,6 +33,15 @@ export interface VenuePort {
    * order's executed quantity shows executions the stream never reported (a bot that was down).
    */
   orderTrades(order: Order): Promise<TradeHistoryRecord[]>;
+  /**
+   * One page of the account's order history, newest first (`offset` records skipped), open orders
+   * included or not as the venue keeps them; `last` when no older page exists. The reconciliation
+   * reads pages until it found or passed the orders it settles: one read for many orders instead
+   * of a lookup each. Optional; without it each order is looked up on its own.
+   */
+  orderHistoryPage?(offset: number): Promise<HistoryPage<Order>>;
+  /** The account's executions from `range.from` (exchange time) on: the trade history by time range, every page; optional. */
+  tradeHistory?(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>>;
   /** Order reports of the account, in the order the venue sent them. */
   readonly orderReports$: Observable<OrderReport>;
   /** Balance changes of the account. */
@@ -68,4 +77,27 @@ export interface VenueReplaceRequest {
   readonly new_client_order_id: string;
   readonly quantity: Decimal;
   readonly price?: Decimal;
+}
+
+/** A time range of a history read (UNIX ms, `till` open-ended when undefined). */
+export interface HistoryRange {
+  readonly from: number;
+  readonly till?: number;
+}
+
+/** One page of a history, newest first. */
+export interface HistoryPage<T> {
+  readonly items: readonly T[];
+  /** No older record exists. */
+  readonly last: boolean;
+}
+
+/** What a history read by time range returned. */
+export interface HistoryBatch<T> {
+  readonly items: readonly T[];
+  /**
+   * Every record of the range is in `items` (the last page was short). False when the read
+   * stopped at its page budget: what it lacks is not proof that a record does not exist.
+   */
+  readonly complete: boolean;
 }

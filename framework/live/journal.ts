@@ -1,31 +1,24 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
-import type { ClientOrderIdGenerator, ClientOrderIdState } from '../execution/client-order-ids.js';
+import type { ClientOrderIdGenerator } from '../execution/client-order-ids.js';
 import { utcDay } from '../execution/client-order-ids.js';
-import { isTerminal, type OrderFill, type TrackedOrderInfo } from '../execution/order-tracker.js';
-import { Decimal, toWire } from '../model/decimal.js';
-import type { Side } from '../model/instrument.js';
-import type { OrderUpdateReport } from '../model/strategy-report.js';
+import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../execution/order-tracker.js';
+import { toWire } from '../model/decimal.js';
 import type { KernelHooks } from '../runtime/bot-kernel.js';
 import type { IntentVerdict } from '../runtime/trading-pipeline.js';
+import { compactedRecords, rewriteAtomically } from './journal-compaction.js';
+import {
+  applyRecord, countIntent, fillRecord, finalReason, orderRecord, reopenShortOrders, type JournaledOrder, type JournalRecord, type RecoveredState,
+} from './journal-records.js';
 
+export type { FinalReason, JournaledOrder, RecoveredState } from './journal-records.js';
 
-/** One journaled order and what became of it. */
-export interface JournaledOrder {
-  readonly info: TrackedOrderInfo;
-  readonly fills: OrderFill[];
-  finished: boolean;
-}
-
-/** What a journal says after a restart. */
-export interface RecoveredState {
-  readonly orders: readonly JournaledOrder[];
-  /** Where today's client_order_id counter stands (the highest id the journal saw today). */
-  readonly ids: ClientOrderIdState | undefined;
-  /** Lines that could not be read (a line cut off by a crash), skipped. */
-  readonly skippedLines: number;
-  /** Highest intent number `<strategyId>-<n>` journaled per strategy. */
-  readonly intents: ReadonlyMap<string, number>;
+/** What {@link Journal.open} did to a long journal. */
+export interface JournalCompaction {
+  readonly linesBefore: number;
+  readonly linesAfter: number;
+  /** Why the rewrite failed (the journal is then left as it was). */
+  readonly failed?: string;
 }
 
 /** Options of {@link Journal}. */
@@ -40,9 +33,12 @@ export interface JournalOptions {
 /**
  * The bot's append-only journal (JSON lines, `<dir>/<botId>.journal.jsonl`): every order before
  * its request leaves (client_order_id, intent, strategy, list leg), every intent verdict, every
- * execution and every final status. After a restart, even after kill -9, {@link recover} gives the
- * orders that may be live and the executions already booked; the kernel restores them and the
- * reconciliation settles each against the exchange, so nothing is placed twice or forgotten.
+ * execution, and for every order one final line with its status and why it ended (filled,
+ * canceled, expired, rejected, never-existed, replaced), written when the bot learns it, whatever
+ * taught it. After a restart, even after kill -9, {@link recover} gives the orders that may be live
+ * and the executions already booked; the kernel restores them and the reconciliation settles each
+ * order not final against the exchange (final ones need no lookup), so nothing is placed twice or
+ * forgotten. {@link open} compacts what a restart no longer needs, atomically.
  *
  * Durability: each record is written with one `write(2)` as it happens, so a killed process loses
  * nothing it wrote; records reach the disk with `fsync` every `syncEveryMs` (100 ms by default)
@@ -53,22 +49,32 @@ export class Journal implements KernelHooks {
   private fd: number | undefined;
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
+  /** What the last {@link recover} with an id generator read: {@link open} compacts to it. */
+  private recovered: RecoveredState | undefined;
+  /** Orders a replacement was sent for (while that replacement may still be made): they end as `replaced`. */
+  private readonly replaced = new Set<string>();
 
   constructor(private readonly options: JournalOptions) {
     mkdirSync(options.dir, { recursive: true });
     this.file = path.join(options.dir, `${options.botId}.journal.jsonl`);
   }
 
-  /** Reads what an earlier run left (nothing when there is no journal yet). */
+  /**
+   * Reads what an earlier run left (nothing when there is no journal yet). With `ids`, the next
+   * {@link open} compacts the journal to what this state needs (see {@link compactedRecords}).
+   */
   recover(ids?: ClientOrderIdGenerator): RecoveredState {
-    if (!existsSync(this.file)) return { orders: [], ids: undefined, skippedLines: 0, intents: new Map() };
+    this.recovered = undefined;
+    if (!existsSync(this.file)) return { orders: [], ids: undefined, skippedLines: 0, intents: new Map(), lines: 0 };
     const intents = new Map<string, number>();
     const orders = new Map<string, JournaledOrder>();
     let skippedLines = 0;
+    let lines = 0;
     const today = utcDay(this.options.now());
     let counter = 0;
     for (const line of readFileSync(this.file, 'utf8').split('\n')) {
       if (line.length === 0) continue;
+      lines++;
       let record: JournalRecord;
       try {
         record = JSON.parse(line) as JournalRecord;
@@ -78,27 +84,60 @@ export class Journal implements KernelHooks {
       }
       applyRecord(orders, record);
       if ((record.k === 'intent' || record.k === 'denied') && typeof record.intent === 'string') countIntent(intents, record.intent);
-      if (record.k === 'order' && ids !== undefined) {
+      else if (record.k === 'counters') {
+        for (const [strategy, n] of Object.entries(record.intents)) intents.set(strategy, Math.max(intents.get(strategy) ?? 0, n));
+        if (record.day === today && record.counter !== undefined) counter = Math.max(counter, record.counter);
+      } else if (record.k === 'order' && ids !== undefined) {
         const parsed = ids.parse(record.id);
         if (parsed !== undefined && parsed.day === today) counter = Math.max(counter, parsed.counter);
       }
     }
-    return { orders: [...orders.values()], ids: counter > 0 ? { day: today, counter } : undefined, skippedLines, intents };
+    reopenShortOrders(orders);
+    const state = { orders: [...orders.values()], ids: counter > 0 ? { day: today, counter } : undefined, skippedLines, intents, lines };
+    for (const order of state.orders) if (!order.finished && order.info.replaces !== undefined) this.replaced.add(order.info.replaces);
+    if (ids !== undefined) this.recovered = state;
+    return state;
   }
 
-  /** Opens the file for appending and writes a start mark. */
-  open(): void {
+  /**
+   * Opens the file for appending and writes a start mark. After a {@link recover} with the id
+   * generator, the journal is first compacted (atomically) when that drops lines: a restart reads
+   * the orders that matter, not the whole history. A compaction that fails (disk full) leaves the
+   * journal as it was, and says so; the bot runs on, appending to it.
+   */
+  open(): JournalCompaction | undefined {
+    const state = this.recovered;
+    this.recovered = undefined;
+    let compaction: JournalCompaction | undefined;
+    if (state !== undefined && existsSync(this.file)) {
+      const records = compactedRecords(state, this.options.now());
+      if (records.length < state.lines) {
+        compaction = { linesBefore: state.lines, linesAfter: records.length };
+        try {
+          rewriteAtomically(this.file, records);
+        } catch (error) {
+          compaction = { ...compaction, failed: error instanceof Error ? error.message : String(error) };
+        }
+      }
+    }
     this.fd = openSync(this.file, 'a');
     this.write({ k: 'start', t: this.options.now(), pid: process.pid });
+    return compaction;
   }
 
   onTrack(info: TrackedOrderInfo): void {
-    this.write({
-      k: 'order', t: this.options.now(), id: info.clientOrderId, intent: info.intentId, strategy: info.strategyId, symbol: info.symbol,
-      side: info.side, quantity: toWire(info.quantity), list: info.orderListId, leg: info.leg, replaces: info.replaces,
-    });
+    if (info.replaces !== undefined) this.replaced.add(info.replaces);
+    this.write(orderRecord(info, this.options.now()));
     // The order must be on disk before its request can reach the exchange.
     this.sync();
+  }
+
+  /**
+   * An adopted order is journaled too, so its executions and its end survive a restart. It carries
+   * no send time of ours: a restart looks it up rather than searching the history by time.
+   */
+  onAdopt(info: TrackedOrderInfo): void {
+    this.write({ ...orderRecord(info, this.options.now()), adopted: true });
   }
 
   onVerdict(verdict: IntentVerdict): void {
@@ -112,15 +151,21 @@ export class Journal implements KernelHooks {
 
   /** Every execution, whatever reported it (stream, answer, or a lookup after a restart). */
   onFill(info: TrackedOrderInfo, fill: OrderFill): void {
-    this.write({
-      k: 'fill', t: this.options.now(), id: info.clientOrderId, trade: fill.tradeId, quantity: toWire(fill.quantity), price: toWire(fill.price),
-      fee: toWire(fill.fee), taker: fill.taker, time: fill.time,
-    });
+    this.write(fillRecord(info.clientOrderId, fill, this.options.now()));
   }
 
-  onOrderUpdate(update: OrderUpdateReport): void {
-    const r = update.report;
-    if (isTerminal(r.status) || r.report_type === 'rejected') this.write({ k: 'final', t: this.options.now(), id: r.client_order_id, status: r.status });
+  /**
+   * The final line of an order, whatever taught the bot that it ended: a report, a request's
+   * answer (a cancel, or a replace for the order it replaced), a refusal, a lookup at
+   * reconciliation (found final, or never made). The registry tells each order once.
+   */
+  onOrderFinished(tracker: OrderTracker): void {
+    const id = tracker.clientOrderId;
+    const reason = finalReason(tracker, this.replaced.has(id));
+    this.replaced.delete(id);
+    // A refused replacement leaves the order it was to replace in place.
+    if (tracker.unplaced !== undefined && tracker.info.replaces !== undefined) this.replaced.delete(tracker.info.replaces);
+    this.write({ k: 'final', t: this.options.now(), id, status: tracker.status, reason, executed: toWire(tracker.quantityCumulative) });
   }
 
   /** A free-form mark (reconciliation summaries, shutdown). */
@@ -157,52 +202,5 @@ export class Journal implements KernelHooks {
     if (this.fd === undefined || !this.dirty) return;
     fsyncSync(this.fd);
     this.dirty = false;
-  }
-}
-
-type JournalRecord =
-  | { k: 'start'; t: number; pid: number }
-  | { k: 'order'; t: number; id: string; intent?: string; strategy?: string; symbol: string; side: Side; quantity: string; list?: string; leg?: number; replaces?: string }
-  | { k: 'intent'; t: number; intent: string; kind: string; strategy: string; tag?: string }
-  | { k: 'denied'; t: number; intent: string; check: string; reason: string }
-  | { k: 'fill'; t: number; id: string; trade: string; quantity: string; price: string; fee: string; taker?: boolean; time: number }
-  | { k: 'final'; t: number; id: string; status: string }
-  | { k: 'note'; t: number; event: string; [field: string]: unknown };
-
-/** `<strategyId>-<n>`: remembers the highest n per strategy. */
-function countIntent(intents: Map<string, number>, intentId: string): void {
-  const dash = intentId.lastIndexOf('-');
-  const n = Number(intentId.slice(dash + 1));
-  if (dash <= 0 || !Number.isSafeInteger(n)) return;
-  const strategy = intentId.slice(0, dash);
-  intents.set(strategy, Math.max(intents.get(strategy) ?? 0, n));
-}
-
-function applyRecord(orders: Map<string, JournaledOrder>, record: JournalRecord): void {
-  switch (record.k) {
-    case 'order':
-      orders.set(record.id, {
-        info: {
-          clientOrderId: record.id, intentId: record.intent, strategyId: record.strategy, symbol: record.symbol, side: record.side,
-          quantity: new Decimal(record.quantity), orderListId: record.list, leg: record.leg, replaces: record.replaces,
-        },
-        fills: [], finished: false,
-      });
-      return;
-    case 'fill': {
-      const order = orders.get(record.id);
-      if (order === undefined || order.fills.some((f) => f.tradeId === record.trade)) return;
-      order.fills.push({
-        tradeId: record.trade, quantity: new Decimal(record.quantity), price: new Decimal(record.price), fee: new Decimal(record.fee),
-        taker: record.taker, time: record.time,
-      });
-      return;
-    }
-    case 'final': {
-      const order = orders.get(record.id);
-      if (order !== undefined) order.finished = true;
-      return;
-    }
-    default:
   }
 }

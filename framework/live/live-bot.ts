@@ -102,7 +102,8 @@ export class LiveBot {
     }
     const recovered = this.journal.recover(new ClientOrderIdGenerator(config.bot.id, this.clock));
     if (recovered.skippedLines > 0) logger.log('warn', 'journal lines skipped (cut off by a crash)', { lines: recovered.skippedLines });
-    this.journal.open();
+    const compaction = this.journal.open();
+    if (compaction !== undefined) logger.log(compaction.failed === undefined ? 'info' : 'warn', 'journal compacted', { ...compaction });
     const activityLog = (this.activityLog = new TradeActivityLog(logger, this.journal));
     const feed = new LiveMarketFeed({ session: this.publicSession, instruments, candles: config.strategy.candles, logger });
     const kernel = new BotKernel({

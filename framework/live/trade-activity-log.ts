@@ -55,6 +55,10 @@ export class TradeActivityLog implements KernelHooks {
     this.logger.log('info', `order ${info.side} ${info.quantity.toFixed()} ${info.symbol}${how}${replaces}`, { id: info.clientOrderId, ...(info.intentId === undefined ? {} : { intent: info.intentId }) });
   }
 
+  onAdopt(info: TrackedOrderInfo): void {
+    this.inner.onAdopt?.(info);
+  }
+
   onOrderUpdate(update: OrderUpdateReport): void {
     this.inner.onOrderUpdate?.(update);
   }

@@ -34,6 +34,8 @@ export interface KernelHooks {
   onVerdict?(verdict: IntentVerdict): void;
   /** An order is about to be sent (its client_order_id is known before the request leaves). */
   onTrack?(info: TrackedOrderInfo): void;
+  /** An order found open on the venue that nobody tracked is tracked from now on (adopted). */
+  onAdopt?(info: TrackedOrderInfo): void;
   onOrderUpdate?(update: OrderUpdateReport): void;
   /** An execution of one of the bot's orders, booked once whatever reported it. */
   onFill?(info: TrackedOrderInfo, fill: OrderFill): void;
@@ -120,7 +122,7 @@ export class BotKernel {
     const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
     this.adapter = new ExecutionAdapter({
       venue: options.venue, ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
-      adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onFill: hooks.onFill?.bind(hooks), onOrderFinished: hooks.onOrderFinished?.bind(hooks),
+      adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onAdopt: hooks.onAdopt?.bind(hooks), onFill: hooks.onFill?.bind(hooks), onOrderFinished: hooks.onOrderFinished?.bind(hooks),
       currencies: (symbol) => {
         const info = bySymbol.get(symbol);
         return info === undefined ? undefined : { base: info.baseCurrency, quote: info.quoteCurrency, fee: info.info.fee_currency ?? info.quoteCurrency };

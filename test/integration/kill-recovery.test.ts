@@ -59,10 +59,14 @@ describe('a live bot killed with SIGKILL and restarted', () => {
     ex.market.push(trade(1, '99.00', '1', 'sell'));
     await until(async () => ((await openOfBot()).every((o) => o.side === 'sell') ? true : undefined), 8000, 'bid filled while down');
 
-    // Second life: recovers from the journal, reconciles, quotes again.
+    // Second life: recovers from the journal (compacting it on open), reconciles, quotes again.
+    const firstLife = readJournal(journalFile);
     const second = startLiveProcess(configFile, ex);
-    await until(() => readJournal(journalFile).filter((r) => r['event'] === 'reconciled').length === 2, 15_000, 'second reconciliation');
-    const reconciled = readJournal(journalFile).filter((r) => r['event'] === 'reconciled')[1]!;
+    const reconciled = await until(() => {
+      const records = readJournal(journalFile);
+      const started = records.findIndex((r) => r['k'] === 'start' && r['pid'] === second.child.pid);
+      return started >= 0 && records.slice(started).find((r) => r['event'] === 'reconciled');
+    }, 15_000, 'second reconciliation');
     // Every order on the exchange was known from the journal: nothing adopted, nothing canceled as unknown.
     expect(reconciled['adopted']).toEqual([]);
     expect(reconciled['canceled']).toEqual([]);
@@ -83,11 +87,16 @@ describe('a live bot killed with SIGKILL and restarted', () => {
     const history = (await ex.rest.spot.getOrderHistory({ symbol: 'BTCUSDT', limit: 1000 })).filter((o) => o.client_order_id.startsWith('k9_'));
     const ids = history.map((o) => o.client_order_id);
     expect(new Set(ids).size).toBe(ids.length);
-    const journaled = new Set(readJournal(journalFile).filter((r) => r['k'] === 'order').map((r) => r['id']));
+    // The journal as the kill left it, and as the second life left it (compaction dropped the first life's ended orders and intents).
+    const lives = [...firstLife, ...readJournal(journalFile)];
+    const journaled = new Set(lives.filter((r) => r['k'] === 'order').map((r) => r['id']));
     for (const id of ids) expect(journaled.has(id)).toBe(true);
     // Intent ids go on across the restart: every order stays traceable to one intent.
-    const intentIds = readJournal(journalFile).filter((r) => r['k'] === 'intent').map((r) => r['intent']);
+    const intentIds = lives.filter((r) => r['k'] === 'intent').map((r) => r['intent']);
     expect(new Set(intentIds).size).toBe(intentIds.length);
+    // Every order of the bot ended with a final line: none is left for a third start to look up.
+    const final = new Set(readJournal(journalFile).filter((r) => r['k'] === 'final').map((r) => r['id']));
+    for (const id of ids) expect(final.has(id) || !readJournal(journalFile).some((r) => r['k'] === 'order' && r['id'] === id)).toBe(true);
 
     // The position the bot reported at shutdown equals the exchange's executions of its orders.
     const trades = (await ex.rest.spot.getTradeHistory({ symbol: 'BTCUSDT', limit: 1000 })).filter((t) => t.client_order_id.startsWith('k9_'));

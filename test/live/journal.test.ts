@@ -3,11 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientOrderIdGenerator } from '../../framework/execution/client-order-ids.js';
-import type { TrackedOrderInfo } from '../../framework/execution/order-tracker.js';
+import { OrderTracker, type TrackedOrderInfo } from '../../framework/execution/order-tracker.js';
 import { Journal } from '../../framework/live/journal.js';
 import { dec } from '../../framework/model/decimal.js';
 import { VirtualClock } from '../../framework/time/clock.js';
-import { orderUpdate } from '../runtime/runtime-fixtures.js';
 
 const NOW = Date.UTC(2023, 10, 14, 22, 13, 20); // day 20231114
 const dirs: string[] = [];
@@ -23,6 +22,16 @@ function journalIn(dir?: string, syncEveryMs = 60_000): Journal {
 
 const lines = (journal: Journal): Record<string, unknown>[] =>
   readFileSync(journal.file, 'utf8').split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+/** A tracker the exchange answered `status` for. */
+const finished = (clientOrderId: string, status: 'canceled' | 'filled'): OrderTracker => {
+  const tracker = new OrderTracker(info(clientOrderId));
+  tracker.applyOrder({
+    id: '1', client_order_id: clientOrderId, symbol: 'BTCUSDT', side: 'buy', status, type: 'limit', time_in_force: 'GTC', quantity: dec('1.5'),
+    quantity_cumulative: dec(status === 'filled' ? '1.5' : '0'), price: dec('100'), post_only: false, created_at: NOW, updated_at: NOW,
+  });
+  return tracker;
+};
 
 const info = (clientOrderId: string, extra: Partial<TrackedOrderInfo> = {}): TrackedOrderInfo => ({
   clientOrderId, intentId: `i-${clientOrderId}`, strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('1.5'), ...extra,
@@ -52,8 +61,7 @@ describe('Journal records and recovery', () => {
     journal.onFill(leg0, { tradeId: 't2', quantity: dec('0.25'), price: dec('101'), fee: dec('0'), time: NOW });
     // An execution of an order the journal never saw placed is left out.
     journal.onFill(info('b_20231114_9'), { ...fill, tradeId: 't3' });
-    journal.onOrderUpdate(orderUpdate({ clientOrderId: 'b_20231114_a', status: 'canceled' }));
-    journal.onOrderUpdate(orderUpdate({ clientOrderId: 'b_20231114_1', status: 'new' }));
+    journal.onOrderFinished(finished('b_20231114_a', 'canceled'));
     journal.close();
 
     const recovered = journalIn(path.dirname(journal.file)).recover(new ClientOrderIdGenerator('b', new VirtualClock(NOW)));
