@@ -111,15 +111,23 @@ export class ClientVenuePort implements VenuePort {
     return this.route(() => this.session.spot.balances(), () => this.rest.spot.getBalances());
   }
 
-  /** The stream when it is up; REST when it is down or could not send the request at all. */
-  private async route<T>(viaStream: () => Promise<T>, viaRest: () => Promise<T>): Promise<T> {
-    if (!this.streamUp) return viaRest();
-    try {
-      return await viaStream();
-    } catch (error) {
-      if (notSent(error)) return viaRest();
-      throw error;
-    }
+  /**
+   * The stream when it is up; REST when it is down or could not send the request at all. Not
+   * `async`: on every order's path, the stream request leaves in this turn with no promise of its own
+   * around it (one only to catch a failure); whatever throws still ends as a rejection.
+   */
+  private route<T>(viaStream: () => Promise<T>, viaRest: () => Promise<T>): Promise<T> {
+    if (!this.streamUp) return attempt(viaRest);
+    return attempt(viaStream).catch((error: unknown) => (notSent(error) ? viaRest() : Promise.reject(error)));
+  }
+}
+
+/** `run()`, with a synchronous throw turned into a rejection as an `async` function would. */
+function attempt<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
