@@ -82,6 +82,29 @@ afterEach(async () => {
 });
 
 describe('ClientVenuePort over the trading stream', () => {
+  it('passes on the spot account\'s order reports one by one and its balances, and nothing of other accounts', async () => {
+    const venue = new ClientVenuePort({ session, rest: noRest });
+    const reports: string[] = [];
+    const balances: string[] = [];
+    venue.orderReports$.subscribe((r) => reports.push(`${r.client_order_id}:${r.status}`));
+    venue.balances$.subscribe((list) => balances.push(list.map((b) => `${b.currency}=${b.available.toFixed()}`).join(',')));
+    await venue.start(2_000);
+    const client = await server.nextConnection(true);
+    const order = (id: string, status: string): Record<string, unknown> => ({
+      ...accepted({ client_order_id: id, symbol: 'ETHUSDT', side: 'buy', type: 'limit', quantity: '1', price: '2000' }, 1),
+      status, report_type: status === 'new' ? 'status' : status,
+    });
+    server.send(client, { jsonrpc: '2.0', method: 'margin_orders', params: [order('m1', 'new')] });
+    server.send(client, { jsonrpc: '2.0', method: 'spot_orders', params: [order('a', 'new'), order('b', 'new')] });
+    server.send(client, { jsonrpc: '2.0', method: 'margin_balance', params: [{ currency: 'BTC', available: '1', reserved: '0' }] });
+    server.send(client, { jsonrpc: '2.0', method: 'spot_order', params: order('a', 'canceled') });
+    server.send(client, { jsonrpc: '2.0', method: 'spot_balance', params: [{ currency: 'USDT', available: '5', reserved: '0' }] });
+    await until(() => balances.some((b) => b.startsWith('USDT')));
+    expect(reports).toEqual(['a:new', 'b:new', 'a:canceled']);
+    expect(balances).toEqual(['USDT=5']);
+    venue.close();
+  });
+
   it('sends both intents of one handler before either is answered (requests pipelined, answers matched by id)', async () => {
     const venue = new ClientVenuePort({ session, rest: noRest });
     const reports: StrategyReport[] = [];
