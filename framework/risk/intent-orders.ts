@@ -28,8 +28,8 @@ interface EvaluationScope {
   readonly intent: Intent;
   readonly view: RiskView;
   readonly orders: readonly CheckedOrder[];
-  /** Funds needs computed so far, per order of `orders` (see {@link oncePerEvaluation}). */
-  readonly needs: Map<CheckedOrder, unknown>;
+  /** Funds needs computed so far, per order of `orders` (see {@link oncePerEvaluation}); made on first use. */
+  needs: Map<CheckedOrder, unknown> | undefined;
 }
 
 let scope: EvaluationScope | undefined;
@@ -41,7 +41,7 @@ let scope: EvaluationScope | undefined;
  */
 export function evaluating<T>(intent: Intent, view: RiskView, evaluate: () => T): T {
   const outer = scope;
-  scope = { intent, view, orders: buildOrders(intent, view), needs: new Map() };
+  scope = { intent, view, orders: buildOrders(intent, view), needs: undefined };
   try {
     return evaluate();
   } finally {
@@ -54,8 +54,9 @@ export function evaluating<T>(intent: Intent, view: RiskView, evaluate: () => T)
  * reservation both ask); `compute` runs every time for any other order, or outside an evaluation.
  */
 export function oncePerEvaluation<T>(order: CheckedOrder, compute: (order: CheckedOrder) => T): T {
-  const needs = scope?.needs;
-  if (needs === undefined || !scope?.orders.includes(order)) return compute(order);
+  const current = scope;
+  if (current === undefined || !current.orders.includes(order)) return compute(order);
+  const needs = (current.needs ??= new Map());
   if (needs.has(order)) return needs.get(order) as T;
   const value = compute(order);
   needs.set(order, value);

@@ -282,10 +282,12 @@ export class StrategyEngine<Params = unknown> {
   /** Submitted intents first, then returned ones; an intent both submitted and returned goes once. */
   private sendAll(submitted: readonly Intent[], returned: Intents): void {
     const all = returned === undefined ? submitted : submitted.concat(isIntentList(returned) ? returned : [returned]);
-    const sent = new Set<Intent>();
-    for (const intent of all) {
-      if (sent.has(intent)) continue;
-      sent.add(intent);
+    // A handler's few intents are compared directly; a Set only pays for itself on long lists.
+    const sent = all.length > 8 ? new Set<Intent>() : undefined;
+    for (let i = 0; i < all.length; i++) {
+      const intent = all[i]!;
+      if (sent !== undefined ? sent.has(intent) : all.indexOf(intent) < i) continue;
+      sent?.add(intent);
       this.send(intent);
     }
   }
