@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { RecordingReader } from '../backtest/recording/recording-reader.js';
 import { ClientVenuePort } from '../framework/execution/client-venue-port.js';
+import type { VenuePort } from '../framework/execution/venue-port.js';
 import { ApiCredentials } from '../framework/exchange/rest/credentials.js';
 import { RestClient } from '../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../framework/exchange/rest/rest-transport.js';
@@ -23,11 +24,14 @@ const DURATION_MS = 15_000;
 
 /**
  * Tick-to-intent latency of a live bot against the sandbox exchange (its own process) over loopback: from the
- * moment a book frame is read off the public WebSocket (the session stamps it) to the moment an
- * intent the strategy made on that book passes the risk gate and is handed to the execution
- * adapter. The market maker quotes ETHUSDT on the shipped sample recording replayed at 20x; each
- * intent emitted while handling a book is timed against the newest book frame received before it
- * (under conflation that is the book the strategy saw). Times come from performance.now().
+ * moment a book frame is read off the public WebSocket (the socket's message event stamps it, before the
+ * frame is even decoded) to the moment an intent the strategy made on that book is handed to the venue
+ * port (`placeOrder`, `replaceOrder`, `cancelOrder`... called: risk gate and execution adapter passed, the
+ * request about to be serialised and queued on the trading socket). The market maker quotes ETHUSDT on the
+ * shipped sample recording replayed at 20x; each intent emitted while handling a book is timed against the
+ * newest book frame received before it (under conflation that is the book the strategy saw). A handler's
+ * later intents are shown apart: they must not wait for the first one's send. Times come from
+ * performance.now().
  */
 export async function run(): Promise<void> {
   const header = await new RecordingReader(SAMPLE).readHeader();
@@ -41,18 +45,21 @@ export async function run(): Promise<void> {
   const venue = new ClientVenuePort({ session, rest: new RestClient(transport) });
   const instruments = [new Instrument('ETHUSDT', symbols.ETHUSDT)];
   let lastFrameAt = Number.NaN;
-  /** Receive time of the frame behind the handler that runs now; NaN while a non-book handler runs. */
+  /** Receive time of the frame behind the book handler that runs now (NaN otherwise) and its intents so far. */
   let causeAt = Number.NaN;
-  const latencies: number[] = [];
+  let handedOver = 0;
   /** Frame received -> the strategy's onBook entered / returned (where the time goes). */
   const toHandler: number[] = [];
   const handlerMs: number[] = [];
-  /** onBook returned -> each of its intents through the risk gate. */
+  /** Frame received -> each intent handed to the venue port: all of them, a handler's first, its later ones. */
+  const latencies: number[] = [];
+  const firstMs: number[] = [];
+  const laterMs: number[] = [];
+  /** onBook returned -> its first intent handed to the venue port (the risk gate and the execution adapter). */
   const gateMs: number[] = [];
   let returnedAt = Number.NaN;
   const feed = new LiveMarketFeed({ session: publicSession, instruments, logger: SILENT_LOGGER, onBookFrame: (at) => (lastFrameAt = at) });
   const strategy = await loadStrategy('market-maker', { halfSpreadBps: '4', orderQuantity: '0.05', maxInventory: '0.5', requoteBps: '1', minRequoteIntervalMs: 0 });
-  // The engine sends a handler's intents right after the handler returns: the cause set on entry holds.
   const plugin: StrategyPlugin = {
     ...strategy.plugin,
     create: (params) => {
@@ -61,33 +68,35 @@ export async function run(): Promise<void> {
         ...inner,
         onBook: (ctx, symbol, book) => {
           causeAt = lastFrameAt;
+          handedOver = 0;
+          // The engine hands a handler's intents on right after it returns, within the same drain:
+          // whatever reaches the venue port after that drain was not caused by this book.
+          queueMicrotask(() => (causeAt = Number.NaN));
           toHandler.push(clock.now() - causeAt);
           const intents = inner.onBook?.(ctx, symbol, book);
           returnedAt = clock.now();
           handlerMs.push(returnedAt - causeAt);
           return intents;
         },
-        onReport: (ctx, report) => {
-          causeAt = Number.NaN;
-          return inner.onReport?.(ctx, report);
-        },
       };
     },
   };
+  const handedToPort = (): void => {
+    if (!Number.isFinite(causeAt)) return;
+    const now = clock.now();
+    const latency = now - causeAt;
+    latencies.push(latency);
+    if (handedOver++ === 0) {
+      firstMs.push(latency);
+      gateMs.push(now - returnedAt);
+    } else {
+      laterMs.push(latency);
+    }
+  };
   const kernel = new BotKernel({
     botId: 'lat', strategyId: 'market-maker', plugin, params: strategy.params, instruments,
-    market: { books$: feed.books$, market$: feed.market$ }, venue, clock, schedulers: liveSchedulers(),
+    market: { books$: feed.books$, market$: feed.market$ }, venue: timedVenue(venue, handedToPort), clock, schedulers: liveSchedulers(),
     risk: { maxOrdersPerWindow: 250 }, errorPolicy: 'halt', unknownOrders: 'cancel',
-    hooks: {
-      onVerdict: (verdict) => {
-        if (verdict.kind !== 'passed' || !Number.isFinite(causeAt)) return;
-        const now = clock.now();
-        latencies.push(now - causeAt);
-        // The first intent of a handler alone: a second one waits for the first to be sent.
-        if (Number.isFinite(returnedAt)) gateMs.push(now - returnedAt);
-        returnedAt = Number.NaN;
-      },
-    },
   });
   try {
     await venue.start(10_000);
@@ -111,9 +120,30 @@ export async function run(): Promise<void> {
   printTable('tick-to-intent (from the book frame read off the socket)', [
     row('-> onBook entered', toHandler),
     row('-> onBook returned', handlerMs),
-    row('-> intent handed to the execution adapter', latencies),
-    row('(onBook returned -> its first intent through the risk gate)', gateMs),
+    row('-> intent handed to the venue port', latencies),
+    row('   a handler\'s first intent', firstMs),
+    row('   its later intents', laterMs),
+    row('(onBook returned -> its first intent at the venue port)', gateMs),
   ]);
+}
+
+/** The venue port, telling `handed` synchronously whenever an order request is handed to it. */
+function timedVenue(venue: VenuePort, handed: () => void): VenuePort {
+  return {
+    account: venue.account,
+    orderReports$: venue.orderReports$,
+    balances$: venue.balances$,
+    reconnected$: venue.reconnected$,
+    placeOrder: (order) => { handed(); return venue.placeOrder(order); },
+    placeOrderList: (list) => { handed(); return venue.placeOrderList(list); },
+    replaceOrder: (clientOrderId, change) => { handed(); return venue.replaceOrder(clientOrderId, change); },
+    cancelOrder: (clientOrderId) => { handed(); return venue.cancelOrder(clientOrderId); },
+    cancelAll: (symbol) => { handed(); return venue.cancelAll(symbol); },
+    findOrder: (clientOrderId) => venue.findOrder(clientOrderId),
+    openOrders: (symbol) => venue.openOrders(symbol),
+    balances: () => venue.balances(),
+    orderTrades: (order) => venue.orderTrades(order),
+  };
 }
 
 /** `tradeloop sandbox` in a child process (so its work does not share the bot's event loop); its printed address and keys. */

@@ -1,4 +1,4 @@
-import { filter, map, mergeMap, type Observable, type Subscription } from 'rxjs';
+import { Observable, filter, map, type Subscription } from 'rxjs';
 import { ConnectionStateError } from '../exchange/errors.js';
 import type { NewOrderParams } from '../exchange/rest/endpoints/order-params.js';
 import { isNotFound } from '../exchange/rest/endpoints/trading-requests.js';
@@ -44,8 +44,22 @@ export class ClientVenuePort implements VenuePort {
   constructor(options: ClientVenuePortOptions) {
     this.session = options.session;
     this.rest = options.rest;
-    this.orderReports$ = this.session.orderReports$.pipe(filter((n) => n.account === 'spot'), mergeMap((n) => n.reports));
-    this.balances$ = this.session.balances$.pipe(filter((n) => n.account === 'spot'), map((n) => n.balances));
+    // Every order report and balance passes here: one plain subscriber each, not filter + mergeMap hops.
+    const session = this.session;
+    this.orderReports$ = new Observable<OrderReport>((subscriber) => session.orderReports$.subscribe({
+      next: (n) => {
+        if (n.account === 'spot') for (const report of n.reports) subscriber.next(report);
+      },
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => subscriber.complete(),
+    }));
+    this.balances$ = new Observable<readonly TradingBalance[]>((subscriber) => session.balances$.subscribe({
+      next: (n) => {
+        if (n.account === 'spot') subscriber.next(n.balances);
+      },
+      error: (error: unknown) => subscriber.error(error),
+      complete: () => subscriber.complete(),
+    }));
     let reconnects = 0;
     this.reconnected$ = this.session.resubscribed$.pipe(filter((r) => r.ch === 'spot_subscribe'), map(() => ++reconnects));
     this.owned.push(this.session.events$.subscribe((event) => {
@@ -131,15 +145,23 @@ export class ClientVenuePort implements VenuePort {
     return this.route(() => this.session.spot.balances(), () => this.rest.spot.getBalances());
   }
 
-  /** The stream when it is up; REST when it is down or could not send the request at all. */
-  private async route<T>(viaStream: () => Promise<T>, viaRest: () => Promise<T>): Promise<T> {
-    if (!this.streamUp) return viaRest();
-    try {
-      return await viaStream();
-    } catch (error) {
-      if (notSent(error)) return viaRest();
-      throw error;
-    }
+  /**
+   * The stream when it is up; REST when it is down or could not send the request at all. Not
+   * `async`: on every order's path, the stream request leaves in this turn with no promise of its own
+   * around it (one only to catch a failure); whatever throws still ends as a rejection.
+   */
+  private route<T>(viaStream: () => Promise<T>, viaRest: () => Promise<T>): Promise<T> {
+    if (!this.streamUp) return attempt(viaRest);
+    return attempt(viaStream).catch((error: unknown) => (notSent(error) ? viaRest() : Promise.reject(error)));
+  }
+}
+
+/** `run()`, with a synchronous throw turned into a rejection as an `async` function would. */
+function attempt<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return run();
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

@@ -19,9 +19,11 @@ export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfi
     const book = view.book(order.symbol);
     const midText = book?.valid === true ? book.mid() : undefined;
     if (midText === undefined) return { check: 'price-band', reason: `${order.symbol}: no valid book mid to check price ${order.price.toFixed()} against` };
-    const { mid, allowed } = bandAt(midText, config.priceBand);
-    const distance = order.price.minus(mid).abs();
-    if (distance.greaterThan(allowed)) {
+    const band = bandAt(midText, config.priceBand);
+    // |price - mid| > allowed, by comparing with the band's ends: no Decimal is built per intent.
+    if (order.price.greaterThan(band.high) || order.price.lessThan(band.low)) {
+      const { mid } = band;
+      const distance = order.price.minus(mid).abs();
       return {
         check: 'price-band',
         reason: `${order.symbol}: price ${order.price.toFixed()} is ${distance.dividedBy(mid).times(100).toSignificantDigits(4).toFixed()} % from mid ${mid.toFixed()}, band ${config.priceBand.times(100).toFixed()} %`,
@@ -36,8 +38,9 @@ const MAX_MIDS = 4096;
 
 interface MidBand {
   readonly mid: Decimal;
-  /** mid x band: the largest distance that passes. */
-  readonly allowed: Decimal;
+  /** mid - mid x band and mid + mid x band: the lowest and highest prices that pass (exact sums). */
+  readonly low: Decimal;
+  readonly high: Decimal;
 }
 
 /** Parsed mids and their allowed distance per band: a book's mid comes back to the same few hundred values. */
@@ -53,7 +56,8 @@ function bandAt(midText: string, band: Decimal): MidBand {
   if (found === undefined) {
     if (byMid.size >= MAX_MIDS) byMid.clear();
     const mid = new Decimal(midText);
-    found = { mid, allowed: mid.times(band) };
+    const allowed = mid.times(band);
+    found = { mid, low: mid.minus(allowed), high: mid.plus(allowed) };
     byMid.set(midText, found);
   }
   return found;

@@ -73,11 +73,14 @@ export class ReservationLedger {
   private readonly reservations = new Map<string, MutableReservation>();
   /** Ids of the live reservations of each intent: what {@link releaseIntent} ends. */
   private readonly byIntent = new Map<string, Set<string>>();
+  /** `free` per currency since its balance or total last changed: every intent asks, usually twice. */
+  private readonly freeByCurrency = new Map<string, Decimal>();
 
   /** Sets the funds the bot may commit in `currency` (replaces the previous figure). */
   setBalance(currency: string, balance: Decimal): void {
     if (!balance.isFinite()) throw new ValidationError('balance', 'must be a finite decimal', balance.toString());
     this.balances.set(currency, balance);
+    this.freeByCurrency.delete(currency);
   }
 
   /** Funds the bot may commit in `currency`; zero when never set. */
@@ -92,7 +95,12 @@ export class ReservationLedger {
 
   /** Balance minus reservations; negative only when the balance was lowered under what is held. */
   free(currency: string): Decimal {
-    return this.balance(currency).minus(this.reserved(currency));
+    let free = this.freeByCurrency.get(currency);
+    if (free === undefined) {
+      free = this.balance(currency).minus(this.reserved(currency));
+      this.freeByCurrency.set(currency, free);
+    }
+    return free;
   }
 
   /** The live reservation under `key`, if any. */
@@ -148,6 +156,7 @@ export class ReservationLedger {
     const remaining = proportionalRemaining(r.amount, r.quantity, filled);
     this.add(r.currency, remaining.minus(r.remaining));
     this.balances.set(r.currency, this.balance(r.currency).minus(spent));
+    this.freeByCurrency.delete(r.currency);
     r.filled = filled;
     r.remaining = remaining;
     r.state = 'open';
@@ -215,5 +224,6 @@ export class ReservationLedger {
     const total = this.reserved(currency).plus(delta);
     if (total.isZero()) this.totals.delete(currency);
     else this.totals.set(currency, total);
+    this.freeByCurrency.delete(currency);
   }
 }

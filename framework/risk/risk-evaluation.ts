@@ -14,7 +14,8 @@ import type { RiskView } from './risk-state.js';
  */
 export class RiskEvaluation {
   readonly orders: readonly CheckedOrder[];
-  private readonly needs = new Map<CheckedOrder, FundsNeed | Denial>();
+  /** Made on first use: most evaluations price nothing (cancels, or no funds check configured). */
+  private needs: Map<CheckedOrder, FundsNeed | Denial> | undefined;
 
   constructor(
     readonly intent: Intent,
@@ -26,10 +27,10 @@ export class RiskEvaluation {
 
   /** {@link netFundsFor} of one of {@link orders}, computed once. */
   netFunds(order: CheckedOrder, instrument: Instrument): FundsNeed | Denial {
-    let need = this.needs.get(order);
+    let need = this.needs?.get(order);
     if (need === undefined) {
       need = netFundsFor(order, instrument, this.view, this.config);
-      if (this.orders.includes(order)) this.needs.set(order, need);
+      if (this.orders.includes(order)) (this.needs ??= new Map()).set(order, need);
     }
     return need;
   }

@@ -61,7 +61,7 @@ export class RiskGate {
     private readonly rateWindow: OrderRateWindow,
   ) {
     this.config = parseRiskConfig(config);
-    this.checks = this.config.checks.map((name) => RISK_CHECKS[name]);
+    this.checks = this.config.checks.filter((name) => canRefuse(name, this.config)).map((name) => RISK_CHECKS[name]);
     this.reserves = this.config.checks.includes('balance') || this.config.checks.includes('market-buy-reserve');
   }
 
@@ -108,6 +108,21 @@ export class RiskGate {
       keys.push(key);
     }
     return undefined;
+  }
+}
+
+/**
+ * False for a check its configuration leaves without a limit to apply (it would pass every
+ * intent): the kill switch without drawdown or daily-loss limit, the notional and position checks
+ * without a limit for any symbol. Such checks are not run at all (each would pass every intent).
+ */
+function canRefuse(name: CheckName, config: RiskConfig): boolean {
+  const limits = [config.defaultLimits, ...Object.values(config.symbolLimits)];
+  switch (name) {
+    case 'kill-switch': return config.killSwitch.maxDrawdown !== undefined || config.killSwitch.maxDailyLoss !== undefined;
+    case 'max-notional': return limits.some((l) => l.maxOrderNotional !== undefined);
+    case 'max-position': return limits.some((l) => l.maxPosition !== undefined);
+    default: return true;
   }
 }
 

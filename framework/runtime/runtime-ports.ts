@@ -1,10 +1,11 @@
-import { asapScheduler, asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
+import { asyncScheduler, type Observable, type SchedulerLike } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import type { Intent } from '../model/intent.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { OrderUpdateReport, StrategyReport } from '../model/strategy-report.js';
 import type { CandlesEvent, MarketEvent } from '../model/stream/market-events.js';
 import type { Clock } from '../time/clock.js';
+import { microtaskScheduler } from './microtask-scheduler.js';
 
 /**
  * The risk gate and the execution adapter behind it, as the engine sees them. `submit` never
@@ -53,11 +54,11 @@ export interface RuntimeSchedulers {
 }
 
 /**
- * Live schedulers: timers on `asyncScheduler` (setTimeout), the drain on `asapScheduler` (a
- * microtask, so the strategy sees an event in the same tick it arrived, after its siblings).
+ * Live schedulers: timers on `asyncScheduler` (setTimeout), the drain on {@link microtaskScheduler}
+ * (a microtask, so the strategy sees an event in the same tick it arrived, after its siblings).
  */
 export function liveSchedulers(): RuntimeSchedulers {
-  return { timers: asyncScheduler, drain: asapScheduler };
+  return { timers: asyncScheduler, drain: microtaskScheduler };
 }
 
 /** Both roles on one virtual-time scheduler. */

@@ -304,10 +304,12 @@ export class StrategyEngine<Params = unknown> {
    */
   private sendAll(submitted: readonly Intent[], returned: Intents): void {
     const all: readonly Submittable[] = returned === undefined ? submitted : [...submitted, ...(isList(returned) ? returned : [returned])];
-    const sent = new Set<Intent>();
-    for (const item of all) {
-      if (!isIntent(item) || sent.has(item)) continue;
-      sent.add(item);
+    // A handler's few intents are compared directly; a Set only pays for itself on long lists.
+    const sent = all.length > 8 ? new Set<Submittable>() : undefined;
+    for (let i = 0; i < all.length; i++) {
+      const item = all[i]!;
+      if (!isIntent(item) || (sent !== undefined ? sent.has(item) : all.indexOf(item) < i)) continue;
+      sent?.add(item);
       this.send(item);
     }
   }

@@ -125,7 +125,8 @@ export function decimalParam(field: string, value: unknown, rule: DecimalRule): 
     throw new ValidationError(field, value === undefined ? 'is required' : 'must be a Decimal or a decimal string', value);
   }
   if (!decimal.isFinite()) throw new ValidationError(field, 'must be finite', decimal.toString());
-  if (rule === 'positive' && !decimal.gt(0)) throw new ValidationError(field, 'must be greater than zero', toWire(decimal));
+  // Sign tests, not gt(0): that builds a Decimal of 0 per parameter of every order sent.
+  if (rule === 'positive' && (decimal.isNegative() || decimal.isZero())) throw new ValidationError(field, 'must be greater than zero', toWire(decimal));
   if (rule === 'non-negative' && decimal.isNeg() && !decimal.isZero()) {
     throw new ValidationError(field, 'must not be negative', toWire(decimal));
   }

@@ -99,10 +99,11 @@ export abstract class AuthenticatedSession {
     await this.login();
   }
 
-  /** Sends one request, after any login-and-restore in progress. */
-  async request<T>(method: string, params: Readonly<Record<string, unknown>> | undefined, parse: (result: unknown) => T): Promise<T> {
-    if (this.restoring !== undefined) await this.restoring.catch(() => undefined);
-    return this.rpc.request(method, params, { parse });
+  /** Sends one request, after any login-and-restore in progress (at once, in this turn, when none is). */
+  request<T>(method: string, params: Readonly<Record<string, unknown>> | undefined, parse: (result: unknown) => T): Promise<T> {
+    const restoring = this.restoring;
+    if (restoring === undefined) return this.rpc.request(method, params, { parse });
+    return restoring.catch(() => undefined).then(() => this.rpc.request(method, params, { parse }));
   }
 
   /** Subscribes to a stream with `method` and remembers it (under `key`) for restoring after reconnects. */

@@ -40,6 +40,12 @@ const CLOSE_GRACE_MS = 1_000;
  * Frames are JSON-parsed once and pushed to `frames$`; a frame that is not JSON is reported on
  * `events$` and skipped. Nothing is buffered while disconnected: `send` refuses instead, so the
  * caller decides what an unsent message means.
+ *
+ * Messages sent while open are written at the end of the current turn (a microtask), in order:
+ * the socket write is the dearest step of a request (framing, masking and a system call that, over
+ * loopback, also runs the receiving side's TCP stack), and a caller that sends several requests in
+ * one turn (a strategy's intents of one event) hands all of them over before the first is written,
+ * instead of each waiting for the previous one's write.
  */
 export class ReconnectingSocket {
   private readonly stateSubject = new BehaviorSubject<SocketState>('idle');
@@ -63,6 +69,13 @@ export class ReconnectingSocket {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private openWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  /** Messages accepted this turn, written by {@link flush}; they belong to `ws` as it was when queued. */
+  private outbox: string[] = [];
+  private outboxBytes = 0;
+  private readonly flushNow = (): void => this.flush();
+  private readonly onWritten = (error?: Error): void => {
+    if (error) this.emit({ kind: 'error', at: this.options.clock.now(), error: new NetworkError(error.message, { cause: error }) });
+  };
 
   constructor(options: ReconnectingSocketOptions) {
     this.options = {
@@ -134,22 +147,27 @@ export class ReconnectingSocket {
     this.sendText(JSON.stringify(message));
   }
 
-  /** Sends a text frame; throws ConnectionStateError unless open, NetworkError when the peer stopped reading. */
+  /**
+   * Sends a text frame (written at the end of the turn, after the messages sent before it); throws
+   * ConnectionStateError unless open, NetworkError when the peer stopped reading.
+   */
   sendText(text: string): void {
     const ws = this.ws;
     if (this.state !== 'open' || ws === undefined || ws.readyState !== WebSocket.OPEN) {
       throw new ConnectionStateError(`cannot send: connection is ${this.state}`);
     }
-    if (ws.bufferedAmount + text.length > this.options.maxBufferedBytes) {
-      throw new NetworkError(`cannot send: ${ws.bufferedAmount} bytes still unsent (limit ${this.options.maxBufferedBytes})`);
+    const unsent = ws.bufferedAmount + this.outboxBytes;
+    if (unsent + text.length > this.options.maxBufferedBytes) {
+      throw new NetworkError(`cannot send: ${unsent} bytes still unsent (limit ${this.options.maxBufferedBytes})`);
     }
-    ws.send(text, (error) => {
-      if (error) this.emit({ kind: 'error', at: this.options.clock.now(), error: new NetworkError(error.message, { cause: error }) });
-    });
+    if (this.outbox.length === 0) queueMicrotask(this.flushNow);
+    this.outbox.push(text);
+    this.outboxBytes += text.length;
   }
 
-  /** Drops the current connection as if the network failed; the usual backoff and redial follow. */
+  /** Drops the current connection as if the network failed (messages not yet written are lost); the usual backoff and redial follow. */
   dropConnection(): void {
+    this.discardOutbox();
     if (this.ws !== undefined) this.abort(this.ws);
   }
 
@@ -159,6 +177,8 @@ export class ReconnectingSocket {
    */
   async close(): Promise<void> {
     if (this.state === 'closed') return;
+    // Messages of this turn go out before the close frame.
+    this.flush();
     this.clearTimers();
     const ws = this.ws;
     this.ws = undefined;
@@ -229,6 +249,7 @@ export class ReconnectingSocket {
   }
 
   private onClose(code: number, reason: string): void {
+    this.discardOutbox();
     this.clearTimers();
     this.ws = undefined;
     const now = this.options.clock.now();
@@ -250,6 +271,25 @@ export class ReconnectingSocket {
       this.reconnectTimer = undefined;
       this.dial();
     }, delayMs);
+  }
+
+  /**
+   * Writes the messages of the turn. A connection that went away meanwhile takes them with it:
+   * like a message written just before a drop, their requests then end as connection lost.
+   */
+  private flush(): void {
+    if (this.outbox.length === 0) return;
+    const texts = this.outbox;
+    this.outbox = [];
+    this.outboxBytes = 0;
+    const ws = this.ws;
+    if (ws === undefined || ws.readyState !== WebSocket.OPEN || this.aborted.has(ws)) return;
+    for (const text of texts) ws.send(text, this.onWritten);
+  }
+
+  private discardOutbox(): void {
+    this.outbox = [];
+    this.outboxBytes = 0;
   }
 
   private abort(ws: WebSocket): void {

@@ -42,7 +42,9 @@ interface Pending {
   readonly method: string;
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;
-  readonly timer: NodeJS.Timeout;
+  readonly timeoutMs: number;
+  /** When the reply is overdue, on the monotonic clock (performance.now). */
+  readonly deadline: number;
 }
 
 /**
@@ -50,6 +52,9 @@ interface Pending {
  * the object (never reused across reconnects, so a late reply can never settle the wrong request).
  * Frames with an `id` and no `method` settle requests; every other object frame is a notification.
  * Requests never carry secrets into errors: errors name the method only.
+ *
+ * One timer watches the earliest reply deadline of all requests in flight, instead of a timer set
+ * and cleared per request (on every order's path).
  */
 export class RpcConnection {
   private readonly notificationSubject = new Subject<RpcNotification>();
@@ -64,6 +69,10 @@ export class RpcConnection {
   private readonly requestTimeoutMs: number;
   private readonly maxPending: number;
   private nextId = 1;
+  private deadlineTimer: NodeJS.Timeout | undefined;
+  /** Deadline the timer is set for (Infinity when none). */
+  private deadlineTimerAt = Number.POSITIVE_INFINITY;
+  private readonly onDeadline = (): void => this.expire();
 
   constructor(
     readonly socket: ReconnectingSocket,
@@ -108,15 +117,14 @@ export class RpcConnection {
       return Promise.reject(error instanceof Error ? error : new ConnectionStateError(String(error)));
     }
     const timeoutMs = options.timeoutMs ?? this.requestTimeoutMs;
+    const deadline = performance.now() + timeoutMs;
+    if (deadline < this.deadlineTimerAt) this.watchDeadline(deadline);
     const parse = options.parse;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new RequestTimeoutError(method, timeoutMs));
-      }, timeoutMs);
       this.pending.set(id, {
         method,
-        timer,
+        timeoutMs,
+        deadline,
         reject,
         resolve: (result) => {
           if (parse === undefined) {
@@ -177,7 +185,7 @@ export class RpcConnection {
       return;
     }
     this.pending.delete(id);
-    clearTimeout(pending.timer);
+    if (this.pending.size === 0) this.unwatchDeadline();
     if (obj.error !== undefined) {
       const error = exchangeErrorFromBody(obj, 0, pending.method);
       pending.reject(error ?? new ConnectionStateError(`malformed error reply to ${pending.method}`));
@@ -190,9 +198,38 @@ export class RpcConnection {
     if (this.pending.size === 0) return;
     const all = [...this.pending.values()];
     this.pending.clear();
-    for (const pending of all) {
-      clearTimeout(pending.timer);
-      pending.reject(makeError(pending.method));
+    this.unwatchDeadline();
+    for (const pending of all) pending.reject(makeError(pending.method));
+  }
+
+  private watchDeadline(deadline: number): void {
+    clearTimeout(this.deadlineTimer);
+    this.deadlineTimerAt = deadline;
+    this.deadlineTimer = setTimeout(this.onDeadline, Math.max(0, deadline - performance.now()));
+  }
+
+  private unwatchDeadline(): void {
+    clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = undefined;
+    this.deadlineTimerAt = Number.POSITIVE_INFINITY;
+  }
+
+  /** Fails every request past its deadline, then watches the next deadline. */
+  private expire(): void {
+    this.deadlineTimer = undefined;
+    this.deadlineTimerAt = Number.POSITIVE_INFINITY;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    const overdue: Pending[] = [];
+    for (const [id, pending] of this.pending) {
+      if (pending.deadline <= now) {
+        this.pending.delete(id);
+        overdue.push(pending);
+      } else if (pending.deadline < next) {
+        next = pending.deadline;
+      }
     }
+    if (next !== Number.POSITIVE_INFINITY) this.watchDeadline(next);
+    for (const pending of overdue) pending.reject(new RequestTimeoutError(pending.method, pending.timeoutMs));
   }
 }

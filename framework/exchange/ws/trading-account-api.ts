@@ -15,6 +15,9 @@ export interface SessionRequester {
   unsubscribeStream(key: string, method: string): Promise<void>;
 }
 
+const parseOrderResult = (result: unknown): Order => parseOrder(result, 'result');
+const parseOrderListResult = (result: unknown): Order[] => parseOrderList(result, 'result');
+
 /** How balance notifications arrive: one per change, or batched. */
 export type BalanceMode = 'updates' | 'batches';
 
@@ -31,10 +34,18 @@ function code(value: unknown, field: string): string {
  * same `Order` as a REST one. Order-report and balance subscriptions are restored after reconnects.
  */
 export class TradingAccountApi {
+  /** Method names of the order path, built once. */
+  private readonly methods: { readonly newOrder: string; readonly newOrderList: string; readonly cancelOrder: string; readonly replaceOrder: string };
+
   constructor(
     private readonly session: SessionRequester,
     readonly account: TradingAccount,
-  ) {}
+  ) {
+    this.methods = {
+      newOrder: this.method('new_order'), newOrderList: this.method('new_order_list'),
+      cancelOrder: this.method('cancel_order'), replaceOrder: this.method('replace_order'),
+    };
+  }
 
   /** Subscribes to order reports (a snapshot of active orders, then one report per change). */
   async subscribe(): Promise<void> {
@@ -51,22 +62,34 @@ export class TradingAccountApi {
     return this.session.request(this.method('get_orders'), undefined, (r) => parseOrderList(r, 'result'));
   }
 
+  // The order methods are not `async`: the request leaves in this turn without an extra promise
+  // and its hops (they are on every intent's path); a bad parameter still rejects, never throws.
+
   /** Places an order; resolves with the order as the exchange accepted it. */
-  async newOrder(params: FuturesNewOrderParams): Promise<Order> {
-    const wire = newOrderParams(params, this.account);
-    return this.session.request(this.method('new_order'), wire, (r) => parseOrder(r, 'result'));
+  newOrder(params: FuturesNewOrderParams): Promise<Order> {
+    try {
+      return this.session.request(this.methods.newOrder, newOrderParams(params, this.account), parseOrderResult);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Places an order list (allOrNone, oneCancelOther, oneTriggerOneCancelOther). */
-  async newOrderList(params: OrderListParams<FuturesNewOrderParams>): Promise<Order[]> {
-    const wire = newOrderListParams(params, this.account);
-    return this.session.request(this.method('new_order_list'), wire, (r) => parseOrderList(r, 'result'));
+  newOrderList(params: OrderListParams<FuturesNewOrderParams>): Promise<Order[]> {
+    try {
+      return this.session.request(this.methods.newOrderList, newOrderListParams(params, this.account), parseOrderListResult);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Cancels one order by client order id. */
-  async cancelOrder(clientOrderId: string): Promise<Order> {
-    const params = cancelOrderParams(clientOrderId);
-    return this.session.request(this.method('cancel_order'), params, (r) => parseOrder(r, 'result'));
+  cancelOrder(clientOrderId: string): Promise<Order> {
+    try {
+      return this.session.request(this.methods.cancelOrder, cancelOrderParams(clientOrderId), parseOrderResult);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Cancels every active order of the account. */
@@ -75,9 +98,12 @@ export class TradingAccountApi {
   }
 
   /** Replaces an order's quantity and price under a new client order id. */
-  async replaceOrder(params: StreamReplaceOrderParams): Promise<Order> {
-    const wire = replaceOrderParams(params);
-    return this.session.request(this.method('replace_order'), wire, (r) => parseOrder(r, 'result'));
+  replaceOrder(params: StreamReplaceOrderParams): Promise<Order> {
+    try {
+      return this.session.request(this.methods.replaceOrder, replaceOrderParams(params), parseOrderResult);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** Subscribes to balance notifications. */

@@ -78,6 +78,37 @@ describe('ReconnectingSocket', () => {
     expect(message).toEqual({ method: 'hello' });
   });
 
+  it('writes the messages of one turn in order, and before a close made in the same turn', async () => {
+    const socket = makeSocket();
+    socket.start();
+    await socket.whenOpen(2_000);
+    const client = await server.nextConnection(true);
+    socket.send({ method: 'first' });
+    socket.sendText('{"method":"second"}');
+    socket.send({ method: 'third' });
+    await socket.close();
+    await until(() => client.received.length === 3);
+    expect(client.received.map((m) => m.method)).toEqual(['first', 'second', 'third']);
+  });
+
+  it('never writes a message of a dropped connection on the next one', async () => {
+    const socket = makeSocket();
+    const events: SocketEvent[] = [];
+    socket.events$.subscribe((e) => events.push(e));
+    socket.start();
+    await socket.whenOpen(2_000);
+    const next = server.nextConnection();
+    socket.send({ method: 'lost' });
+    socket.dropConnection();
+    const client = await next;
+    await socket.whenOpen(2_000);
+    socket.send({ method: 'after' });
+    await until(() => client.received.length === 1);
+    expect(client.received).toEqual([{ method: 'after' }]);
+    // Dropped unwritten, not written into the dying socket (whose failure would be reported).
+    expect(events.filter((e) => e.kind === 'error')).toEqual([]);
+  });
+
   it('reconnects after a drop with growing jittered backoff until a stable period resets it', async () => {
     const socket = makeSocket({ stableAfterMs: 60_000 });
     const scheduled: Array<{ attempt: number; delayMs: number }> = [];

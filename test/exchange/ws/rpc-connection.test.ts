@@ -74,6 +74,24 @@ describe('RpcConnection', () => {
     expect(rpc.pendingCount).toBe(0);
   });
 
+  it('times each request out at its own deadline, whatever order they were sent in, and leaves answered ones alone', async () => {
+    const held: Array<{ id: unknown; method: unknown }> = [];
+    server.handler = (message) => void held.push({ id: message.id, method: message.method });
+    const outcome = (p: Promise<unknown>): Promise<string> =>
+      p.then((r) => `answered ${String(r)}`, (e: unknown) => (e instanceof RequestTimeoutError ? `timed out after ${e.timeoutMs} ms` : 'other'));
+    const slow = outcome(rpc.request('slow', undefined, { timeoutMs: 1_000 }));
+    const answered = outcome(rpc.request('answered', undefined, { timeoutMs: 60 }));
+    const fast = outcome(rpc.request('fast', undefined, { timeoutMs: 40 }));
+    await until(() => held.length === 3);
+    server.reply(server.clients[0]!, held[1]!.id, 'yes');
+    expect(await fast).toBe('timed out after 40 ms');
+    expect(await answered).toBe('answered yes');
+    // The longest deadline is still watched after the shorter ones ended.
+    expect(rpc.pendingCount).toBe(1);
+    expect(await slow).toBe('timed out after 1000 ms');
+    expect(rpc.pendingCount).toBe(0);
+  });
+
   it('fails in-flight requests with ConnectionLostError (outcome unknown) when the connection drops', async () => {
     server.handler = () => server.dropAll();
     const error = await rpc.request('spot_new_order', { symbol: 'BTCUSDT' }).catch((e: unknown) => e);
