@@ -103,7 +103,7 @@ export class ResultCollector {
   onOrderReport(report: OrderReport, time: number, cause?: EventCause): void {
     this.trackResting(report);
     if (report.report_type !== 'trade' || report.trade_quantity === undefined || report.trade_price === undefined) return;
-    const tracker = this.adapter.registry.get(report.client_order_id);
+    const tracker = this.adapter.account.get(report.client_order_id);
     const instrument = this.instruments.find((i) => i.symbol === report.symbol);
     this.fills.push({
       time, symbol: report.symbol, side: report.side, price: report.trade_price, quantity: report.trade_quantity,
@@ -217,7 +217,7 @@ export class ResultCollector {
   /** Every order the bot made, in creation order, with its last known state. */
   orders(): OrderRecord[] {
     const records = new Map(this.finished);
-    for (const tracker of this.adapter.registry.all()) {
+    for (const tracker of this.adapter.account.all()) {
       const record = orderRecord(tracker);
       if (record !== undefined && !records.has(tracker.clientOrderId)) records.set(tracker.clientOrderId, record);
     }
@@ -229,7 +229,7 @@ export class ResultCollector {
     this.created.set(info.clientOrderId, this.created.size);
   }
 
-  /** An order ended: its final record is kept here, as the registry forgets old finished orders. */
+  /** An order ended: its final record is kept here, as the account forgets old finished orders. */
   onOrderFinished(tracker: OrderTracker): void {
     const record = orderRecord(tracker);
     if (record !== undefined) this.finished.set(tracker.clientOrderId, record);

@@ -10,7 +10,7 @@ import type { StrategyReport } from '../model/strategy-report.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import type { Clock } from '../time/clock.js';
 import type { ClientOrderIdGenerator } from './client-order-ids.js';
-import { OrderRegistry } from './order-registry.js';
+import { AccountState } from './account-state.js';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from './order-tracker.js';
 import type { CurrencyLookup } from './position-book.js';
 import { reconcile, statusReport, type ReconcileSummary, type UnknownOrderPolicy } from './reconciler.js';
@@ -48,7 +48,7 @@ export interface ExecutionAdapterOptions {
   readonly onAdopt?: (info: TrackedOrderInfo) => void;
   /** Told of every execution once, when first booked (stream, answer or lookup). */
   readonly onFill?: (info: TrackedOrderInfo, fill: OrderFill) => void;
-  /** Told of every order once when it reaches a final status (the registry may forget it later). */
+  /** Told of every order once when it reaches a final status (the account may forget it later). */
   readonly onOrderFinished?: (tracker: OrderTracker) => void;
 }
 
@@ -69,7 +69,6 @@ export const LOCAL_REJECT_CODE = 0;
 export class ExecutionAdapter implements IntentExecutor {
   private readonly reportSubject = new Subject<StrategyReport>();
   private readonly balanceSubject = new Subject<readonly TradingBalance[]>();
-  private readonly balanceMap = new Map<string, TradingBalance>();
   private readonly subscriptions: Subscription[] = [];
   private readonly recovery: RecoveryOptions;
   private reconciling: Promise<ReconcileSummary> | undefined;
@@ -81,14 +80,14 @@ export class ExecutionAdapter implements IntentExecutor {
   private closing = false;
   /** Orders canceled since {@link refuseNewOrders} (a strategy's onStop and the shutdown alike). */
   private readonly canceledClosing = new Set<string>();
-  readonly registry: OrderRegistry;
+  readonly account: AccountState;
   /** Accepted, rejected and order-update reports, in the order they happened. */
   readonly reports$: Observable<StrategyReport> = this.reportSubject.asObservable();
   /** Balances as the venue said them: stream updates and the reconciliation's snapshots. */
   readonly balances$: Observable<readonly TradingBalance[]> = this.balanceSubject.asObservable();
 
   constructor(private readonly options: ExecutionAdapterOptions) {
-    this.registry = new OrderRegistry(options.currencies, options.onFill, options.onOrderFinished);
+    this.account = new AccountState(options.currencies, options.onFill, options.onOrderFinished);
     this.recovery = { ...DEFAULT_RECOVERY, ...options.recovery };
   }
 
@@ -110,19 +109,9 @@ export class ExecutionAdapter implements IntentExecutor {
     this.balanceSubject.complete();
   }
 
-  /** Every balance the venue last said, by currency. */
-  allBalances(): readonly TradingBalance[] {
-    return [...this.balanceMap.values()];
-  }
-
-  /** The account's balance of a currency as the venue last said. */
-  balance(currency: string): TradingBalance | undefined {
-    return this.balanceMap.get(currency);
-  }
-
   /** The strategy's open orders (optionally of one symbol). */
   openOrders(strategyId: string, symbol?: string): readonly OrderTracker[] {
-    return this.registry.open(strategyId, symbol);
+    return this.account.open(strategyId, symbol);
   }
 
   /**
@@ -134,7 +123,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const run = (async () => {
       if (previous !== undefined) await previous.catch(() => undefined);
       return reconcile({
-        venue: this.options.venue, registry: this.registry, policy: this.options.unknownOrders ?? 'adopt',
+        venue: this.options.venue, account: this.account, policy: this.options.unknownOrders ?? 'adopt',
         adoptAs: this.options.adoptAs, recovery: this.recovery, emit: (report) => this.emitOrder(report),
         setBalances: (balances) => this.setBalances(balances), resolved: (id, order) => this.onResolved(id, order),
         adopted: this.options.onAdopt,
@@ -200,12 +189,12 @@ export class ExecutionAdapter implements IntentExecutor {
     const found = await lookupWithRetry(() => this.options.venue.findOrder(id), this.recovery);
     if (found === undefined) {
       if (wasPending && !tracker.inFlight) {
-        this.registry.forget(id);
+        this.account.forget(id);
         this.onResolved(id, undefined);
       }
       return undefined;
     }
-    if (this.registry.applyOrder(found).changed) this.emitOrder(statusReport(found));
+    if (this.account.applyOrder(found).changed) this.emitOrder(statusReport(found));
     if (wasPending && !tracker.inFlight) this.onResolved(id, found);
     await this.bookMissedFills(tracker);
     return found;
@@ -218,7 +207,7 @@ export class ExecutionAdapter implements IntentExecutor {
   async bookMissedFills(tracker: OrderTracker): Promise<void> {
     const order = tracker.order;
     if (order === undefined || !tracker.unattributedQuantity.isPositive() || tracker.unattributedQuantity.isZero()) return;
-    this.registry.applyTrades(tracker.clientOrderId, await this.options.venue.orderTrades({ ...order, trades: undefined }));
+    this.account.applyTrades(tracker.clientOrderId, await this.options.venue.orderTrades({ ...order, trades: undefined }));
   }
 
   private async execute(intent: Intent): Promise<void> {
@@ -272,7 +261,7 @@ export class ExecutionAdapter implements IntentExecutor {
     old.replacedBy = newId;
     // The old order is gone once its replacement exists; its `replaced` report may still be on its way.
     const before = old.order;
-    if (before !== undefined && old.active) this.registry.applyOrder({ ...before, status: 'canceled', updated_at: order.created_at });
+    if (before !== undefined && old.active) this.account.applyOrder({ ...before, status: 'canceled', updated_at: order.created_at });
     this.accept(intent, [order]);
   }
 
@@ -283,7 +272,7 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 
   private async cancelAll(intent: CancelAllIntent): Promise<void> {
-    const own = this.registry.open(intent.strategyId, intent.symbol);
+    const own = this.account.open(intent.strategyId, intent.symbol);
     const results = await Promise.allSettled(own.map((tracker) => this.cancelTracked(tracker)));
     const canceled: Order[] = [];
     for (const result of results) {
@@ -312,7 +301,7 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 
   private async closePosition(intent: ClosePositionIntent): Promise<void> {
-    const position = this.registry.positions.position(intent.strategyId, intent.symbol);
+    const position = this.account.positions.position(intent.strategyId, intent.symbol);
     if (position === undefined || position.quantity.isZero()) {
       throw new ValidationError('symbol', 'has no open position of this strategy to close', intent.symbol);
     }
@@ -377,7 +366,7 @@ export class ExecutionAdapter implements IntentExecutor {
    * order ended even when the stream's report comes after the bot stopped listening).
    */
   private applyCancelAnswer(order: Order): void {
-    if (this.registry.applyOrder(order).changed && this.closing) this.emitOrder(statusReport(order));
+    if (this.account.applyOrder(order).changed && this.closing) this.emitOrder(statusReport(order));
   }
 
   private noteCanceled(order: Order): Order {
@@ -398,7 +387,7 @@ export class ExecutionAdapter implements IntentExecutor {
         const first = trackers[0];
         if (first !== undefined) this.unsettled.set(first.clientOrderId, intent);
       } else {
-        for (const tracker of trackers) this.registry.forget(tracker.clientOrderId);
+        for (const tracker of trackers) this.account.forget(tracker.clientOrderId);
       }
       throw error;
     } finally {
@@ -416,11 +405,11 @@ export class ExecutionAdapter implements IntentExecutor {
   private track(order: TrackedOrderInfo): OrderTracker {
     const info = { ...order, sentAt: this.options.clock.now() };
     this.options.onTrack?.(info);
-    return this.registry.track(info);
+    return this.account.track(info);
   }
 
   private ownActive(strategyId: string, clientOrderId: string): OrderTracker {
-    const tracker = this.registry.get(clientOrderId);
+    const tracker = this.account.get(clientOrderId);
     if (tracker === undefined || tracker.info.strategyId !== strategyId || !tracker.active) {
       throw new ValidationError('clientOrderId', 'must name an active order of this strategy', clientOrderId);
     }
@@ -428,21 +417,21 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 
   private onReport(report: OrderReport): void {
-    const update = this.registry.applyReport(report);
+    const update = this.account.applyReport(report);
     if (update.tracker !== undefined && update.changed) this.emitOrder(report);
   }
 
   private applyOrder(order: Order): void {
-    this.registry.applyOrder(order);
+    this.account.applyOrder(order);
   }
 
   private setBalances(balances: readonly TradingBalance[]): void {
-    for (const balance of balances) if (balance.currency !== undefined) this.balanceMap.set(balance.currency, balance);
+    this.account.setBalances(balances);
     this.balanceSubject.next(balances);
   }
 
   private emitOrder(report: OrderReport): void {
-    const intentId = this.registry.get(report.client_order_id)?.intentId;
+    const intentId = this.account.get(report.client_order_id)?.intentId;
     this.reportSubject.next({ kind: 'order', report, intentId, time: this.options.clock.now() });
   }
 

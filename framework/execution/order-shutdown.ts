@@ -44,14 +44,14 @@ export async function shutdownOrders(adapter: ExecutionAdapter, options: OrderSh
   adapter.refuseNewOrders();
   const idle = await within(adapter.whenIdle(), options.timeoutMs);
   await Promise.allSettled(trackers(adapter).filter((t) => t.status === 'pending').map((t) => adapter.lookUp(t)));
-  if (options.cancel) await Promise.allSettled(adapter.registry.open().map((tracker) => adapter.cancelTracker(tracker)));
+  if (options.cancel) await Promise.allSettled(adapter.account.open().map((tracker) => adapter.cancelTracker(tracker)));
   await Promise.allSettled(trackers(adapter).map((t) => adapter.bookMissedFills(t)));
   const left = trackers(adapter).filter((t) => t.active || t.status === 'pending').map((t) => t.clientOrderId);
   return { canceled: adapter.canceledSinceStop, left, timedOut: !idle };
 }
 
 function trackers(adapter: ExecutionAdapter): OrderTracker[] {
-  return [...adapter.registry.all()];
+  return [...adapter.account.all()];
 }
 
 /** Whether `work` settled within `ms` (the timer is cleared either way, so it never holds the process). */

@@ -2,7 +2,7 @@ import type { TradingBalance } from '../model/resources/balance.js';
 import type { Order } from '../model/resources/order.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
-import type { OrderRegistry } from './order-registry.js';
+import type { AccountState } from './account-state.js';
 import type { OrderTracker, TrackedOrderInfo } from './order-tracker.js';
 import { lookupWithRetry, type RecoveryOptions } from './unknown-outcome.js';
 import type { VenuePort } from './venue-port.js';
@@ -25,7 +25,7 @@ export interface ReconcileSummary {
 /** What the reconciliation works on. */
 export interface ReconcileContext {
   readonly venue: VenuePort;
-  readonly registry: OrderRegistry;
+  readonly account: AccountState;
   readonly policy: UnknownOrderPolicy;
   readonly adoptAs?: string;
   readonly recovery: RecoveryOptions;
@@ -65,7 +65,7 @@ export const HISTORY_SLACK_MS = 60_000;
  * to its own request, which resolves it by lookup itself.
  */
 export async function reconcile(context: ReconcileContext): Promise<ReconcileSummary> {
-  const { venue, registry } = context;
+  const { venue, account } = context;
   const [open, balances] = await Promise.all([venue.openOrders(), venue.balances()]);
   context.setBalances(balances);
   const updated: string[] = [];
@@ -77,10 +77,10 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
 
   for (const order of open) {
     openIds.add(order.client_order_id);
-    const tracker = registry.get(order.client_order_id);
+    const tracker = account.get(order.client_order_id);
     if (tracker !== undefined) {
       const wasPending = tracker.status === 'pending';
-      if (registry.applyOrder(order).changed) {
+      if (account.applyOrder(order).changed) {
         updated.push(order.client_order_id);
         context.emit(statusReport(order));
       }
@@ -88,7 +88,7 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
       continue;
     }
     if (context.policy === 'adopt') {
-      const tracker = registry.adopt(order, context.adoptAs).tracker;
+      const tracker = account.adopt(order, context.adoptAs).tracker;
       if (tracker !== undefined) context.adopted?.(tracker.info);
       adopted.push(order.client_order_id);
       context.emit(statusReport(order));
@@ -102,8 +102,8 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
     }
   }
 
-  const unsettled = [...registry.all()].filter((t) => !openIds.has(t.clientOrderId) && needsLookup(t));
-  const history = await readOrderHistory(venue, unsettled, registry.all());
+  const unsettled = [...account.all()].filter((t) => !openIds.has(t.clientOrderId) && needsLookup(t));
+  const history = await readOrderHistory(venue, unsettled, account.all());
   for (const tracker of unsettled) {
     // A report may have settled it while the history was read.
     if (!needsLookup(tracker)) continue;
@@ -119,7 +119,7 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
     }
     if (found === undefined) {
       if (pending) {
-        registry.forget(tracker.clientOrderId, 'never-existed');
+        account.forget(tracker.clientOrderId, 'never-existed');
         missing.push(tracker.clientOrderId);
         context.resolved?.(tracker.clientOrderId, undefined);
       } else {
@@ -127,7 +127,7 @@ export async function reconcile(context: ReconcileContext): Promise<ReconcileSum
       }
       continue;
     }
-    if (registry.applyOrder(found).changed) {
+    if (account.applyOrder(found).changed) {
       updated.push(tracker.clientOrderId);
       context.emit(statusReport(found));
     }
@@ -234,7 +234,7 @@ function passed(tracker: OrderTracker, clockOffsetMs: number, frontier: number):
  * or stopped short.
  */
 async function bookMissedExecutions(context: ReconcileContext, unresolved: string[]): Promise<void> {
-  const short = [...context.registry.all()].filter(missesExecutions);
+  const short = [...context.account.all()].filter(missesExecutions);
   if (short.length === 0) return;
   const venue = context.venue;
   let complete = false;
@@ -248,7 +248,7 @@ async function bookMissedExecutions(context: ReconcileContext, unresolved: strin
         if (list === undefined) byOrder.set(trade.client_order_id, (list = []));
         list.push(trade);
       }
-      for (const tracker of short) context.registry.applyTrades(tracker.clientOrderId, byOrder.get(tracker.clientOrderId) ?? []);
+      for (const tracker of short) context.account.applyTrades(tracker.clientOrderId, byOrder.get(tracker.clientOrderId) ?? []);
       complete = batch.complete;
     } catch {
       // Per order below.
@@ -259,7 +259,7 @@ async function bookMissedExecutions(context: ReconcileContext, unresolved: strin
     const order = tracker.order;
     if (order === undefined || !missesExecutions(tracker)) continue;
     try {
-      context.registry.applyTrades(tracker.clientOrderId, await venue.orderTrades({ ...order, trades: undefined }));
+      context.account.applyTrades(tracker.clientOrderId, await venue.orderTrades({ ...order, trades: undefined }));
     } catch {
       unresolved.push(tracker.clientOrderId);
     }

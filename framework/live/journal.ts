@@ -157,7 +157,7 @@ export class Journal implements KernelHooks {
   /**
    * The final line of an order, whatever taught the bot that it ended: a report, a request's
    * answer (a cancel, or a replace for the order it replaced), a refusal, a lookup at
-   * reconciliation (found final, or never made). The registry tells each order once.
+   * reconciliation (found final, or never made). The account tells each order once.
    */
   onOrderFinished(tracker: OrderTracker): void {
     const id = tracker.clientOrderId;

@@ -124,7 +124,7 @@ export class LiveBot {
         const summary = await unlessStopped(kernel.start(), stopped);
         if (summary !== STOPPED && !stopAsked) {
           this.currentPhase = 'running';
-          const open = kernel.adapter.registry.open().map((t) => t.clientOrderId);
+          const open = kernel.adapter.account.open().map((t) => t.clientOrderId);
           this.journal.note('reconciled', { open, adopted: summary.adopted, canceled: summary.canceled, missing: summary.missing });
           logger.log('info', 'bot started', { bot: config.bot.id, strategy: this.strategy.plugin.name, symbols: config.strategy.symbols, openOrders: open.length, restored: recovered.orders.length });
           await unlessStopped(feed.start(), stopped);
@@ -143,7 +143,7 @@ export class LiveBot {
         logger.log('error', 'shutdown failed', { error: String(error) });
         return undefined;
       });
-      const open = kernel.adapter.registry.open().map((t) => t.clientOrderId);
+      const open = kernel.adapter.account.open().map((t) => t.clientOrderId);
       this.journal.note('stopped', { open, canceled: wound?.canceled ?? [], left: wound?.left ?? open });
       if (wound !== undefined) {
         logger.log(wound.left.length === 0 ? 'info' : 'warn', `stopped: ${wound.canceled.length} order(s) canceled, ${wound.left.length} left`, {

@@ -138,9 +138,9 @@ export class BotKernel {
       strategyId: options.strategyId, strategy: options.plugin.create(options.params), params: options.params,
       sink: this.pipeline, account: this.pipeline, intentsBefore: options.intentsBefore, clock: options.clock, schedulers: options.schedulers,
       errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
-      positions: (symbol) => this.adapter.registry.positions.position(options.strategyId, symbol),
+      positions: (symbol) => this.adapter.account.positions.position(options.strategyId, symbol),
       nextClientOrderId: () => this.ids.next(),
-      freeBalance: (currency) => (this.adapter.balance(currency) === undefined ? undefined : this.ledger.free(currency)),
+      freeBalance: (currency) => (this.adapter.account.balance(currency) === undefined ? undefined : this.ledger.free(currency)),
       onIndicator: hooks.onIndicator?.bind(hooks),
       market: { books$: market.books$, market$: market.market$, candleClosed$: market.candleClosed$ ?? closedCandles(market.market$) },
     });
@@ -153,7 +153,7 @@ export class BotKernel {
    */
   restore(orders: readonly { readonly info: TrackedOrderInfo; readonly fills: readonly OrderFill[]; readonly finished: boolean }[]): void {
     if (this.started) throw new Error('BotKernel.restore must come before start');
-    for (const order of orders) this.adapter.registry.restore(order.info, order.fills, order.finished);
+    for (const order of orders) this.adapter.account.restore(order.info, order.fills, order.finished);
   }
 
   /**
@@ -167,13 +167,13 @@ export class BotKernel {
     const summary = await this.adapter.start();
     this.pipeline.syncAll();
     this.logger.log('info', 'reconciled with the venue', {
-      adopted: summary.adopted.length, open: this.adapter.registry.open().length,
+      adopted: summary.adopted.length, open: this.adapter.account.open().length,
     });
     if (this.stopRequested) {
       this.logger.log('info', 'stop asked during start-up: the strategy is not started');
       return summary;
     }
-    const own = this.adapter.registry.open(this.options.strategyId).flatMap((t) => (t.order === undefined ? [] : [{ ...t.order, trades: undefined, intentId: t.intentId }]));
+    const own = this.adapter.account.open(this.options.strategyId).flatMap((t) => (t.order === undefined ? [] : [{ ...t.order, trades: undefined, intentId: t.intentId }]));
     this.engine.start(own);
     return summary;
   }
@@ -218,12 +218,12 @@ export class BotKernel {
   status(): KernelStatus {
     const positions: PositionStatus[] = [];
     for (const instrument of this.options.instruments) {
-      const p = this.adapter.registry.positions.position(this.options.strategyId, instrument.symbol);
+      const p = this.adapter.account.positions.position(this.options.strategyId, instrument.symbol);
       if (p !== undefined) positions.push({ symbol: instrument.symbol, quantity: p.quantity, averagePrice: p.averagePrice, realizedPnl: p.realizedPnl });
     }
     const stats = this.engine.stats;
     return {
-      engine: this.engine.status, positions, openOrders: this.adapter.registry.open().length,
+      engine: this.engine.status, positions, openOrders: this.adapter.account.open().length,
       equity: this.pipeline.equity?.ready === true ? this.pipeline.equity.current : undefined,
       intents: stats.intents, errors: stats.errors, conflatedBooks: stats.conflatedBooks,
     };

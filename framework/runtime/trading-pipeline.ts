@@ -90,7 +90,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
       this.instrumentBySymbol.set(instrument.symbol, instrument);
     }
     this.balances$ = new Observable<readonly TradingBalance[]>((subscriber) => {
-      const known = options.executor.allBalances();
+      const known = options.executor.account.balances();
       if (known.length > 0) subscriber.next(known);
       return options.executor.balances$.subscribe(subscriber);
     });
@@ -139,7 +139,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
    * orders count in the bot's positions.
    */
   syncAll(): void {
-    for (const tracker of this.options.executor.registry.all()) {
+    for (const tracker of this.options.executor.account.all()) {
       if (tracker.info.strategyId !== undefined) this.strategies.add(tracker.info.strategyId);
       this.syncOrder(tracker, true);
     }
@@ -200,7 +200,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
 
   private onOrderUpdate(update: OrderUpdateReport): void {
     const r = update.report;
-    const tracker = this.options.executor.registry.get(r.client_order_id);
+    const tracker = this.options.executor.account.get(r.client_order_id);
     if (tracker === undefined) return;
     if (r.report_type === 'trade' && r.trade_quantity !== undefined && r.trade_price !== undefined) {
       const key = reservationKey(tracker);
@@ -210,7 +210,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
     }
     this.syncOrder(tracker);
     if (r.original_client_order_id !== undefined && r.original_client_order_id !== r.client_order_id) {
-      const old = this.options.executor.registry.get(r.original_client_order_id);
+      const old = this.options.executor.account.get(r.original_client_order_id);
       if (old !== undefined) this.syncOrder(old);
     }
     this.maybeFlatten();
@@ -218,17 +218,17 @@ export class TradingPipeline implements IntentSink, AccountSource {
 
   private onAccepted(report: AcceptedReport): void {
     const intent = report.intent;
-    const registry = this.options.executor.registry;
+    const account = this.options.executor.account;
     if (intent.kind === 'replace') {
-      const old = registry.get(intent.clientOrderId);
+      const old = account.get(intent.clientOrderId);
       if (old !== undefined) this.syncOrder(old);
       const placed = report.orders[0];
-      const tracker = placed === undefined ? undefined : registry.get(placed.client_order_id);
+      const tracker = placed === undefined ? undefined : account.get(placed.client_order_id);
       if (tracker !== undefined) this.moveReplacedReservation(tracker);
       return;
     }
     for (const order of report.orders) {
-      const tracker = registry.get(order.client_order_id);
+      const tracker = account.get(order.client_order_id);
       if (tracker === undefined) continue;
       this.options.ledger.accept(reservationKey(tracker));
       this.syncOrder(tracker);
@@ -349,14 +349,14 @@ export class TradingPipeline implements IntentSink, AccountSource {
    * message, and equity in between would show a loss of the whole notional.
    */
   private *venueBalances(): Iterable<readonly [string, Decimal]> {
-    for (const balance of this.options.executor.allBalances()) {
+    for (const balance of this.options.executor.account.balances()) {
       if (balance.currency !== undefined) yield [balance.currency, balance.available.plus(balance.reserved)];
     }
   }
 
   /** The bot's position per symbol: the sum of its strategies' positions (spot: base bought less sold). */
   private refreshPositions(): void {
-    const positions = this.options.executor.registry.positions;
+    const positions = this.options.executor.account.positions;
     for (const symbol of this.instrumentBySymbol.keys()) {
       let total = ZERO;
       for (const strategyId of this.strategies) total = total.plus(positions.position(strategyId, symbol)?.quantity ?? ZERO);

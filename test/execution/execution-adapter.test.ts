@@ -113,7 +113,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
     expect(order.client_order_id).toBe('t_20240105_1');
     venue.orderReports$.next({ ...order, status: 'partiallyFilled', quantity_cumulative: dec('0.4'), report_type: 'trade', trade_id: '9', trade_quantity: dec('0.4'), trade_price: dec('100'), trade_fee: dec('0.02') });
     expect(reports[1]).toMatchObject({ kind: 'order', intentId: 'i1' });
-    expect(adapter.registry.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.4');
+    expect(adapter.account.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.4');
   });
 
   it('timeout after the order was made: found by lookup and adopted, never placed twice', async () => {
@@ -123,7 +123,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
     expect(venue.calls).toEqual(['place', 'find:t_20240105_1']);
     expect(venue.orders.size).toBe(1);
     expect(reports).toMatchObject([{ kind: 'accepted', orders: [{ client_order_id: 't_20240105_1' }] }]);
-    expect(adapter.registry.get('t_20240105_1')?.status).toBe('new');
+    expect(adapter.account.get('t_20240105_1')?.status).toBe('new');
   });
 
   it('timeout before the order was made: not found, retried with the SAME client_order_id', async () => {
@@ -158,7 +158,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
     await adapter.submit(place('i1'));
     expect(reports).toMatchObject([{ kind: 'rejected', code: 20001, intent: { intentId: 'i1' } }]);
     expect(venue.calls).toEqual(['place']);
-    expect(adapter.registry.get('t_20240105_1')).toBeUndefined();
+    expect(adapter.account.get('t_20240105_1')).toBeUndefined();
   });
 
   it('replace uses a new id and cancel/cancelAll touch only the strategy\'s own orders', async () => {
@@ -167,7 +167,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
     await adapter.submit(place('i2', 's2'));
     await adapter.submit({ kind: 'replace', intentId: 'i3', strategyId: 's1', clientOrderId: 't_20240105_1', quantity: dec(2), price: dec(99) });
     expect(venue.orders.get('t_20240105_3')).toMatchObject({ original_client_order_id: 't_20240105_1', status: 'new' });
-    expect(adapter.registry.get('t_20240105_1')?.replacedBy).toBe('t_20240105_3');
+    expect(adapter.account.get('t_20240105_1')?.replacedBy).toBe('t_20240105_3');
     await adapter.submit({ kind: 'cancel', intentId: 'i4', strategyId: 's1', clientOrderId: 't_20240105_2' });
     expect(reports.at(-1)).toMatchObject({ kind: 'rejected', code: 10001 });
     await adapter.submit({ kind: 'cancelAll', intentId: 'i5', strategyId: 's1' });
@@ -209,13 +209,13 @@ describe('ExecutionAdapter with a scripted venue', () => {
     venue.reconnected$.next(1);
     await new Promise((r) => setTimeout(r, 0));
     await adapter.reconcile();
-    expect(adapter.registry.get('manual')?.status).toBe('new');
-    expect(adapter.registry.get('manual')?.intentId).toBeUndefined();
+    expect(adapter.account.get('manual')?.status).toBe('new');
+    expect(adapter.account.get('manual')?.intentId).toBeUndefined();
 
     const second = await setup({ unknownOrders: 'cancel' });
     await second.venue.placeOrder({ client_order_id: 'manual', symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec(1), price: dec(1) });
     expect((await second.adapter.reconcile()).canceled).toEqual(['manual']);
     expect(second.venue.orders.get('manual')?.status).toBe('canceled');
-    expect(second.adapter.balance('USDT')?.available.toFixed()).toBe('1000');
+    expect(second.adapter.account.balance('USDT')?.available.toFixed()).toBe('1000');
   });
 });

@@ -123,7 +123,7 @@ describe('a cancel answered 20002 (order not found)', () => {
     expect(venue.calls).toEqual([`place:${id}`, `cancel:${id}`, `find:${id}`, `trades:${id}`]);
     expect(summary).toEqual({ canceled: [], left: [], timedOut: false });
     expect(fills.map((f) => [f.info.clientOrderId, f.fill.tradeId, f.fill.quantity.toFixed(), f.fill.price.toFixed()])).toEqual([[id, 't1', '0.5', '99.5']]);
-    expect(adapter.registry.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
+    expect(adapter.account.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
     expect(finished).toEqual([`${id}:filled`]);
   });
 
@@ -133,8 +133,8 @@ describe('a cancel answered 20002 (order not found)', () => {
     venue.fillSilently('t_20240105_1', '100');
     await adapter.submit({ kind: 'cancel', intentId: 'i2', strategyId: 's1', clientOrderId: 't_20240105_1' });
     expect(reports.at(-1)).toMatchObject({ kind: 'rejected', code: 20002 });
-    expect(adapter.registry.get('t_20240105_1')?.status).toBe('filled');
-    expect(adapter.registry.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
+    expect(adapter.account.get('t_20240105_1')?.status).toBe('filled');
+    expect(adapter.account.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
   });
 
   it('a late report of the same execution is not booked twice', async () => {
@@ -146,7 +146,7 @@ describe('a cancel answered 20002 (order not found)', () => {
     const order = venue.orders.get(id)!;
     venue.orderReports$.next({ ...order, report_type: 'trade', trade_id: 't1', trade_quantity: dec('0.5'), trade_price: dec('99.5'), trade_fee: dec('0.01') });
     expect(fills).toHaveLength(1);
-    expect(adapter.registry.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
+    expect(adapter.account.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { OrderRegistry } from '../../framework/execution/order-registry.js';
+import { AccountState } from '../../framework/execution/account-state.js';
 import { OrderTracker, TRANSITIONS, type TrackedStatus } from '../../framework/execution/order-tracker.js';
 import { dec } from '../../framework/model/decimal.js';
 import { ORDER_STATUSES, type Order, type OrderStatus } from '../../framework/model/resources/order.js';
@@ -97,47 +97,47 @@ describe('OrderTracker state machine (document 001 statuses table)', () => {
   });
 });
 
-describe('OrderRegistry bookkeeping', () => {
+describe('AccountState bookkeeping', () => {
   it('books fills exactly into positions and currency flows, once per trade across a replacement', () => {
-    const registry = new OrderRegistry(() => ({ base: 'BTC', quote: 'USDT', fee: 'USDT' }));
-    const a = registry.track({ clientOrderId: 'c1', intentId: 'i1', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('3') });
-    registry.applyReport(report('new', '0', 'new'));
-    registry.applyReport(trade('t1', '0.1', '0.1', '100.01', '0.000000001'));
-    registry.applyReport(trade('t1', '0.1', '0.1', '100.01', '0.000000001'));
-    registry.applyReport(trade('t2', '0.2', '0.3', '100.02', '0.000000002'));
-    const b = registry.track({ clientOrderId: 'c2', intentId: 'i2', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('3') });
+    const account = new AccountState(() => ({ base: 'BTC', quote: 'USDT', fee: 'USDT' }));
+    const a = account.track({ clientOrderId: 'c1', intentId: 'i1', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('3') });
+    account.applyReport(report('new', '0', 'new'));
+    account.applyReport(trade('t1', '0.1', '0.1', '100.01', '0.000000001'));
+    account.applyReport(trade('t1', '0.1', '0.1', '100.01', '0.000000001'));
+    account.applyReport(trade('t2', '0.2', '0.3', '100.02', '0.000000002'));
+    const b = account.track({ clientOrderId: 'c2', intentId: 'i2', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('3') });
     b.inherit(a);
     // The replacement's answer lists the carried-over executions: nothing is booked twice.
     const carried: Order = {
       ...BASE, client_order_id: 'c2', status: 'partiallyFilled', quantity_cumulative: dec('0.3'),
       trades: [{ id: 't1', quantity: dec('0.1'), price: dec('100.01'), fee: dec('0.000000001'), timestamp: 1 }],
     };
-    expect(registry.applyOrder(carried).fills).toHaveLength(0);
-    const pos = registry.positions.position('s', 'BTCUSDT');
+    expect(account.applyOrder(carried).fills).toHaveLength(0);
+    const pos = account.positions.position('s', 'BTCUSDT');
     expect(pos?.quantity.toFixed()).toBe('0.3');
-    expect(registry.positions.flow('s', 'BTC').toFixed()).toBe('0.3');
-    expect(registry.positions.flow('s', 'USDT').toFixed()).toBe('-30.005000003');
+    expect(account.positions.flow('s', 'BTC').toFixed()).toBe('0.3');
+    expect(account.positions.flow('s', 'USDT').toFixed()).toBe('-30.005000003');
     expect(pos?.averagePrice?.times('0.3').toDecimalPlaces(20).toFixed()).toBe('30.005');
   });
 
   it('realized PnL on reduce and flip', () => {
-    const registry = new OrderRegistry();
+    const account = new AccountState();
     const fill = (id: string, qty: string, price: string) => ({ tradeId: id, quantity: dec(qty), price: dec(price), fee: dec(0), time: 1 });
-    registry.positions.applyFill('s', 'X', 'buy', fill('1', '2', '10'));
-    registry.positions.applyFill('s', 'X', 'sell', fill('2', '3', '12'));
-    const p = registry.positions.position('s', 'X');
+    account.positions.applyFill('s', 'X', 'buy', fill('1', '2', '10'));
+    account.positions.applyFill('s', 'X', 'sell', fill('2', '3', '12'));
+    const p = account.positions.position('s', 'X');
     expect([p?.quantity.toFixed(), p?.realizedPnl.toFixed(), p?.averagePrice?.toFixed()]).toEqual(['-1', '4', '12']);
   });
 
   it('property: any order and duplication of the same trade reports books the same exact totals', () => {
     const trades = [trade('a', '0.1', '0.1'), trade('b', '0.7', '0.8', '100.03'), trade('c', '2.2', '3', '99.99')];
     fc.assert(fc.property(fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 3, maxLength: 12 }), (picks) => {
-      const registry = new OrderRegistry(() => ({ base: 'BTC', quote: 'USDT', fee: 'USDT' }));
-      registry.track({ clientOrderId: 'c1', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('3') });
-      for (const i of [...picks, 0, 1, 2]) registry.applyReport(trades[i]!);
-      const t = registry.get('c1')!;
-      return t.status === 'filled' && t.quantityCumulative.equals(3) && registry.positions.flow('s', 'BTC').equals(3)
-        && registry.positions.flow('s', 'USDT').equals(dec('-0.1').times(100).minus(dec('0.7').times('100.03')).minus(dec('2.2').times('99.99')).minus('0.03'));
+      const account = new AccountState(() => ({ base: 'BTC', quote: 'USDT', fee: 'USDT' }));
+      account.track({ clientOrderId: 'c1', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('3') });
+      for (const i of [...picks, 0, 1, 2]) account.applyReport(trades[i]!);
+      const t = account.get('c1')!;
+      return t.status === 'filled' && t.quantityCumulative.equals(3) && account.positions.flow('s', 'BTC').equals(3)
+        && account.positions.flow('s', 'USDT').equals(dec('-0.1').times(100).minus(dec('0.7').times('100.03')).minus(dec('2.2').times('99.99')).minus('0.03'));
     }));
   });
 });

@@ -1,6 +1,6 @@
 import { NEVER } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { OrderRegistry } from '../../framework/execution/order-registry.js';
+import { AccountState } from '../../framework/execution/account-state.js';
 import { reconcile, type ReconcileSummary } from '../../framework/execution/reconciler.js';
 import type { HistoryBatch, HistoryPage, HistoryRange, VenuePort } from '../../framework/execution/venue-port.js';
 import { NetworkError } from '../../framework/exchange/errors.js';
@@ -67,18 +67,18 @@ class HistoryVenue implements VenuePort {
 /** `count` orders of others, one per 100 ms back from `from` ms ago. */
 const others = (count: number, from = 0): Order[] => Array.from({ length: count }, (_, i) => order(`x${i}`, from + i * 100));
 
-/** A registry restored with journaled orders sent `ago` ms before LOCAL (local time). */
-function restored(...orders: [id: string, ago: number][]): OrderRegistry {
-  const registry = new OrderRegistry();
+/** An account state restored with journaled orders sent `ago` ms before LOCAL (local time). */
+function restored(...orders: [id: string, ago: number][]): AccountState {
+  const account = new AccountState();
   for (const [id, ago] of orders) {
-    registry.restore({ clientOrderId: id, strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('1'), sentAt: LOCAL - ago }, [], false);
+    account.restore({ clientOrderId: id, strategyId: 's', symbol: 'BTCUSDT', side: 'buy', quantity: dec('1'), sentAt: LOCAL - ago }, [], false);
   }
-  return registry;
+  return account;
 }
 
-function run(venue: VenuePort, registry: OrderRegistry): Promise<ReconcileSummary> {
+function run(venue: VenuePort, account: AccountState): Promise<ReconcileSummary> {
   return reconcile({
-    venue, registry, policy: 'adopt', recovery: { maxAttempts: 1, lookupAttempts: 1, retryDelayMs: 0, sleep: async () => undefined },
+    venue, account, policy: 'adopt', recovery: { maxAttempts: 1, lookupAttempts: 1, retryDelayMs: 0, sleep: async () => undefined },
     emit: () => undefined, setBalances: () => undefined,
   });
 }
@@ -92,12 +92,12 @@ describe('reconciliation in batches', () => {
   it('one page settles orders found and takes the one it passed as never made, with no lookup by id', async () => {
     // Our requests reach the exchange 30 ms after they leave.
     const venue = new HistoryVenue(withOrders(others(5000), order('a', 2000 - 30, 'filled', '1'), order('b', 5000 - 30)));
-    const registry = restored(['a', 2000], ['b', 5000], ['never', 3000]);
-    const summary = await run(venue, registry);
+    const account = restored(['a', 2000], ['b', 5000], ['never', 3000]);
+    const summary = await run(venue, account);
     // The filled order's execution is not listed with it: one trade history read for it.
     expect(venue.calls).toEqual(['page:0', 'trades']);
     expect(summary.missing).toEqual(['never']);
-    expect([registry.get('a')?.status, registry.get('b')?.status, registry.get('never')]).toEqual(['filled', 'canceled', undefined]);
+    expect([account.get('a')?.status, account.get('b')?.status, account.get('never')]).toEqual(['filled', 'canceled', undefined]);
   });
 
   it('pages further back when the first page does not reach the oldest order\'s send time', async () => {
@@ -134,10 +134,10 @@ describe('reconciliation in batches', () => {
   it('a history read that fails falls back to lookups by id', async () => {
     const venue = new HistoryVenue(withOrders(others(10), order('a', 100, 'filled', '1')));
     venue.failHistory = true;
-    const registry = restored(['a', 100], ['never', 200]);
-    const summary = await run(venue, registry);
+    const account = restored(['a', 100], ['never', 200]);
+    const summary = await run(venue, account);
     expect(venue.calls).toEqual(['page:0', 'find:a', 'find:never', 'trades']);
-    expect(registry.get('a')?.status).toBe('filled');
+    expect(account.get('a')?.status).toBe('filled');
     expect(summary.missing).toEqual(['never']);
   });
 
@@ -149,10 +149,10 @@ describe('reconciliation in batches', () => {
     const history = withOrders(others(10), order('a', 100, 'filled', '1'), order('b', 200, 'partiallyFilled', '0.5'));
     const trades = [trade('t1', 'a'), trade('t2', 'a'), trade('t3', 'b'), trade('t4', 'x1')];
     const complete = new HistoryVenue(history, [], trades);
-    const registry = restored(['a', 100], ['b', 200]);
-    await run(complete, registry);
+    const account = restored(['a', 100], ['b', 200]);
+    await run(complete, account);
     expect(complete.calls).toEqual(['page:0', 'trades']);
-    expect(registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1.5');
+    expect(account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1.5');
     const partial = new HistoryVenue(history, [], trades.slice(0, 1));
     partial.tradesComplete = false;
     await run(partial, restored(['a', 100]));

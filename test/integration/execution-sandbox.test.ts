@@ -144,16 +144,16 @@ describe('ExecutionAdapter + ClientVenuePort against the sandbox (SimulatedVenue
     const [replacement] = adapter.openOrders('s');
     expect(replacement?.clientOrderId).not.toBe(firstId);
     expect(replacement?.intentId).toBe('r1');
-    await eventually(() => adapter.registry.get(firstId)?.status === 'canceled');
+    await eventually(() => adapter.account.get(firstId)?.status === 'canceled');
 
     market.push(tradeFrame('99', '5', 2));
     await eventually(() => replacement?.status === 'filled');
     expect(replacement!.fills.map((f) => f.quantity.toFixed())).toEqual(['0.5']);
-    expect(adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
+    expect(adapter.account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
     expect(reports.some((r) => r.kind === 'order' && r.intentId === 'r1' && r.report.report_type === 'trade')).toBe(true);
-    await eventually(() => adapter.balance('BTC')?.available.toFixed() === '1.5');
+    await eventually(() => adapter.account.balance('BTC')?.available.toFixed() === '1.5');
     const usdt = (await rest.spot.getBalance('USDT'));
-    expect(dec('1000').plus(adapter.registry.positions.flow('s', 'USDT')).toFixed()).toBe(usdt.available.plus(usdt.reserved).toFixed());
+    expect(dec('1000').plus(adapter.account.positions.flow('s', 'USDT')).toFixed()).toBe(usdt.available.plus(usdt.reserved).toFixed());
 
     const sell = (price: string): OrderSpec => ({ symbol: 'BTCUSDT', side: 'sell', type: 'limit', quantity: dec('0.1'), price: dec(price) });
     await adapter.submit({ kind: 'orderList', intentId: 'l1', strategyId: 's', contingencyType: 'oneCancelOther', orders: [sell('110'), sell('120')] });
@@ -172,19 +172,19 @@ describe('ExecutionAdapter + ClientVenuePort against the sandbox (SimulatedVenue
     const adopting = await harness('adopt', async (rest) => {
       await rest.spot.createOrder({ client_order_id: 'manual1', symbol: 'BTCUSDT', side: 'buy', quantity: '0.1', price: '90' });
     });
-    expect(adopting.adapter.registry.get('manual1')?.status).toBe('new');
-    expect(adopting.adapter.registry.get('manual1')?.intentId).toBeUndefined();
+    expect(adopting.adapter.account.get('manual1')?.status).toBe('new');
+    expect(adopting.adapter.account.get('manual1')?.intentId).toBeUndefined();
     await adopting.rest.spot.createOrder({ client_order_id: 'manual2', symbol: 'BTCUSDT', side: 'buy', quantity: '0.1', price: '90' });
     // A reconnect triggers another reconciliation, which finds the new stranger.
     adopting.relay.dropAll();
-    await eventually(() => adopting.adapter.registry.get('manual2')?.status === 'new');
+    await eventually(() => adopting.adapter.account.get('manual2')?.status === 'new');
     for (const close of closers.splice(0).reverse()) await close();
     await server?.close();
 
     const canceling = await harness('cancel', async (rest) => {
       await rest.spot.createOrder({ client_order_id: 'manual3', symbol: 'BTCUSDT', side: 'buy', quantity: '0.1', price: '90' });
     });
-    expect(canceling.adapter.registry.get('manual3')).toBeUndefined();
+    expect(canceling.adapter.account.get('manual3')).toBeUndefined();
     expect(await canceling.rest.spot.getActiveOrders()).toEqual([]);
   });
 

@@ -61,11 +61,11 @@ describe('a bot restarted on a long journal, against the sandbox over loopback',
 
     // The bot's state is the exchange's: its open orders, and its position from the exchange's executions.
     const kernel = bot.bot.current!;
-    expect(new Set(kernel.adapter.registry.open().map((t) => t.clientOrderId))).toEqual(exchangeOpen);
+    expect(new Set(kernel.adapter.account.open().map((t) => t.clientOrderId))).toEqual(exchangeOpen);
     const trades = (await ex.rest.spot.getTradeHistory({ symbol: 'BTCUSDT', limit: 1000 })).filter((t) => t.client_order_id.startsWith('rs_'));
     const position = trades.reduce((q, t) => (t.side === 'buy' ? q.plus(t.quantity) : q.minus(t.quantity)), ZERO);
     expect(position.toFixed()).toBe('0.005');
-    expect(kernel.adapter.registry.positions.position('market-maker', 'BTCUSDT')?.quantity.toFixed()).toBe(position.toFixed());
+    expect(kernel.adapter.account.positions.position('market-maker', 'BTCUSDT')?.quantity.toFixed()).toBe(position.toFixed());
   }, 60_000);
 
   it('the venue port reads the order history newest first by page and the trade history by exchange time over REST', async () => {

@@ -61,7 +61,7 @@ async function run(w: ReturnType<typeof journalWorld>, commands: readonly Comman
     life.port.script.length = 0;
   };
   const pick = (i: number): string | undefined => {
-    const open = life.adapter.registry.open('s').map((t) => t.clientOrderId).sort();
+    const open = life.adapter.account.open('s').map((t) => t.clientOrderId).sort();
     return open.length === 0 ? undefined : open[i % open.length];
   };
   for (const c of commands) {
@@ -116,7 +116,7 @@ describe('journal final lines, over any sequence of orders, faults, lost reports
       for (const id of open) expect(finals.has(id), `${id} is open on the venue but not journaled`).toBe(true);
       let position = dec(0);
       for (const t of w.venue.tradeHistory('main')) position = t.side === 'buy' ? position.plus(t.quantity) : position.minus(t.quantity);
-      const booked = last.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity ?? dec(0);
+      const booked = last.adapter.account.positions.position('s', 'BTCUSDT')?.quantity ?? dec(0);
       expect(booked.toFixed()).toBe(position.toFixed());
     }), { numRuns: 60 });
   });

@@ -135,7 +135,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
     kill(first);
     w.trade('99.5', '1', 'sell');
     const second = await started(w);
-    expect(second.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
+    expect(second.adapter.account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
     kill(second);
     expect(finalLines(w.file).get('b_20231114_1')).toEqual({ status: 'filled', reason: 'filled' });
     expect(second.port.count('findOrder', 'orderTrades')).toBe(0);
@@ -154,7 +154,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
     const finals = finalLines(w.file);
     expect(finals.get('b_20231114_1')).toEqual({ status: 'canceled', reason: 'replaced' });
     expect(finals.get('b_20231114_2')).toBeUndefined();
-    expect(second.adapter.registry.get('b_20231114_2')?.status).toBe('new');
+    expect(second.adapter.account.get('b_20231114_2')?.status).toBe('new');
   });
 
   it('the venue\'s clock years behind the bot\'s: orders filled while down are still found by the batch read, not taken as never made', async () => {
@@ -162,14 +162,14 @@ describe('every way an order ends writes its final line, with the reason', () =>
     const first = await started(w);
     await first.adapter.submit(place('99.5'));
     await first.adapter.submit(place('99.4'));
-    const [a, b] = first.adapter.registry.open('s').map((t) => t.clientOrderId);
+    const [a, b] = first.adapter.account.open('s').map((t) => t.clientOrderId);
     kill(first);
     w.trade('99.4', '2', 'sell');
     const second = await started(w);
     kill(second);
     const finals = finalLines(w.file);
     expect([finals.get(a!), finals.get(b!)]).toEqual([{ status: 'filled', reason: 'filled' }, { status: 'filled', reason: 'filled' }]);
-    expect(second.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('2');
+    expect(second.adapter.account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('2');
     expect(second.port.count('findOrder')).toBe(0);
   });
 
@@ -183,7 +183,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
     expect(finalLines(w.file).get('manual')).toEqual({ status: 'canceled', reason: 'canceled' });
     const second = await started(w);
     kill(second);
-    expect(second.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.3');
+    expect(second.adapter.account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.3');
     expect(second.port.count('findOrder', 'orderHistoryPage', 'tradeHistory')).toBe(0);
   });
 });

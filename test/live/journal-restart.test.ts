@@ -83,8 +83,8 @@ function world() {
 
 /** What must survive a restart: open orders with their progress, and the position. */
 function picture(kernel: BotKernel) {
-  const open = kernel.adapter.registry.open().map((t) => [t.clientOrderId, t.status, t.quantityCumulative.toFixed()]).sort();
-  const position = kernel.adapter.registry.positions.position('s', 'BTCUSDT');
+  const open = kernel.adapter.account.open().map((t) => [t.clientOrderId, t.status, t.quantityCumulative.toFixed()]).sort();
+  const position = kernel.adapter.account.positions.position('s', 'BTCUSDT');
   return { open, position: position?.quantity.toFixed(), average: position?.averagePrice?.toFixed(), status: kernel.status().openOrders };
 }
 
@@ -118,8 +118,8 @@ describe('restart from the journal', () => {
     // The restored order goes on: its next execution is booked once, on top of the journaled one.
     w.trade('99.5', '0.6', 'sell', 2);
     await w.settle(second.kernel);
-    expect(second.kernel.adapter.registry.get('b_20231114_1')?.status).toBe('filled');
-    expect(second.kernel.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
+    expect(second.kernel.adapter.account.get('b_20231114_1')?.status).toBe('filled');
+    expect(second.kernel.adapter.account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
     second.journal.close();
   });
 
@@ -144,7 +144,7 @@ describe('restart from the journal', () => {
 
   // Bug: TradingPipeline.refreshPositions sums the positions of the strategies it has seen submit,
   // and runs on fills and syncAll only; after a restart the restored position is booked in the
-  // registry but the risk view says 0 until the next fill, even after the strategy submitted
+  // account but the risk view says 0 until the next fill, even after the strategy submitted
   // (max-position, the kill switch's "reducing" test and flattenIntents all read this view).
   it('the risk view has the restored position after the restart', async () => {
     const w = world();
@@ -157,7 +157,7 @@ describe('restart from the journal', () => {
     const second = w.boot(false);
     await second.kernel.start();
     await w.settle(second.kernel);
-    expect(second.kernel.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.4');
+    expect(second.kernel.adapter.account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.4');
     second.kernel.pipeline.submit({ kind: 'cancel', intentId: 'c2', strategyId: 's', clientOrderId: 'b_20231114_3' });
     await w.settle(second.kernel);
     expect(second.kernel.pipeline.risk.position('BTCUSDT')?.toFixed()).toBe('0.4');
@@ -183,8 +183,8 @@ describe('restart from the journal', () => {
     expect(picture(second.kernel)).toEqual(before);
     w.trade('99.6', '0.6', 'sell', 2);
     await w.settle(second.kernel);
-    expect(second.kernel.adapter.registry.get('b_20231114_4')?.status).toBe('filled');
-    expect(second.kernel.adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
+    expect(second.kernel.adapter.account.get('b_20231114_4')?.status).toBe('filled');
+    expect(second.kernel.adapter.account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('1');
     second.journal.close();
   });
 

@@ -81,7 +81,7 @@ describe('BotKernel', () => {
     // strategy gets, before those of its own order.
     expect(log[0]).toBe('start:manual');
     expect(log.slice(1, 3)).toEqual(['order:manual:new', 'order:k_20231114_1:new']);
-    expect(w.kernel.adapter.registry.get('manual')?.info.strategyId).toBe('rec');
+    expect(w.kernel.adapter.account.get('manual')?.info.strategyId).toBe('rec');
     expect(w.kernel.ledger.get(adoptedKey('manual'))?.remaining.toFixed()).toBe('0.5');
     await expect(w.kernel.start()).rejects.toThrow(/already started/);
     expect(() => w.kernel.restore([])).toThrow(/before start/);

@@ -100,11 +100,11 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
         expect(t.ledger.reserved(currency).isNegative()).toBe(false);
       }
       const atVenue = new Set(t.venue.openOrders('main').map((o) => o.client_order_id));
-      for (const tracker of t.adapter.registry.open()) expect(atVenue).toContain(tracker.clientOrderId);
+      for (const tracker of t.adapter.account.open()) expect(atVenue).toContain(tracker.clientOrderId);
       // Nothing is in flight here, so every reservation belongs to an order still open.
-      const live = new Set(t.adapter.registry.open().map((tracker) => reservationKey(tracker).id));
+      const live = new Set(t.adapter.account.open().map((tracker) => reservationKey(tracker).id));
       for (const r of t.ledger.entries()) expect(live).toContain(r.key.id);
-      for (const tracker of t.adapter.registry.open()) {
+      for (const tracker of t.adapter.account.open()) {
         // Every open order holds at least what it may still spend (limit buy: price x left x (1 + 0.001 max fee)).
         const held = t.ledger.get(reservationKey(tracker));
         expect(held, tracker.clientOrderId).toBeDefined();
@@ -117,7 +117,7 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
     for (const [step, settleNow] of steps) {
       n++;
       t.clock.advanceTo(START + n * 100);
-      const open = t.adapter.registry.open('s');
+      const open = t.adapter.account.open('s');
       if (step.op === 'place') {
         const type = step.type === 'postOnly' ? 'limit' : step.type;
         const stopPrice = type === 'stopLimit' ? dec(px(step.side === 'buy' ? Math.max(step.price, 10_150) : Math.min(step.price, 9_850))) : undefined;
@@ -140,7 +140,7 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
     await settle();
     check();
     expect(t.venue.openOrders('main')).toEqual([]);
-    expect(t.adapter.registry.open()).toEqual([]);
+    expect(t.adapter.account.open()).toEqual([]);
     for (const currency of CURRENCIES) expect(t.ledger.reserved(currency).toFixed()).toBe('0');
     expect([...t.ledger.entries()]).toEqual([]);
   });

@@ -127,7 +127,7 @@ describe('TradingPipeline over the simulated venue', () => {
     t.pipeline.submit(place('buy', '6', '100'));
     await t.settle();
     t.trade('100', '2', 'sell');
-    expect(t.adapter.registry.get(idOf(1))?.quantityCumulative.toFixed()).toBe('2');
+    expect(t.adapter.account.get(idOf(1))?.quantityCumulative.toFixed()).toBe('2');
     expect(t.ledger.reserved('USDT').toFixed()).toBe('400.4');
     t.pipeline.submit({ kind: 'cancel', intentId: 'c', strategyId: 's', clientOrderId: idOf(1) });
     await t.settle();
@@ -169,7 +169,7 @@ describe('TradingPipeline over the simulated venue', () => {
     expect(answers.map((r) => r.kind)).toEqual(['accepted']);
     expect([...t.ledger.entries()].map((r) => [r.key.id, r.currency, r.remaining.toFixed()])).toEqual([['L#0', 'USDT', '200.2']]);
     t.trade('100', '2', 'sell');
-    expect(t.adapter.registry.get(idOf(1))?.status).toBe('filled');
+    expect(t.adapter.account.get(idOf(1))?.status).toBe('filled');
     expect(t.ledger.reserved('USDT').toFixed()).toBe('0');
     // The take-profit leg executes and the venue cancels the stop: nothing is left held.
     t.trade('104', '2', 'buy');
@@ -202,7 +202,7 @@ describe('TradingPipeline over the simulated venue', () => {
     await t.settle();
     expect(answers).toMatchObject([{ kind: 'rejected' }]);
     expect(t.ledger.reserved('USDT').toFixed()).toBe('0');
-    expect(t.adapter.registry.open()).toEqual([]);
+    expect(t.adapter.account.open()).toEqual([]);
   });
 
   const oco = (t: Awaited<ReturnType<typeof setup>>): void => t.pipeline.submit({
@@ -255,7 +255,7 @@ describe('TradingPipeline over the simulated venue', () => {
     const t = await setup({
       beforeStart: (venue) => venue.placeOrder('main', { client_order_id: 'manual1', symbol: 'BTCUSDT', side: 'sell', quantity: '0.5', price: '105' }),
     });
-    expect(t.adapter.registry.get('manual1')?.status).toBe('new');
+    expect(t.adapter.account.get('manual1')?.status).toBe('new');
     // The adopted order holds its base currency from the start.
     expect([...t.ledger.entries()].map((r) => [r.key.id, r.remaining.toFixed()])).toEqual([['adopted:manual1', '0.5']]);
     const first: OrderUpdateReport[] = [];

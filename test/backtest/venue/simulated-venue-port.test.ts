@@ -28,11 +28,11 @@ describe('SimulatedVenuePort under the ExecutionAdapter', () => {
     await adapter.start();
     await adapter.submit({ kind: 'place', intentId: 'i1', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('0.5'), price: dec('99.5') });
     const id = 'bt_20231114_1';
-    expect(adapter.registry.get(id)?.status).toBe('new');
+    expect(adapter.account.get(id)?.status).toBe('new');
     venue.onMarketFrame(tradeFrame('99', '5', 7), clock.now() + 10);
-    expect(adapter.registry.get(id)?.status).toBe('filled');
-    expect(adapter.registry.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
-    const usdt = adapter.registry.positions.flow('s', 'USDT');
+    expect(adapter.account.get(id)?.status).toBe('filled');
+    expect(adapter.account.positions.position('s', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
+    const usdt = adapter.account.positions.flow('s', 'USDT');
     const venueUsdt = venue.spotBalances('main').find((b) => b.currency === 'USDT');
     expect(dec('1000').plus(usdt).toFixed()).toBe(venueUsdt?.available.plus(venueUsdt.reserved).toFixed());
     expect(reports.filter((r) => r.kind === 'order').every((r) => r.kind === 'order' && r.intentId === 'i1')).toBe(true);

@@ -146,7 +146,7 @@ export function journalWorld(dirs: string[], options: { readonly botClockAheadMs
       recovery: { sleep: async () => undefined },
       onTrack: (info) => journal.onTrack(info), onAdopt: (info) => journal.onAdopt(info), onFill: (info, fill) => journal.onFill(info, fill), onOrderFinished: (t) => journal.onOrderFinished(t),
     });
-    for (const order of recovered.orders) adapter.registry.restore(order.info, order.fills, order.finished);
+    for (const order of recovered.orders) adapter.account.restore(order.info, order.fills, order.finished);
     return { port, journal, adapter };
   };
   /** A public trade at `price` (a taker of `side` takes resting orders of the other side). */

@@ -1,3 +1,4 @@
+import type { TradingBalance } from '../model/resources/balance.js';
 import type { Order } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
@@ -5,8 +6,8 @@ import { OrderTracker, isTerminal, type OrderFill, type TrackedOrderInfo, type T
 import { PositionBook, type CurrencyLookup } from './position-book.js';
 import { BoundedSet } from '../model/bounded-set.js';
 
-/** What a report did in the registry; `tracker` is undefined for an order nobody tracks. */
-export interface RegistryUpdate extends TrackerUpdate {
+/** What a report did in the account; `tracker` is undefined for an order nobody tracks. */
+export interface AccountUpdate extends TrackerUpdate {
   readonly tracker: OrderTracker | undefined;
 }
 
@@ -22,23 +23,30 @@ export const TRADES_KEPT = 100_000;
 
 
 /**
- * Every order tracker of the bot by client_order_id, and the bookkeeping of their fills. A fill is
- * booked once per trade_id (and side) across all trackers (a replacement carries its predecessor's
+ * The bot's one account state on a venue account: its orders in every state (a tracker per
+ * client_order_id, from before the request is sent to its final status), their executions, the
+ * positions and currency flows they make, and the balances as the venue last said them. Written
+ * only by the execution side from venue events (answers, stream reports, lookups, balance
+ * notifications); risk, strategies, reports, the journal and the status line read it.
+ *
+ * An execution is booked once, by one key (symbol, side, trade_id: a self-trade gives both of the
+ * bot's orders the same trade_id), across all trackers (a replacement carries its predecessor's
  * executions, and a lookup may list what the stream already reported), into the positions and
  * currency flows of the strategy that owns the order.
  */
-export class OrderRegistry {
+export class AccountState {
   private readonly trackers = new Map<string, OrderTracker>();
   private readonly bookedTrades = new BoundedSet<string>(TRADES_KEPT);
   /** Finished orders in the order they ended; the oldest are forgotten beyond {@link FINISHED_KEPT}. */
   private readonly finished = new BoundedSet<string>(FINISHED_KEPT);
   readonly positions: PositionBook;
+  private readonly balanceMap = new Map<string, TradingBalance>();
 
   /**
    * `onBooked` hears every execution the first time it is booked, whatever brought it (a stream
    * report, a request's answer, a lookup at reconciliation); the journal writes it down there.
    * `onFinished` hears each order once when it reaches a final status (filled, canceled, expired,
-   * or refused), before the registry may forget it.
+   * or refused), before the account may forget it.
    */
   constructor(
     currencies?: CurrencyLookup,
@@ -46,6 +54,21 @@ export class OrderRegistry {
     private readonly onFinished?: (tracker: OrderTracker) => void,
   ) {
     this.positions = new PositionBook(currencies);
+  }
+
+  /** Balance notifications and snapshots carry absolute values: each entry replaces its currency. */
+  setBalances(balances: readonly TradingBalance[]): void {
+    for (const balance of balances) if (balance.currency !== undefined) this.balanceMap.set(balance.currency, balance);
+  }
+
+  /** The balance of a currency as the venue last said it. */
+  balance(currency: string): TradingBalance | undefined {
+    return this.balanceMap.get(currency);
+  }
+
+  /** Every balance the venue last said, by currency. */
+  balances(): readonly TradingBalance[] {
+    return [...this.balanceMap.values()];
   }
 
   /** Starts tracking an order before its request is sent, so reports racing the reply find it. */
@@ -57,7 +80,7 @@ export class OrderRegistry {
   }
 
   /** Tracks an order found on the exchange that no intent of this run made (reconciliation). */
-  adopt(order: Order, strategyId?: string): RegistryUpdate {
+  adopt(order: Order, strategyId?: string): AccountUpdate {
     const existing = this.trackers.get(order.client_order_id);
     if (existing !== undefined) return this.applyOrder(order);
     this.track({
@@ -123,7 +146,7 @@ export class OrderRegistry {
   }
 
   /** Applies a trading-stream report to its tracker and books new fills. */
-  applyReport(report: OrderReport): RegistryUpdate {
+  applyReport(report: OrderReport): AccountUpdate {
     const tracker = this.trackers.get(report.client_order_id);
     if (tracker === undefined) return { ...NOTHING, tracker };
     const update = tracker.applyReport(report);
@@ -133,7 +156,7 @@ export class OrderRegistry {
   }
 
   /** Applies an order (a request's answer or a lookup) to its tracker and books new fills. */
-  applyOrder(order: Order): RegistryUpdate {
+  applyOrder(order: Order): AccountUpdate {
     const tracker = this.trackers.get(order.client_order_id);
     if (tracker === undefined) return { ...NOTHING, tracker };
     const update = tracker.applyOrder(order);
