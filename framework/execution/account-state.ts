@@ -41,6 +41,8 @@ export class AccountState {
   private readonly finished = new BoundedSet<string>(FINISHED_KEPT);
   readonly positions: PositionBook;
   private readonly balanceMap = new Map<string, TradingBalance>();
+  /** The active orders (known to the exchange, not terminal), in the order they became active: an index of `trackers`. */
+  private readonly activeOrders = new Map<string, OrderTracker>();
 
   /**
    * `onBooked` hears every execution the first time it is booked, whatever brought it (a stream
@@ -120,6 +122,7 @@ export class AccountState {
     if (tracker !== undefined && tracker.status === 'pending') {
       tracker.markRejected(reason);
       this.trackers.delete(clientOrderId);
+      this.activeOrders.delete(clientOrderId);
       this.onFinished?.(tracker);
     }
   }
@@ -136,8 +139,7 @@ export class AccountState {
   /** Active orders (known to the exchange, not terminal), of one strategy and symbol when given. */
   open(strategyId?: string, symbol?: string): OrderTracker[] {
     const result: OrderTracker[] = [];
-    for (const tracker of this.trackers.values()) {
-      if (!tracker.active) continue;
+    for (const tracker of this.activeOrders.values()) {
       if (strategyId !== undefined && tracker.info.strategyId !== strategyId) continue;
       if (symbol !== undefined && tracker.info.symbol !== symbol) continue;
       result.push(tracker);
@@ -151,6 +153,7 @@ export class AccountState {
     if (tracker === undefined) return { ...NOTHING, tracker };
     const update = tracker.applyReport(report);
     const result = { ...update, fills: this.book(tracker, update.fills), tracker };
+    this.index(tracker);
     this.noteFinished(tracker);
     return result;
   }
@@ -161,6 +164,7 @@ export class AccountState {
     if (tracker === undefined) return { ...NOTHING, tracker };
     const update = tracker.applyOrder(order);
     const result = { ...update, fills: this.book(tracker, update.fills), tracker };
+    this.index(tracker);
     this.noteFinished(tracker);
     return result;
   }
@@ -178,6 +182,12 @@ export class AccountState {
       if (announce) this.onBooked?.(tracker.info, fill);
     }
     return booked;
+  }
+
+  private index(tracker: OrderTracker): void {
+    const id = tracker.clientOrderId;
+    if (!tracker.active) this.activeOrders.delete(id);
+    else if (!this.activeOrders.has(id)) this.activeOrders.set(id, tracker);
   }
 
   private noteFinished(tracker: OrderTracker): void {

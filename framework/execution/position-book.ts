@@ -44,6 +44,16 @@ export class PositionBook {
     return this.positions.get(strategyId)?.get(symbol)?.view();
   }
 
+  /** The net position of every strategy in a symbol; undefined when none ever traded it. */
+  net(symbol: string): Decimal | undefined {
+    let total: Decimal | undefined;
+    for (const bySymbol of this.positions.values()) {
+      const position = bySymbol.get(symbol);
+      if (position !== undefined) total = total === undefined ? position.quantity : total.plus(position.quantity);
+    }
+    return total;
+  }
+
   /** Net amount of a currency the strategy's fills moved (fees included); zero when none. */
   flow(strategyId: string, currency: string): Decimal {
     return this.flows.get(strategyId)?.get(currency) ?? ZERO;

@@ -75,9 +75,21 @@ export interface RiskView {
   ordersSentAfter(since: number): number;
 }
 
+/** Where a risk view reads the bot's open orders and positions: the account state, never a copy of it. */
+export interface RiskAccountView {
+  openOrders(symbol?: string): readonly OpenOrderView[];
+  openOrder(clientOrderId: string): OpenOrderView | undefined;
+  /** Signed position of the bot in a symbol; undefined = flat. */
+  position(symbol: string): Decimal | undefined;
+  positions(): readonly PositionQuantity[];
+}
+
 /**
- * A mutable {@link RiskView} over maps, for the runtime, tests and benchmarks: the owner updates
- * it from events; checks only read it through the interface.
+ * A {@link RiskView}: books, last prices, instruments and equity kept by its owner from events;
+ * funds and the rate window from the ledger and window the gate writes to; open orders and
+ * positions read from the account (the bot's account state in the runtime). Without an account
+ * (tests, benchmarks) they come from the {@link orders} and {@link positionsBySymbol} maps the
+ * caller fills. Checks only read it through the interface.
  */
 export class RiskState implements RiskView {
   now = 0;
@@ -94,6 +106,7 @@ export class RiskState implements RiskView {
   constructor(
     readonly ledger: ReservationLedger,
     readonly rateWindow: OrderRateWindow,
+    private readonly account: RiskAccountView | undefined = undefined,
   ) {}
 
   instrument(symbol: string): Instrument | undefined {
@@ -119,20 +132,24 @@ export class RiskState implements RiskView {
   }
 
   openOrders(symbol?: string): readonly OpenOrderView[] {
+    if (this.account !== undefined) return this.account.openOrders(symbol);
     const out: OpenOrderView[] = [];
     for (const order of this.orders.values()) if (symbol === undefined || order.symbol === symbol) out.push(order);
     return out;
   }
 
   openOrder(clientOrderId: string): OpenOrderView | undefined {
+    if (this.account !== undefined) return this.account.openOrder(clientOrderId);
     return this.orders.get(clientOrderId);
   }
 
   position(symbol: string): Decimal | undefined {
+    if (this.account !== undefined) return this.account.position(symbol);
     return this.positionsBySymbol.get(symbol);
   }
 
   positions(): readonly PositionQuantity[] {
+    if (this.account !== undefined) return this.account.positions();
     return [...this.positionsBySymbol].map(([symbol, quantity]) => ({ symbol, quantity }));
   }
 

@@ -1,6 +1,7 @@
 import { Observable, Subject, type Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import type { ExecutionAdapter } from '../execution/execution-adapter.js';
+import type { AccountState } from '../execution/account-state.js';
 import type { OrderTracker } from '../execution/order-tracker.js';
 import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
@@ -14,7 +15,7 @@ import { adoptedKey, groupKey, intentKey, legKey, type ReservationKey } from '..
 import type { OrderRateWindow } from '../risk/order-rate-window.js';
 import type { ReservationLedger } from '../risk/reservation-ledger.js';
 import type { RiskGate } from '../risk/risk-gate.js';
-import { RiskState } from '../risk/risk-state.js';
+import { RiskState, type OpenOrderView, type RiskAccountView } from '../risk/risk-state.js';
 import type { MarketEvent } from '../model/stream/market-events.js';
 import type { Clock } from '../time/clock.js';
 import { SILENT_LOGGER, type AccountSource, type IntentSink, type RuntimeLogger } from './runtime-ports.js';
@@ -84,7 +85,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
 
   constructor(private readonly options: TradingPipelineOptions) {
     this.logger = options.logger ?? SILENT_LOGGER;
-    this.risk = new RiskState(options.ledger, options.rateWindow);
+    this.risk = new RiskState(options.ledger, options.rateWindow, accountView(options.executor.account, options.instruments));
     for (const instrument of options.instruments) {
       this.risk.instruments.set(instrument.symbol, instrument);
       this.instrumentBySymbol.set(instrument.symbol, instrument);
@@ -143,7 +144,6 @@ export class TradingPipeline implements IntentSink, AccountSource {
       if (tracker.info.strategyId !== undefined) this.strategies.add(tracker.info.strategyId);
       this.syncOrder(tracker, true);
     }
-    this.refreshPositions();
   }
 
   /** Stops listening and completes the report streams. */
@@ -154,10 +154,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
   }
 
   submit(intent: Intent): void {
-    if (!this.strategies.has(intent.strategyId)) {
-      this.strategies.add(intent.strategyId);
-      this.refreshPositions();
-    }
+    this.strategies.add(intent.strategyId);
     this.risk.now = this.options.clock.now();
     this.refreshEquity();
     const verdict = this.options.gate.evaluate(intent, this.risk);
@@ -206,7 +203,6 @@ export class TradingPipeline implements IntentSink, AccountSource {
       const key = reservationKey(tracker);
       const offset = this.fillOffsets.get(key.id) ?? ZERO;
       this.options.ledger.fill(key, r.quantity_cumulative.minus(offset), this.spentBy(tracker, r.trade_quantity, r.trade_price, r.trade_fee));
-      this.refreshPositions();
     }
     this.syncOrder(tracker);
     if (r.original_client_order_id !== undefined && r.original_client_order_id !== r.client_order_id) {
@@ -260,15 +256,15 @@ export class TradingPipeline implements IntentSink, AccountSource {
   }
 
   /**
-   * Brings the risk view's copy of one order (and its reservation) to the tracker's state. A
-   * reservation shared by the legs of a one-cancels-other group ends with the group's last leg.
+   * Brings an order's reservation to its tracker's state: released when the order ended (a
+   * reservation shared by the legs of a one-cancels-other group ends with the group's last leg),
+   * made late for an order holding funds on the exchange without one.
    */
   private syncOrder(tracker: OrderTracker, atStart = false): void {
     const key = reservationKey(tracker);
     const order = tracker.order;
     const members = key.kind === 'group' ? this.sharedMembers(key.id) : undefined;
     if (!tracker.active || order === undefined) {
-      this.risk.orders.delete(tracker.clientOrderId);
       // A pending order (request in flight) keeps the funds the gate reserved for it.
       if (tracker.status !== 'pending') {
         members?.delete(tracker.clientOrderId);
@@ -283,11 +279,6 @@ export class TradingPipeline implements IntentSink, AccountSource {
       return;
     }
     members?.add(tracker.clientOrderId);
-    this.risk.orders.set(tracker.clientOrderId, {
-      clientOrderId: tracker.clientOrderId, symbol: order.symbol, side: order.side, type: order.type, quantity: order.quantity,
-      quantityCumulative: tracker.quantityCumulative, price: order.price, stopPrice: order.stop_price, reduceOnly: order.reduce_only,
-      reservationKey: key,
-    });
     // Orders holding funds on the exchange without a reservation of ours get one once they show up
     // active: orders found at start (adopted or restored), and OTOCO exits the primary activated.
     if (this.options.ledger.get(key) === undefined && (atStart || holdsFundsUnreserved(tracker, order)) && !this.reservedLate.has(key.id)) {
@@ -354,16 +345,6 @@ export class TradingPipeline implements IntentSink, AccountSource {
     }
   }
 
-  /** The bot's position per symbol: the sum of its strategies' positions (spot: base bought less sold). */
-  private refreshPositions(): void {
-    const positions = this.options.executor.account.positions;
-    for (const symbol of this.instrumentBySymbol.keys()) {
-      let total = ZERO;
-      for (const strategyId of this.strategies) total = total.plus(positions.position(strategyId, symbol)?.quantity ?? ZERO);
-      this.risk.positionsBySymbol.set(symbol, total);
-    }
-  }
-
   private refreshEquity(): void {
     if (this.equity === undefined) return;
     if (this.equity.update(this.risk.now)) this.risk.equity = this.equity;
@@ -417,4 +398,29 @@ export function reservationKey(tracker: OrderTracker): ReservationKey {
   if (contingency === 'oneCancelOther') return groupKey(intentId, 'oneCancelOther');
   if (contingency === 'oneTriggerOneCancelOther' && leg > 0) return groupKey(intentId, 'exits');
   return legKey(intentId, leg);
+}
+
+/**
+ * The risk checks' view of the account state: its active orders with their reservations, and the
+ * bot's net position per symbol (the sum of its strategies' positions), read when asked, never copied.
+ */
+function accountView(account: AccountState, instruments: readonly Instrument[]): RiskAccountView {
+  const openOrder = (tracker: OrderTracker): OpenOrderView | undefined => {
+    const order = tracker.order;
+    if (!tracker.active || order === undefined) return undefined;
+    return {
+      clientOrderId: tracker.clientOrderId, symbol: order.symbol, side: order.side, type: order.type, quantity: order.quantity,
+      quantityCumulative: tracker.quantityCumulative, price: order.price, stopPrice: order.stop_price, reduceOnly: order.reduce_only,
+      reservationKey: reservationKey(tracker),
+    };
+  };
+  return {
+    openOrder: (clientOrderId) => {
+      const tracker = account.get(clientOrderId);
+      return tracker === undefined ? undefined : openOrder(tracker);
+    },
+    openOrders: (symbol) => account.open(undefined, symbol).flatMap((tracker) => openOrder(tracker) ?? []),
+    position: (symbol) => account.positions.net(symbol),
+    positions: () => instruments.map((i) => ({ symbol: i.symbol, quantity: account.positions.net(i.symbol) ?? ZERO })),
+  };
 }

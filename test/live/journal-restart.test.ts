@@ -142,10 +142,9 @@ describe('restart from the journal', () => {
     second.journal.close();
   });
 
-  // Bug: TradingPipeline.refreshPositions sums the positions of the strategies it has seen submit,
-  // and runs on fills and syncAll only; after a restart the restored position is booked in the
-  // account but the risk view says 0 until the next fill, even after the strategy submitted
-  // (max-position, the kill switch's "reducing" test and flattenIntents all read this view).
+  // The risk view reads positions from the account state (once a cached copy, refreshed on fills
+  // only, said 0 after a restart until the next fill): max-position, the kill switch's "reducing"
+  // test and flattenIntents all read it.
   it('the risk view has the restored position after the restart', async () => {
     const w = world();
     const first = w.boot(true);
