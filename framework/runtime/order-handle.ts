@@ -1,4 +1,5 @@
 import { ZERO, type Decimal } from '../model/decimal.js';
+import type { OrderFill } from '../execution/order-tracker.js';
 import type { Side } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { Order, OrderStatus, OrderType } from '../model/resources/order.js';
@@ -20,16 +21,8 @@ export type OrderHandleStatus =
 /** Final statuses: the order will never trade again. */
 export type ClosedStatus = Extract<OrderHandleStatus, 'filled' | 'canceled' | 'expired' | 'rejected' | 'denied'>;
 
-/** One execution of a handle's order, told once. */
-export interface HandleFill {
-  readonly tradeId: string;
-  readonly quantity: Decimal;
-  readonly price: Decimal;
-  /** Negative is a rebate. */
-  readonly fee: Decimal;
-  readonly taker?: boolean;
-  readonly time: number;
-}
+/** One execution of a handle's order, told once: the execution side's record of it. */
+export type HandleFill = OrderFill;
 
 /**
  * A strategy's order from the moment its intent is built: its client_order_id is fixed then (and

@@ -1,20 +1,20 @@
 import { EMPTY, type Subscription } from 'rxjs';
 import type { Instrument } from '../model/instrument.js';
 import type { Order } from '../model/resources/order.js';
-import type { Intent } from '../model/intent.js';
 import { ValidationError } from '../model/errors.js';
 import type { MarketEvent } from '../model/stream/market-events.js';
 import type { Clock } from '../time/clock.js';
 import { eventSource, subscribeAll } from './engine-sources.js';
 import { EventQueue, type RuntimeEvent } from './event-queue.js';
+import { IntentOutbox } from './intent-outbox.js';
 import { SILENT_LOGGER, type AccountSource, type IntentSink, type MarketSource, type RuntimeLogger, type RuntimeSchedulers } from './runtime-ports.js';
 import { RuntimeState } from './runtime-state.js';
 import { RuntimeStrategyContext } from './strategy-context.js';
 import { StrategyTimers } from './strategy-timers.js';
 import type { IndicatorDeclaration, IndicatorValue } from './strategy-indicators.js';
-import type { Intents, PositionView, Strategy, Submittable } from './strategy.js';
+import type { Intents, PositionView, Strategy } from './strategy.js';
 import type { StrategyReport } from '../model/strategy-report.js';
-import { ZERO, type Decimal } from '../model/decimal.js';
+import type { Decimal } from '../model/decimal.js';
 
 /**
  * What happens when a handler throws. `halt`: the strategy gets no more events, its timers are
@@ -94,29 +94,24 @@ export class StrategyEngine<Params = unknown> {
   private readonly queue = new EventQueue();
   private readonly timers: StrategyTimers;
   private readonly logger: RuntimeLogger;
-  private readonly idPrefix: string;
+  private readonly outbox: IntentOutbox<Params>;
   private sources: Subscription | undefined;
   private drainTask: Subscription | undefined;
   private draining = false;
-  private collecting = false;
-  private readonly collected: Intent[] = [];
   /** After a halt: orders already covered by the cancelAll or a cancel. */
   private readonly haltCancelled = new Set<string>();
   /** The scheduled drain, one closure for the engine's life (a drain is scheduled per instant with events). */
   private readonly drainNow = (): void => this.drain();
-  private readonly nextClientOrderId: () => string;
 
   constructor(private readonly options: StrategyEngineOptions<Params>) {
     if (options.strategyId.length === 0) throw new ValidationError('strategyId', 'must not be empty', options.strategyId);
     this.logger = options.logger ?? SILENT_LOGGER;
-    this.idPrefix = `${options.strategyId}-`;
     this.state = new RuntimeState(options.instruments);
     this.timers = new StrategyTimers(options.schedulers.timers, (timerId, token) => this.enqueue({ kind: 'timer', timerId, token }));
     let ordersMade = 0;
     const nextClientOrderId = options.nextClientOrderId ?? (() => `${options.strategyId}-o${++ordersMade}`);
-    this.nextClientOrderId = nextClientOrderId;
     this.context = new RuntimeStrategyContext(options.strategyId, options.params, options.clock, this.state, {
-      submit: (intents) => this.collect(intents),
+      submit: (intents) => this.outbox.take(intents, this.currentStatus === 'running'),
       nextClientOrderId,
       freeBalance: options.freeBalance,
       setTimer: (timerId, delayMs, repeat) => {
@@ -129,6 +124,9 @@ export class StrategyEngine<Params = unknown> {
         options.onIndicator?.({ strategyId: options.strategyId, indicator, symbol, time, value }),
     }, this.logger);
     if (options.intentsBefore !== undefined) this.context.resumeFrom(options.intentsBefore);
+    this.outbox = new IntentOutbox({
+      strategyId: options.strategyId, nextClientOrderId, submit: (intent) => options.sink.submit(intent), counted: () => void this.stats.intents++,
+    }, this.state, this.context);
   }
 
   /** The indicator series the strategy declares (checked when the engine was built). */
@@ -265,55 +263,17 @@ export class StrategyEngine<Params = unknown> {
 
   /** Calls one handler, collecting its intents; applies the error policy when it throws. */
   private run(handler: () => Intents, name: string): void {
-    this.collecting = true;
+    this.outbox.open();
     let returned: Intents;
     try {
       returned = handler();
     } catch (error) {
-      this.collecting = false;
-      for (const intent of this.collected.splice(0)) this.state.discard(intent);
+      this.outbox.drop();
       this.fail(error, name);
       return;
-    } finally {
-      this.collecting = false;
     }
-    const submitted = this.collected.length > 0 ? this.collected.splice(0) : undefined;
-    if (submitted === undefined) {
-      if (returned === undefined) return;
-      if (!isList(returned)) {
-        if (isIntent(returned)) this.send(returned);
-        return;
-      }
-      // Most handler calls return no intent or one (a book update that moves one quote): nothing to de-duplicate.
-      if (returned.length <= 1) {
-        const only = returned[0];
-        if (only !== undefined && isIntent(only)) this.send(only);
-        return;
-      }
-    }
-    if (submitted !== undefined && submitted.length === 1 && (returned === undefined || returned === submitted[0])) {
-      this.send(submitted[0]!);
-      return;
-    }
-    this.sendAll(submitted ?? [], returned);
+    this.outbox.close(returned);
   }
-
-  /**
-   * Submitted intents first, then returned ones; an intent both submitted and returned goes once,
-   * and returned handles add nothing (their intents were submitted by the builder).
-   */
-  private sendAll(submitted: readonly Intent[], returned: Intents): void {
-    const all: readonly Submittable[] = returned === undefined ? submitted : [...submitted, ...(isList(returned) ? returned : [returned])];
-    // A handler's few intents are compared directly; a Set only pays for itself on long lists.
-    const sent = all.length > 8 ? new Set<Submittable>() : undefined;
-    for (let i = 0; i < all.length; i++) {
-      const item = all[i]!;
-      if (!isIntent(item) || (sent !== undefined ? sent.has(item) : all.indexOf(item) < i)) continue;
-      sent?.add(item);
-      this.send(item);
-    }
-  }
-
   /**
    * A report: the handles move first, then the typed callbacks run (each fill, a close, a denial),
    * then `onReport`; a handler failure that halts the strategy ends the sequence.
@@ -340,61 +300,6 @@ export class StrategyEngine<Params = unknown> {
     if (strategy.onReport !== undefined && this.currentStatus === 'running') this.run(() => strategy.onReport?.(ctx, report), 'onReport');
   }
 
-  /**
-   * Hands one intent to the sink, with this strategy's id stamped when it lacks one and, for a
-   * hand-made intent that creates orders, client_order_ids (and handles) fixed now.
-   */
-  private send(intent: Intent): void {
-    let stamped = intent.strategyId === this.options.strategyId && intent.intentId.startsWith(this.idPrefix)
-      ? intent
-      : { ...intent, strategyId: this.options.strategyId, intentId: this.context.nextIntentId() };
-    if (needsOrderIds(stamped)) stamped = this.withOrderIds(stamped);
-    this.stats.intents++;
-    this.state.sent(stamped);
-    this.options.sink.submit(stamped);
-  }
-
-  private withOrderIds(intent: Intent): Intent {
-    const next = this.nextClientOrderId;
-    switch (intent.kind) {
-      case 'place': {
-        const placed = { ...intent, clientOrderId: next() };
-        this.state.createHandle(placed, placed.clientOrderId, placed);
-        return placed;
-      }
-      case 'closePosition': {
-        const closing = { ...intent, clientOrderId: next() };
-        const held = this.context.position(intent.symbol)?.quantity ?? ZERO;
-        this.state.createHandle(closing, closing.clientOrderId, {
-          symbol: intent.symbol, side: held.isNegative() ? 'buy' : 'sell', type: intent.price === undefined ? 'market' : 'limit', quantity: held.abs(), price: intent.price,
-        });
-        return closing;
-      }
-      case 'orderList': {
-        const list = { ...intent, clientOrderIds: intent.orders.map(() => next()) };
-        list.orders.forEach((spec, leg) => this.state.createHandle(list, list.clientOrderIds[leg]!, spec, leg));
-        return list;
-      }
-      case 'replace':
-        return { ...intent, newClientOrderId: next() };
-      default:
-        return intent;
-    }
-  }
-
-  /** `ctx.submit` and the builders inside a handler collect; outside one (a deferred call) they send at once. */
-  private collect(intents: readonly Intent[]): void {
-    if (this.collecting) {
-      for (const intent of intents) this.collected.push(intent);
-      return;
-    }
-    if (this.currentStatus !== 'running') {
-      for (const intent of intents) this.state.discard(intent);
-      return;
-    }
-    this.sendAll(intents, undefined);
-  }
-
   private fail(error: unknown, handler: string): void {
     this.stats.errors++;
     this.logger.log('error', 'strategy handler threw', {
@@ -407,7 +312,7 @@ export class StrategyEngine<Params = unknown> {
     this.currentStatus = 'halted';
     this.timers.clearAll();
     for (const order of this.state.orders()) this.haltCancelled.add(order.clientOrderId);
-    this.send(this.context.buildCancelAll(undefined, 'halt'));
+    this.outbox.send(this.context.buildCancelAll(undefined, 'halt'));
     this.logger.log('error', 'strategy halted: cancelAll submitted', { strategyId: this.options.strategyId });
     this.options.onHalt?.(error);
   }
@@ -418,7 +323,7 @@ export class StrategyEngine<Params = unknown> {
     for (const order of this.state.orders()) {
       if (order.status === 'pendingNew' || this.haltCancelled.has(order.clientOrderId)) continue;
       this.haltCancelled.add(order.clientOrderId);
-      this.send(this.context.buildCancel(order.clientOrderId, 'halt'));
+      this.outbox.send(this.context.buildCancel(order.clientOrderId, 'halt'));
     }
   }
 }
@@ -429,29 +334,6 @@ function toMarketEvent(event: MarketEvent): RuntimeEvent | undefined {
     case 'ticker': return { kind: 'ticker', event };
     case 'candles': return { kind: 'candle', event, closed: false };
     default: return undefined;
-  }
-}
-
-function isList(value: Intents): value is readonly Submittable[] {
-  return Array.isArray(value);
-}
-
-/** Intents are tagged by `kind`; handles are not. */
-function isIntent(value: Submittable): value is Intent {
-  return 'kind' in value;
-}
-
-function needsOrderIds(intent: Intent): boolean {
-  switch (intent.kind) {
-    case 'place':
-    case 'closePosition':
-      return intent.clientOrderId === undefined;
-    case 'orderList':
-      return intent.clientOrderIds === undefined;
-    case 'replace':
-      return intent.newClientOrderId === undefined;
-    default:
-      return false;
   }
 }
 
