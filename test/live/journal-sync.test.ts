@@ -9,13 +9,15 @@ import { dec } from '../../framework/model/decimal.js';
 // fsyncSync is observed (and still done): it is what makes a record durable.
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof fs>();
-  return { ...actual, fsyncSync: vi.fn(actual.fsyncSync) };
+  return { ...actual, fsyncSync: vi.fn(actual.fsyncSync), fsync: vi.fn(actual.fsync) };
 });
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   vi.mocked(fs.fsyncSync).mockClear();
+  vi.mocked(fs.fsync).mockClear();
+  vi.useRealTimers();
 });
 
 function journal(syncEveryMs: number): Journal {
@@ -52,6 +54,23 @@ describe('Journal durability', () => {
     j.note('b');
     expect(fsync).toHaveBeenCalledTimes(3);
     j.close();
+  });
+
+  it('flushes other records after the sync period in the background, never blocking the event loop', () => {
+    vi.useFakeTimers();
+    const j = journal(100);
+    j.open();
+    j.note('reconciled');
+    vi.advanceTimersByTime(99);
+    expect(fs.fsync).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(fs.fsync).toHaveBeenCalledTimes(1);
+    expect(fs.fsyncSync).not.toHaveBeenCalled();
+    // Nothing new written: the next period flushes nothing.
+    vi.advanceTimersByTime(500);
+    expect(fs.fsync).toHaveBeenCalledTimes(1);
+    j.close();
+    expect(fs.fsyncSync).toHaveBeenCalledTimes(1);
   });
 
   it('writes nothing before open and after close', () => {
