@@ -35,7 +35,6 @@ interface BacktestOptions {
  */
 export const backtestCommand: CliCommand<BacktestOptions> = {
   name: 'backtest',
-  summary: 'replay recordings through a bot on the simulated venue; HTML report',
   define(command) {
     command
       .description('Replay recordings through a bot\'s strategy, risk and execution on the simulated venue, then write an HTML/CSV/JSON report and print a summary.')

@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 
 /**
- * A `tradeloop` sub-command. `main` creates the commander command named `name`; `define` declares
- * its options, arguments and help examples; `run` gets what commander parsed.
+ * A `tradeloop` sub-command's module (listed, with its summary, in commands.ts). `main` creates the
+ * commander command named `name`; `define` declares its options, arguments and help examples;
+ * `run` gets what commander parsed.
  */
 export interface CliCommand<Options extends object = object> {
   readonly name: string;
-  /** One short line for `tradeloop help` (fits 80 columns beside the name). */
-  readonly summary: string;
   /** Declares arguments, options, a longer description and examples on `command`. */
   define(command: Command): void;
   /** Runs the command with its parsed options and positional arguments; resolves to the exit code. */

@@ -30,7 +30,6 @@ interface DemoOptions {
  */
 export const demoCommand: CliCommand<DemoOptions> = {
   name: 'demo',
-  summary: 'replay a recorded market over a local stream, print the books',
   define(command) {
     command
       .description('Replay a recorded API v3 capture through the local sandbox exchange, rebuild the order books from its WebSocket stream over loopback and print the top of each book. No account, no network.')

@@ -19,7 +19,6 @@ interface ImportCandlesOptions {
 /** `tradeloop import-candles`: an OHLCV CSV to a recording of `candles/{period}` frames. */
 export const importCandlesCommand: CliCommand<ImportCandlesOptions> = {
   name: 'import-candles',
-  summary: 'turn an OHLCV CSV into a candle recording',
   define(command) {
     command
       .description('Turn an OHLCV CSV (time,open,high,low,close,volume) into a recording of candles/{period} frames that backtest replays.')

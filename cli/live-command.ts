@@ -26,7 +26,6 @@ import { stopSignal } from './stop-signal.js';
  */
 export const liveCommand: CliCommand<{ readonly config: string }> = {
   name: 'live',
-  summary: 'run a bot against the exchange in its config (keys from env/file)',
   define(command) {
     command
       .description('Run a bot against the exchange named in its config (exchange.baseUrl, exchange.wsBaseUrl; API keys from the environment or a key file) until SIGINT or SIGTERM, then stop it cleanly (orders canceled unless execution.onShutdown is keep).')
@@ -59,7 +58,6 @@ interface PaperOptions {
  */
 export const paperCommand: CliCommand<PaperOptions> = {
   name: 'paper',
-  summary: 'run a bot on a local sandbox exchange (no account needed)',
   define(command) {
     command
       .description('Run a bot against an in-process sandbox exchange over loopback sockets, replaying a recording (default: the synthetic market) in real time, with the config\'s paper balances. Stops on SIGINT/SIGTERM or after --duration.')

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
-import { commands } from './commands.js';
+import type { CliCommand } from './command.js';
+import { commands, type CommandEntry } from './commands.js';
 import { reportError } from './report-error.js';
 
 const HELP_WIDTH = 80;
@@ -18,7 +19,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   const head = end === -1 ? argv : argv.slice(0, end);
   const debug = head.includes(DEBUG_FLAG);
   const args = [...head.filter((a) => a !== DEBUG_FLAG), ...(end === -1 ? [] : argv.slice(end))];
-  const program = buildProgram();
+  // Only the command asked for is loaded (its module and what it imports); `help` loads none.
+  const wanted = commandNamed(args[0] === 'help' ? args[1] : args[0]);
+  const loaded = wanted === undefined ? undefined : { entry: wanted, command: await wanted.load() };
+  const program = buildProgram(loaded?.command);
   if (args.length === 0) {
     program.outputHelp();
     return 0;
@@ -26,7 +30,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args[0] === 'version') args[0] = '--version';
   let exitCode = 0;
   current = { command: '', debug };
-  for (const command of commands) {
+  if (loaded !== undefined) {
+    const { command } = loaded;
     program.commands.find((c) => c.name() === command.name)!.action(async (...params: unknown[]) => {
       const self = params.at(-1) as Command;
       current = { command: command.name, debug };
@@ -42,6 +47,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+function commandNamed(name: string | undefined): CommandEntry | undefined {
+  return name === undefined ? undefined : commands.find((c) => c.name === name);
+}
+
 /** The command running, and --debug, for errors that escape it (see {@link reportUncaught}). */
 let current = { command: '', debug: false };
 
@@ -54,8 +63,11 @@ export function reportUncaught(error: unknown): number {
   return reportError(error, current.command, current.debug);
 }
 
-/** The program with every sub-command declared (no actions): usage errors exit through exceptions. */
-export function buildProgram(): Command {
+/**
+ * The program with every sub-command listed (no actions) and `loaded`'s options and arguments
+ * declared: usage errors exit through exceptions.
+ */
+export function buildProgram(loaded?: CliCommand): Command {
   const program = new Command('tradeloop')
     .description('Algorithmic trading on Exchange API v3: backtests, paper and live bots.')
     .usage('<command> [options]')
@@ -71,7 +83,7 @@ export function buildProgram(): Command {
     const command = program.command(c.name).summary(c.summary).description(c.summary).helpOption('-h, --help', 'show help');
     // One line naming the option: commander's own message, under the command's name.
     command.configureOutput({ outputError: (text, write) => write(`tradeloop ${c.name}: ${oneLine(text)}`) });
-    c.define(command);
+    if (loaded?.name === c.name) loaded.define(command);
   }
   program.configureOutput({ outputError: (text, write) => write(`tradeloop: ${oneLine(text)}`) });
   return program;

@@ -35,7 +35,6 @@ interface RecordOptions {
  */
 export const recordCommand: CliCommand<RecordOptions> = {
   name: 'record',
-  summary: 'record public market data to a recording file',
   define(command) {
     command
       .description('Subscribe to the public WebSocket stream of an API v3 exchange (or the sandbox) and write every frame to a gzip recording, rotating files by size or time, until --seconds end or SIGINT/SIGTERM.')

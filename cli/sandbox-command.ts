@@ -35,7 +35,6 @@ interface SandboxOptions {
  */
 export const sandboxCommand: CliCommand<SandboxOptions> = {
   name: 'sandbox',
-  summary: 'run a local API v3 exchange (REST + WebSocket) for bots',
   define(command) {
     command
       .description('Run a local Exchange API v3 server (REST + WebSocket) over the simulated venue, replaying a recording or a synthetic market; prints the URLs and the API key to point a bot at. Runs until SIGINT/SIGTERM.')

@@ -25,7 +25,6 @@ interface SweepOptions {
  */
 export const sweepCommand: CliCommand<SweepOptions> = {
   name: 'sweep',
-  summary: 'backtest a parameter grid on all cores and rank the results',
   define(command) {
     command
       .description('Backtest every combination of a sweep file\'s parameter grid on worker threads, write <out>/sweep.csv and print the best combinations.')
