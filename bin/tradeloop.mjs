@@ -5,6 +5,13 @@ import { setTimeout } from 'node:timers';
 import '../framework/register.mjs';
 
 const { main, reportUncaught } = await import('../cli/main.ts');
+// Output piped into a reader that stopped (`tradeloop help | head`) ends the command quietly, as other tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 // An error no command awaited is reported like any other (one line for a user error), then exits.
 const fatal = (error) => process.exit(reportUncaught(error));
 process.on('uncaughtException', fatal);
