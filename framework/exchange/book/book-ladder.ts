@@ -121,15 +121,15 @@ export class BookLadder {
     const index = key - this.base;
     this.writes++;
     if (index >= 0 && index < this.span) {
-      const slots = this.slots;
-      const previous = slots[index] as number;
-      if (previous === BIG_QUANTITY) this.bigQuantities.delete(key);
-      slots[index] = quantity;
+      // The slot is only written: whether it held a level is the bitmap's bit, which stays in
+      // cache, so a change far from the touch of a wide window costs a store the CPU buffers, not
+      // a load that waits on memory.
+      if (this.bigQuantities.size !== 0) this.forgetBig(index, key);
+      this.slots[index] = quantity;
       // Insert, update and removal are equally likely and unpredictable: count and mark without
       // branching, and test the rarely true position conditions first so the branches predict well.
-      const added = Number(quantity !== 0) - Number(previous !== 0);
+      const added = this.bits.assign(index, quantity !== 0);
       this.inWindow += added;
-      this.bits.toggle(index, added & 1);
       if (index >= this.top) {
         if (index > this.top) {
           if (quantity !== 0) this.top = index;
@@ -140,6 +140,11 @@ export class BookLadder {
       return;
     }
     this.setOutside(key, quantity);
+  }
+
+  /** Drops the exact quantity kept for a window slot about to be overwritten, if it has one. */
+  private forgetBig(index: number, key: number): void {
+    if (this.slots[index] === BIG_QUANTITY) this.bigQuantities.delete(key);
   }
 
   private setOutside(key: number, quantity: number): void {
