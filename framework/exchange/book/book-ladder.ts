@@ -35,9 +35,10 @@ const FIT_SHARE = 0.9;
  *   and the exact value in {@link bigQuantities}. Both are off the hot path.
  *
  * The window's size follows the book, as books differ by orders of magnitude in ticks (ETH at a
- * 0.01 tick spans a few thousand ticks, BTC hundreds of thousands): {@link fit} sizes it after a
+ * 0.01 tick spans a few thousand ticks, BTC hundreds of thousands): {@link fit} grows it after a
  * snapshot to hold most levels, and {@link rebalance} doubles it when more than one level write
- * in eight lands outside it, up to the largest size. The best level sits three quarters of the way
+ * in eight lands outside it, up to the largest size. It never shrinks: the spread of a symbol's
+ * traffic outlives a resync. The best level sits three quarters of the way
  * up, leaving room for the price to improve; {@link rebalance} (once per message) recentres the
  * window when the best drifts out of its comfortable band, so a recentring, O(levels), comes only
  * after the price moved by about a quarter of the window.
@@ -257,13 +258,16 @@ export class BookLadder {
   /**
    * Sizes the window for the levels held (after a snapshot): the smallest power of two, within the
    * configured sizes, that holds {@link FIT_SHARE} of the safe levels counted from the best below
-   * the best's place in the window. The rest (a tail of deep levels) stays outside.
+   * the best's place in the window. The rest (a tail of deep levels) stays outside. A window
+   * already larger (grown by earlier traffic) keeps its size: a resync snapshot would otherwise
+   * shrink it, and the updates that follow would miss it and grow it again, a reallocation and an
+   * O(levels) recentring each time the book resyncs.
    */
   fit(): void {
     this.writes = 0;
     this.missed = 0;
     const span = this.fittedSpan();
-    if (span !== this.span) this.resize(span);
+    if (span > this.span) this.resize(span);
   }
 
   /** The window size {@link fit} chooses for the levels held; the smallest size when there are none. */
