@@ -130,23 +130,30 @@ export class OrderBook {
       this.broken = false;
     }
     try {
+      let changedBids = true;
+      let changedAsks = true;
       if (frame.asks === undefined) {
         this.applyScaled(frame);
       } else {
         const bids = frame.bids;
         const asks = frame.asks;
+        changedBids = bids.length !== 0;
+        changedAsks = asks.length !== 0;
         // Many messages change one level (a BTC feed often sends one per order event): a side
         // without levels costs no call, and a small frame no gathering pass.
         if (bids.length + asks.length >= GATHER_FROM) this.gathered = gatherLevels(bids) | gatherLevels(asks);
-        if (bids.length !== 0) this.applyLevels(this.bidLadder, bids, 1, 'b');
-        if (asks.length !== 0) this.applyLevels(this.askLadder, asks, -1, 'a');
+        if (changedBids) this.applyLevels(this.bidLadder, bids, 1, 'b');
+        if (changedAsks) this.applyLevels(this.askLadder, asks, -1, 'a');
       }
       if (frame.snapshot) {
         this.bidLadder.fit();
         this.askLadder.fit();
+        changedBids = true;
+        changedAsks = true;
       }
-      this.bidLadder.rebalance();
-      this.askLadder.rebalance();
+      // A side the message left alone is as its last rebalance left it: nothing to look at.
+      if (changedBids) this.bidLadder.rebalance();
+      if (changedAsks) this.askLadder.rebalance();
     } catch (error) {
       this.broken = true;
       throw error;
