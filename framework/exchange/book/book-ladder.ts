@@ -12,8 +12,13 @@ export const DEFAULT_MAX_WINDOW_SIZE = 1 << 18;
 
 /** Level writes between two looks at how many of them missed the window. */
 const TRAFFIC_SAMPLE = 2048;
-/** The window doubles when more than 1 write in this many missed it. */
-const MISS_SHARE = 8;
+/**
+ * The window doubles when more than 1 write in this many missed it. A miss costs a binary search
+ * and two typed-array copies in the sorted fallback, a window write one store, so even a thin
+ * stream of far updates (2% of the writes of a recorded ETHUSDT feed) pays for a wider window;
+ * its size stays bounded by the ladder's largest size.
+ */
+const MISS_SHARE = 64;
 /** After a snapshot the window is sized to hold this share of the levels, counted from the best. */
 const FIT_SHARE = 0.9;
 
@@ -35,9 +40,10 @@ const FIT_SHARE = 0.9;
  *   and the exact value in {@link bigQuantities}. Both are off the hot path.
  *
  * The window's size follows the book, as books differ by orders of magnitude in ticks (ETH at a
- * 0.01 tick spans a few thousand ticks, BTC hundreds of thousands): {@link fit} sizes it after a
+ * 0.01 tick spans a few thousand ticks, BTC hundreds of thousands): {@link fit} grows it after a
  * snapshot to hold most levels, and {@link rebalance} doubles it when more than one level write
- * in eight lands outside it, up to the largest size. The best level sits three quarters of the way
+ * in 64 lands outside it, up to the largest size. It never shrinks: the spread of a symbol's
+ * traffic outlives a resync. The best level sits three quarters of the way
  * up, leaving room for the price to improve; {@link rebalance} (once per message) recentres the
  * window when the best drifts out of its comfortable band, so a recentring, O(levels), comes only
  * after the price moved by about a quarter of the window.
@@ -121,15 +127,15 @@ export class BookLadder {
     const index = key - this.base;
     this.writes++;
     if (index >= 0 && index < this.span) {
-      const slots = this.slots;
-      const previous = slots[index] as number;
-      if (previous === BIG_QUANTITY) this.bigQuantities.delete(key);
-      slots[index] = quantity;
+      // The slot is only written: whether it held a level is the bitmap's bit, which stays in
+      // cache, so a change far from the touch of a wide window costs a store the CPU buffers, not
+      // a load that waits on memory.
+      if (this.bigQuantities.size !== 0) this.forgetBig(index, key);
+      this.slots[index] = quantity;
       // Insert, update and removal are equally likely and unpredictable: count and mark without
       // branching, and test the rarely true position conditions first so the branches predict well.
-      const added = Number(quantity !== 0) - Number(previous !== 0);
+      const added = this.bits.assign(index, quantity !== 0);
       this.inWindow += added;
-      this.bits.toggle(index, added & 1);
       if (index >= this.top) {
         if (index > this.top) {
           if (quantity !== 0) this.top = index;
@@ -140,6 +146,11 @@ export class BookLadder {
       return;
     }
     this.setOutside(key, quantity);
+  }
+
+  /** Drops the exact quantity kept for a window slot about to be overwritten, if it has one. */
+  private forgetBig(index: number, key: number): void {
+    if (this.slots[index] === BIG_QUANTITY) this.bigQuantities.delete(key);
   }
 
   private setOutside(key: number, quantity: number): void {
@@ -252,13 +263,16 @@ export class BookLadder {
   /**
    * Sizes the window for the levels held (after a snapshot): the smallest power of two, within the
    * configured sizes, that holds {@link FIT_SHARE} of the safe levels counted from the best below
-   * the best's place in the window. The rest (a tail of deep levels) stays outside.
+   * the best's place in the window. The rest (a tail of deep levels) stays outside. A window
+   * already larger (grown by earlier traffic) keeps its size: a resync snapshot would otherwise
+   * shrink it, and the updates that follow would miss it and grow it again, a reallocation and an
+   * O(levels) recentring each time the book resyncs.
    */
   fit(): void {
     this.writes = 0;
     this.missed = 0;
     const span = this.fittedSpan();
-    if (span !== this.span) this.resize(span);
+    if (span > this.span) this.resize(span);
   }
 
   /** The window size {@link fit} chooses for the levels held; the smallest size when there are none. */

@@ -38,6 +38,25 @@ export class LevelBitmap {
     this.summary[s] = (this.summary[s] as number) ^ (Number((before === 0) !== (after === 0)) << (w & 31));
   }
 
+  /**
+   * Sets slot `i`'s bit to `present` and returns the change in set slots (1 when the bit was
+   * clear and is set, -1 the other way, else 0), without a branch: for a hot path where inserts,
+   * updates and removals come in no predictable order, and whose caller learns from the bit
+   * whether the slot held a level without reading the slot.
+   */
+  assign(i: number, present: boolean): number {
+    const w = i >>> 5;
+    const mask = 1 << (i & 31);
+    const before = this.words[w] as number;
+    const on = Number(present);
+    // -on is all ones (keep the bit set) or zero (clear it).
+    const after = (before & ~mask) | (mask & -on);
+    this.words[w] = after;
+    const s = w >>> 5;
+    this.summary[s] = (this.summary[s] as number) ^ (Number((before === 0) !== (after === 0)) << (w & 31));
+    return on - Number((before & mask) !== 0);
+  }
+
   /** Whether slot `i` holds a level. */
   has(i: number): boolean {
     return (((this.words[i >>> 5] as number) >>> (i & 31)) & 1) !== 0;

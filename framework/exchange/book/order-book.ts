@@ -25,8 +25,9 @@ export interface OrderBookOptions {
   /**
    * Price steps (units of 10^-priceScale) each side keeps in its dense window around the touch:
    * level changes inside it are O(1), the rest go to a sorted fallback. This is the smallest
-   * window; each snapshot sizes it to hold most of the book's levels, and it doubles when many
-   * changes miss it (see BookLadder). Default 4096 (32 KiB a side); a power of two from 64 to 2^20.
+   * window; a snapshot grows it to hold most of the book's levels, and it doubles when more than
+   * 1 change in 64 misses it; it never shrinks (see BookLadder). Default 4096 (32 KiB a side); a
+   * power of two from 64 to 2^20.
    */
   readonly windowSize?: number;
   /**
@@ -130,23 +131,30 @@ export class OrderBook {
       this.broken = false;
     }
     try {
+      let changedBids = true;
+      let changedAsks = true;
       if (frame.asks === undefined) {
         this.applyScaled(frame);
       } else {
         const bids = frame.bids;
         const asks = frame.asks;
+        changedBids = bids.length !== 0;
+        changedAsks = asks.length !== 0;
         // Many messages change one level (a BTC feed often sends one per order event): a side
         // without levels costs no call, and a small frame no gathering pass.
         if (bids.length + asks.length >= GATHER_FROM) this.gathered = gatherLevels(bids) | gatherLevels(asks);
-        if (bids.length !== 0) this.applyLevels(this.bidLadder, bids, 1, 'b');
-        if (asks.length !== 0) this.applyLevels(this.askLadder, asks, -1, 'a');
+        if (changedBids) this.applyLevels(this.bidLadder, bids, 1, 'b');
+        if (changedAsks) this.applyLevels(this.askLadder, asks, -1, 'a');
       }
       if (frame.snapshot) {
         this.bidLadder.fit();
         this.askLadder.fit();
+        changedBids = true;
+        changedAsks = true;
       }
-      this.bidLadder.rebalance();
-      this.askLadder.rebalance();
+      // A side the message left alone is as its last rebalance left it: nothing to look at.
+      if (changedBids) this.bidLadder.rebalance();
+      if (changedAsks) this.askLadder.rebalance();
     } catch (error) {
       this.broken = true;
       throw error;

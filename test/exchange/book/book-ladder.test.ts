@@ -160,4 +160,37 @@ describe('BookLadder', () => {
     expect(growing.windowSpan).toBe(4096);
     expect([...growing.levelsFromBest()].length).toBe(8);
   });
+
+  it('grows the window when a thin stream of writes (1 in 40) keeps missing it', () => {
+    const ladder = new BookLadder(64, 4096);
+    ladder.set(100_000, 1);
+    ladder.rebalance();
+    // Near the touch, plus one write in 40 some 1,000 keys under it (beyond a 64-slot window).
+    for (let i = 0; i < 2100; i++) {
+      ladder.set(i % 40 === 0 ? 99_000 - (i % 3) : 100_000 - (i % 5), (i % 4) + 1);
+      ladder.rebalance();
+    }
+    expect(ladder.windowSpan).toBeGreaterThan(64);
+    expect(ladder.size).toBe(8);
+  });
+
+  it('keeps the window that traffic grew through a refit, as after a resync snapshot', () => {
+    const ladder = new BookLadder(64, 1 << 14);
+    ladder.set(100_000, 1);
+    ladder.rebalance();
+    for (let i = 0; i < 2100; i++) {
+      ladder.set(98_000 - (i % 7), (i % 3) + 1);
+      if (i % 10 === 0) ladder.rebalance();
+    }
+    expect(ladder.windowSpan).toBe(4096);
+    // The resync snapshot: one level, which alone fits the smallest window.
+    ladder.clear();
+    ladder.set(100_000, 5);
+    ladder.fit();
+    ladder.rebalance();
+    expect(ladder.windowSpan).toBe(4096);
+    ladder.set(98_000, 2);
+    expect([...ladder.levelsFromBest()]).toEqual([[100_000n, 5n], [98_000n, 2n]]);
+    expect(ladder.outside.count).toBe(0);
+  });
 });

@@ -3,18 +3,33 @@ import { describe, expect, it } from 'vitest';
 import { LevelBitmap } from '../../../framework/exchange/book/level-bitmap.js';
 
 describe('LevelBitmap', () => {
-  it('property: flips, membership and the highest set slot at or below any slot agree with a set of slots', () => {
+  it('property: flips, toggles, assignments, membership and the highest set slot at or below any slot agree with a set of slots', () => {
     // Sizes below one word, one summary word, and many summary words; slots clustered and spread.
     const sizes = fc.constantFrom(16, 100, 1024, 5000, 1 << 16);
+    // A flip, a toggle (1 turns the bit over, 0 leaves it), or an assignment to present or absent.
+    const change = fc.constantFrom('flip' as const, 'toggle 1' as const, 'toggle 0' as const, true, false);
+    const pick = fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean(), change);
     fc.assert(
-      fc.property(sizes, fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean()), { maxLength: 200 }), (size, picks) => {
+      fc.property(sizes, fc.array(pick, { maxLength: 200 }), (size, picks) => {
         const bitmap = new LevelBitmap(size);
         const slots = new Set<number>();
-        for (const [where, clustered] of picks) {
+        for (const [where, clustered, how] of picks) {
           const slot = clustered ? Math.min(size - 1, Math.floor(where * 40)) : Math.min(size - 1, Math.floor(where * size));
-          bitmap.flip(slot);
-          if (slots.has(slot)) slots.delete(slot);
-          else slots.add(slot);
+          const had = slots.has(slot);
+          let present: boolean;
+          if (how === 'flip') {
+            bitmap.flip(slot);
+            present = !had;
+          } else if (how === 'toggle 1' || how === 'toggle 0') {
+            bitmap.toggle(slot, how === 'toggle 1' ? 1 : 0);
+            present = how === 'toggle 1' ? !had : had;
+          } else {
+            // The change in set slots: +1 for a new bit, -1 for a cleared one, 0 when it already was so.
+            expect(bitmap.assign(slot, how)).toBe(Number(how) - Number(had));
+            present = how;
+          }
+          if (present) slots.add(slot);
+          else slots.delete(slot);
         }
         const sorted = [...slots].sort((a, b) => a - b);
         expect(bitmap.count()).toBe(sorted.length);
