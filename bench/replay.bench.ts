@@ -101,7 +101,7 @@ async function bareRead(file: string): Promise<number> {
 interface ChildFigures { events: number; fills: number; orders: number; wallMs: number; maxRssKiB: number; retainedBytes?: number }
 
 async function backtestInChild(recording: string): Promise<ChildFigures> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--import', 'tsx', CHILD, recording], { cwd: repoRoot, maxBuffer: 1 << 20 });
+  const { stdout } = await promisify(execFile)(process.execPath, ['--expose-gc', '--conditions=tradeloop-source', '--import', 'tsx', CHILD, recording], { cwd: repoRoot, maxBuffer: 1 << 20 });
   const last = stdout.trim().split('\n').at(-1) ?? '';
   return JSON.parse(last) as ChildFigures;
 }

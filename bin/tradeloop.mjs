@@ -1,10 +1,24 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly, so `npx tradeloop` works right after `npm ci` with no build step.
+// Runs the compiled command (dist/, built by `npm ci` through `prepare`, or `npm run build`): no
+// TypeScript loader at start. Without dist/, or with TRADELOOP_SOURCES=1 (while editing the
+// sources), it runs the TypeScript sources through tsx instead.
+import { existsSync } from 'node:fs';
 import { setTimeout } from 'node:timers';
-// TypeScript sources through tsx with the package's tsconfig, and .ts strategies outside any package as ES modules.
-import '../framework/register.mjs';
+import { URL } from 'node:url';
 
-const { main, reportUncaught } = await import('../cli/main.ts');
+const compiled = new URL('../dist/cli/main.js', import.meta.url);
+let entry;
+if (process.env.TRADELOOP_SOURCES !== '1' && existsSync(compiled)) {
+  process.setSourceMapsEnabled(true);
+  // A strategy written in TypeScript brings the loader in when it is loaded (see the plugin loader).
+  globalThis[Symbol.for('tradeloop.typescriptLoader')] = () => import('../framework/register.mjs');
+  entry = compiled.href;
+} else {
+  // TypeScript sources through tsx with the package's tsconfig, and .ts strategies outside any package as ES modules.
+  await import('../framework/register.mjs');
+  entry = new URL('../cli/main.ts', import.meta.url).href;
+}
+const { main, reportUncaught } = await import(entry);
 // Output piped into a reader that stopped (`tradeloop help | head`) ends the command quietly, as other tools do.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {

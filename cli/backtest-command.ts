@@ -15,8 +15,9 @@ import { checkWritableDir } from './check-writable.js';
 import { examples, type CliCommand } from './command.js';
 import { loadConfiguredStrategy } from './load-configured-strategy.js';
 import { collect, integerAtLeast } from './option-parsers.js';
+import { packageFile } from '../framework/package-root.js';
 
-const DEFAULT_CONFIG = new URL('../config/market-maker.yaml', import.meta.url).pathname;
+const DEFAULT_CONFIG = packageFile('config', 'market-maker.yaml');
 
 interface BacktestOptions {
   readonly config: string;

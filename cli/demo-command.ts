@@ -12,8 +12,9 @@ import { LiveClock } from '../framework/time/clock.js';
 import { examples, type CliCommand } from './command.js';
 import { commaList, positiveNumber } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
+import { packageFile } from '../framework/package-root.js';
 
-const DEFAULT_RECORDING = new URL('../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
+const DEFAULT_RECORDING = packageFile('test', 'fixtures', 'fmfw-public-excerpt.v3.jsonl');
 
 interface DemoOptions {
   readonly recording: string;

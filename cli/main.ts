@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import type { CliCommand } from './command.js';
 import { commands, type CommandEntry } from './commands.js';
 import { reportError } from './report-error.js';
+import { packageFile } from '../framework/package-root.js';
 
 const HELP_WIDTH = 80;
 const DEBUG_FLAG = '--debug';
@@ -100,6 +101,6 @@ function usageExitCode(error: CommanderError): number {
 }
 
 function readVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }

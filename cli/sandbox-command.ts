@@ -10,10 +10,11 @@ import { ValidationError } from '../framework/model/errors.js';
 import { examples, type CliCommand } from './command.js';
 import { collect, nonNegativeNumber, port } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
+import { packageFile } from '../framework/package-root.js';
 
 /** Spot balances of the `main` account when no `--balance` is given. */
 const DEFAULT_SPOT = { USDT: '10000', BTC: '1', ETH: '10' };
-const DEFAULT_RECORDING = new URL('../test/fixtures/fmfw-public-excerpt.v3.jsonl', import.meta.url).pathname;
+const DEFAULT_RECORDING = packageFile('test', 'fixtures', 'fmfw-public-excerpt.v3.jsonl');
 
 interface SandboxOptions {
   readonly recording?: string;

@@ -9,8 +9,9 @@ import { formatSweepTable, writeSweepCsv } from '../backtest/sweep/sweep-output.
 import { checkWritableDir } from './check-writable.js';
 import { examples, type CliCommand } from './command.js';
 import { integerAtLeast } from './option-parsers.js';
+import { packageFile } from '../framework/package-root.js';
 
-const DEFAULT_SWEEP = new URL('../config/market-maker.sweep.yaml', import.meta.url).pathname;
+const DEFAULT_SWEEP = packageFile('config', 'market-maker.sweep.yaml');
 
 interface SweepOptions {
   readonly sweep: string;

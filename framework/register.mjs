@@ -1,5 +1,5 @@
-// `node --import tradeloop/register program.ts`: runs a program of your own on tradeloop's TypeScript
-// sources (there is no build step), as the tradeloop command runs itself.
+// `node --import tradeloop/register program.ts`: runs a TypeScript program of your own (its imports
+// of tradeloop load the compiled package), as the tradeloop command loads a TypeScript strategy.
 import { register as registerHooks } from 'node:module';
 import { URL, fileURLToPath } from 'node:url';
 import { register } from 'tsx/esm/api';

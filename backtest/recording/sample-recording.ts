@@ -1,7 +1,7 @@
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../framework/package-root.js';
 
 /**
  * The recording shipped with the package (backtest/samples): 8 minutes of the sandbox's synthetic
  * BTCUSDT/ETHUSDT market. What a backtest or a sweep replays when told of no recording.
  */
-export const SAMPLE_RECORDING: string = fileURLToPath(new URL('../samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
+export const SAMPLE_RECORDING: string = packageFile('backtest', 'samples', 'synthetic-btc-eth.v3.jsonl.gz');

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { AuthScheme } from '../exchange/rest/credentials.js';
 import { Decimal } from '../model/decimal.js';
@@ -12,6 +11,7 @@ import { mergeConfig } from './merge-config.js';
 import { readYamlFile } from './read-yaml-file.js';
 import { refuseSecrets } from './refuse-secrets.js';
 import { schemaErrorToValidationError } from './schema-errors.js';
+import { packageFile } from '../package-root.js';
 
 /** Log levels, most severe first. */
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
@@ -84,9 +84,9 @@ export interface BotConfig {
 }
 
 /** The JSON schema file (single source of truth of the shape, also used by editors). */
-export const BOT_CONFIG_SCHEMA_FILE = fileURLToPath(new URL('../../config/bot-config.schema.json', import.meta.url));
+export const BOT_CONFIG_SCHEMA_FILE = packageFile('config', 'bot-config.schema.json');
 /** The packaged defaults every bot file overrides. */
-export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../config/default.yaml', import.meta.url));
+export const DEFAULT_CONFIG_FILE = packageFile('config', 'default.yaml');
 
 let validator: ValidateFunction | undefined;
 

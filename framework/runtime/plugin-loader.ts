@@ -23,7 +23,18 @@ export interface LoadedStrategy<Params = unknown> {
 }
 
 const PLUGIN_NAME = /^[a-z0-9][a-z0-9-]*$/;
-const DEFAULT_STRATEGIES_DIR = fileURLToPath(new URL('../../strategies/', import.meta.url));
+const DEFAULT_STRATEGIES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'strategies');
+
+const TYPESCRIPT_SOURCE = /\.[cm]?tsx?$/;
+
+/**
+ * The loader of TypeScript modules, when the running program needs one loaded first: the compiled
+ * `tradeloop` command sets it (a run from the sources, under tsx or vitest, reads TypeScript already).
+ */
+function typescriptLoader(): (() => Promise<unknown>) | undefined {
+  const load = (globalThis as Record<symbol, unknown>)[Symbol.for('tradeloop.typescriptLoader')];
+  return typeof load === 'function' ? (load as () => Promise<unknown>) : undefined;
+}
 
 /**
  * Loads a StrategyPlugin by reference:
@@ -38,6 +49,7 @@ export async function loadStrategyPlugin(ref: string, options: PluginLoaderOptio
   const source = resolvePlugin(ref, options);
   let module: unknown;
   try {
+    if (TYPESCRIPT_SOURCE.test(source)) await typescriptLoader()?.();
     module = await import(source);
   } catch (error) {
     throw new ValidationError('strategy', `cannot be imported: ${error instanceof Error ? error.message : String(error)}`, ref);
