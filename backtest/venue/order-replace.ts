@@ -103,5 +103,7 @@ function replacement(old: OrderRecord, id: string, clientOrderId: string, quanti
     originalClientOrderId: old.clientOrderId,
     trades: [...old.trades],
     notional: old.notional,
+    reduceOnly: old.reduceOnly,
+    liquidation: old.liquidation,
   };
 }

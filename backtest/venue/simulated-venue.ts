@@ -18,6 +18,9 @@ import { replaceOrder } from './order-replace.js';
 import { isActive, toOrder, type OrderRecord } from './order-state.js';
 import { invalid, validateNewOrder, type ValidationContext } from './order-validation.js';
 import { VenueEngine } from './venue-engine.js';
+import { closePosition, futuresAccount, setLeverage } from './futures/futures-requests.js';
+import type { FuturesVenueOptions } from './futures/futures-terms.js';
+import type { MarginAccount } from '../../framework/model/resources/margin-account.js';
 import {
   VenueRejection, type AccountId, type NewOrderRequest, type OrderListRequest, type ReplaceOrderRequest, type TransferRequest,
   type Venue, type VenueEvent,
@@ -26,8 +29,11 @@ import {
 /** Builds the matching model of one symbol. */
 export type SymbolMarketFactory = (instrument: Instrument) => SymbolMarket;
 
-/** Options of {@link SimulatedVenue}: how much closed-order history it keeps (see {@link VenueHistoryOptions}). */
-export type SimulatedVenueOptions = VenueHistoryOptions;
+/**
+ * Options of {@link SimulatedVenue}: how much closed-order history it keeps (see
+ * {@link VenueHistoryOptions}) and its futures settings (see {@link FuturesVenueOptions}).
+ */
+export type SimulatedVenueOptions = VenueHistoryOptions & { readonly futures?: FuturesVenueOptions };
 
 /**
  * The simulated exchange behind both the sandbox server and the backtester (see {@link Venue}).
@@ -65,9 +71,10 @@ export class SimulatedVenue implements Venue {
       if (base !== null) this.currencies.add(base);
     }
     for (const b of Object.values(balances)) {
-      for (const c of [...Object.keys(b.spot ?? {}), ...Object.keys(b.wallet ?? {})]) this.currencies.add(c);
+      for (const c of [...Object.keys(b.spot ?? {}), ...Object.keys(b.wallet ?? {}), ...Object.keys(b.futures ?? {})]) this.currencies.add(c);
     }
-    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime, options);
+    const { futures, ...history } = options;
+    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime, history, futures);
   }
 
   now(): number {
@@ -200,6 +207,47 @@ export class SimulatedVenue implements Venue {
     const inst = this.engine.instruments.get(symbol);
     if (inst === undefined) throw new VenueRejection(ErrorCode.SymbolNotFound, `symbol ${symbol} is not traded here`);
     return { take_rate: inst.info.take_rate, make_rate: inst.info.make_rate };
+  }
+
+  /** Futures trading balances of the account (`GET /api/3/futures/balance`). */
+  futuresBalances(account: AccountId): TradingBalance[] {
+    this.begin(account);
+    return this.engine.futures.balances(account);
+  }
+
+  /** Futures account views of every symbol with an open position (`GET /api/3/futures/account`). */
+  futuresAccounts(account: AccountId): MarginAccount[] {
+    this.begin(account);
+    return this.engine.futures.openPositions(account).map((p) => futuresAccount(this.engine, account, p.symbol));
+  }
+
+  /** Futures account view of one symbol (`GET /api/3/futures/account/isolated/{symbol}`). */
+  futuresAccount(account: AccountId, symbol: string): MarginAccount {
+    this.begin(account);
+    return futuresAccount(this.engine, account, symbol);
+  }
+
+  /** Sets the leverage of a futures symbol (`PUT /api/3/futures/account/isolated/{symbol}`, see `setLeverage`). */
+  setFuturesLeverage(account: AccountId, symbol: string, leverage: string): MarginAccount {
+    this.begin(account);
+    return setLeverage(this.engine, account, symbol, leverage);
+  }
+
+  /** Closes a futures position whole, at `price` (limit) or at market (`DELETE /api/3/futures/position/isolated/{symbol}`). */
+  closeFuturesPosition(account: AccountId, symbol: string, price?: string, strictValidate = false): Order {
+    this.begin(account);
+    return toOrder(closePosition(this.engine, account, symbol, this.context(), price, strictValidate));
+  }
+
+  /** Closes every futures position of the account at market (`DELETE /api/3/futures/position`). */
+  closeAllFuturesPositions(account: AccountId): Order[] {
+    this.begin(account);
+    return this.engine.futures.openPositions(account).map((p) => toOrder(closePosition(this.engine, account, p.symbol, this.context())));
+  }
+
+  /** Current mark price of a futures symbol (see `MarkPrices`), undefined when none is known. */
+  markPrice(symbol: string): DecimalValue | undefined {
+    return this.engine.marks.markOf(symbol);
   }
 
   /** Fees the venue collected in a currency (rebates paid are negative). */

@@ -12,6 +12,11 @@ import { isActive, remainingLots, toReport, transition, type OrderRecord } from 
 import { limitNeed, marketNeed, receiveCurrency, Reservations, spendCurrency, type ReservationNeed } from './reservations.js';
 import { hasLimitPrice, isConditionalType } from './triggers.js';
 import { ClientOrderIdRegistry, VenueIds } from './venue-ids.js';
+import { FuturesAccounts } from './futures/futures-accounts.js';
+import { isFuturesPocket, orderMargin, pocketCurrency } from './futures/futures-margin-need.js';
+import { settleFutures } from './futures/futures-settlement.js';
+import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './futures/futures-terms.js';
+import { MarkPrices } from './futures/mark-prices.js';
 import { VenueHistory, type VenueHistoryOptions } from './venue-history.js';
 import type { AccountId, EventCause, VenueEvent } from './venue-types.js';
 
@@ -46,6 +51,11 @@ export class VenueEngine {
   readonly feesCollected = new Map<string, Decimal>();
   /** Net amount per currency that came into the venue from the outside market (the counterparty). */
   readonly outsideFlows = new Map<string, Decimal>();
+  /** Futures accounts: margin balances, positions and leverage of every account. */
+  readonly futures: FuturesAccounts;
+  /** Mark prices of the futures symbols. */
+  readonly marks: MarkPrices;
+  readonly futuresOptions: FuturesVenueOptions;
   private nextKey = 1;
   private readonly dirty = new Map<string, { account: AccountId; currency: string }>();
 
@@ -56,11 +66,22 @@ export class VenueEngine {
     private readonly listener: (event: VenueEvent) => void,
     startTime: number,
     historyOptions: VenueHistoryOptions = {},
+    futuresOptions: FuturesVenueOptions = {},
   ) {
     this.time = startTime;
     this.history = new VenueHistory(historyOptions);
     this.ledger = new Ledger(balances);
     for (const [symbol, instrument] of instruments) this.markets.set(symbol, marketFactory(instrument));
+    this.futuresOptions = futuresOptions;
+    const configs = new Map((futuresOptions.configs ?? []).map((c) => [c.symbol, c]));
+    const terms = new Map<string, FuturesTerms>();
+    for (const [symbol, instrument] of instruments) {
+      if (instrument.info.type === 'futures') terms.set(symbol, futuresTerms(instrument, configs.get(symbol), futuresOptions));
+    }
+    this.marks = new MarkPrices(instruments, this.markets);
+    const initialFutures = Object.fromEntries(Object.entries(balances).map(([account, b]) => [account, b.futures]));
+    this.futures = new FuturesAccounts(terms, instruments, initialFutures, (symbol) => this.marks.markOf(symbol));
+    this.futures.takeChanges();
   }
 
   /** A fresh matching-model key. */
@@ -119,6 +140,7 @@ export class VenueEngine {
   /** What the order must hold now (undefined: nothing). */
   needOf(order: OrderRecord): ReservationNeed | undefined {
     if (!isActive(order) || order.inactive) return undefined;
+    if (order.instrument.info.type === 'futures') return this.futuresNeedOf(order);
     if (order.marketBudget !== undefined) return { currency: spendCurrency(order.instrument, order.side), amount: order.marketBudget };
     const lots = remainingLots(order);
     const inst = order.instrument;
@@ -127,6 +149,28 @@ export class VenueEngine {
     if (isConditionalType(order.type)) return marketNeed(inst, order.side, ticksDecimal(inst, order.stopTicks as number), quantity, order.rates);
     // A market sell in flight; a market buy always carries a budget.
     return limitNeed(inst, order.side, ZERO, quantity, order.rates);
+  }
+
+  /**
+   * Initial margin of a futures order's unfilled quantity (see `orderMargin`): valued at its limit
+   * price, a suspended stop at its stop price, a market order at the best opposite outside price (none
+   * when that side is empty). A reduce-only order holds nothing: it can only free margin. Other
+   * orders hold margin on their whole quantity even when they would partly close a position (the
+   * venue does not net orders against the position, which is conservative).
+   */
+  private futuresNeedOf(order: OrderRecord): ReservationNeed | undefined {
+    if (order.reduceOnly) return undefined;
+    const inst = order.instrument;
+    let ticks: number;
+    if (hasLimitPrice(order.type)) ticks = order.priceTicks as number;
+    else if (isConditionalType(order.type) && !order.triggered) ticks = order.stopTicks as number;
+    else {
+      const market = this.market(order);
+      ticks = order.side === 'buy' ? market.bestAskTicks : market.bestBidTicks;
+      if (Number.isNaN(ticks)) return undefined;
+    }
+    const notional = ticksDecimal(inst, ticks).times(lotsDecimal(inst, remainingLots(order)));
+    return orderMargin(this.futures.termsOf(inst.symbol), notional, this.futures.leverage(order.account, inst.symbol), order.rates);
   }
 
   /** Sets what the order holds; the ledger follows at the next {@link commit}. */
@@ -138,7 +182,13 @@ export class VenueEngine {
   /** True when the account can hold `need` for the order on top of everything else it holds. */
   fits(order: OrderRecord, need: ReservationNeed): boolean {
     const target = this.reservations.totalWith(order.key, order.account, order.reserveGroup, need);
-    return this.ledger.canReserve(order.account, need.currency, target);
+    return this.canHold(order.account, need.currency, target);
+  }
+
+  /** True when the account's reserved total in `currency` (spot, or a futures margin pocket) could be `target`. */
+  canHold(account: AccountId, currency: string, target: Decimal): boolean {
+    if (isFuturesPocket(currency)) return this.futures.canReserve(account, pocketCurrency(currency), target);
+    return this.ledger.canReserve(account, currency, target);
   }
 
   /** Brings ledger reservations to what the orders hold and emits the balance changes. */
@@ -147,10 +197,12 @@ export class VenueEngine {
     // without creating their iterators.
     if (this.dirty.size > 0) {
       for (const { account, currency } of this.dirty.values()) {
-        this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
+        if (isFuturesPocket(currency)) this.futures.setOrdersReserved(account, pocketCurrency(currency), this.reservations.total(account, currency));
+        else this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
       }
       this.dirty.clear();
     }
+    if (this.futures.terms.size > 0) this.emitFuturesChanges();
     const changes = this.ledger.takeChanges();
     if (changes.spot.size > 0) {
       for (const [account, currencies] of changes.spot) {
@@ -161,6 +213,24 @@ export class VenueEngine {
       for (const [account, currencies] of changes.wallet) {
         this.listener({ kind: 'wallet', account, balances: this.ledger.walletBalances(account, currencies) });
       }
+    }
+  }
+
+  /** Emits the futures balances and positions changed since the last commit. */
+  private emitFuturesChanges(): void {
+    const { balances, positions } = this.futures.takeChanges();
+    const accounts = new Set([...balances.keys(), ...positions.keys()]);
+    for (const account of [...accounts].sort()) {
+      const symbols = positions.get(account) ?? [];
+      this.listener({
+        kind: 'futures',
+        account,
+        balances: this.futures.balances(account, balances.get(account) ?? []),
+        positions: symbols.map((symbol) => {
+          const open = this.futures.position(account, symbol);
+          return open === undefined ? { symbol, quantity: ZERO } : this.futures.toPosition(open, account);
+        }),
+      });
     }
   }
 
@@ -189,6 +259,7 @@ export class VenueEngine {
   settle(fill: MatchFill): boolean {
     const order = this.orders.get(fill.orderKey);
     if (order === undefined || !isActive(order) || order.inactive || fill.lots <= 0) return false;
+    if (order.instrument.info.type === 'futures') return settleFutures(this, order, fill);
     const inst = order.instrument;
     const price = ticksDecimal(inst, fill.priceTicks);
     const quantity = lotsDecimal(inst, fill.lots);
@@ -234,7 +305,7 @@ export class VenueEngine {
 
   /** Sum over accounts of a currency plus what the venue collected in fees (conservation checks). */
   heldByVenue(currency: string): Decimal {
-    return this.ledger.total(currency).plus(this.feesCollected.get(currency) ?? ZERO);
+    return this.ledger.total(currency).plus(this.futures.totalCash(currency)).plus(this.feesCollected.get(currency) ?? ZERO);
   }
 }
 

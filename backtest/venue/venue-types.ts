@@ -2,6 +2,7 @@ import type { Decimal } from '../../framework/model/decimal.js';
 import { EXCHANGE_ERRORS } from '../../framework/exchange/errors.js';
 import type { Side } from '../../framework/model/instrument.js';
 import type { TradingBalance, WalletBalance } from '../../framework/model/resources/balance.js';
+import type { Position } from '../../framework/model/resources/margin-account.js';
 import type { ContingencyType, Order, OrderType, TimeInForce } from '../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
@@ -98,7 +99,18 @@ export type VenueEvent =
   /** The account's spot balances of these currencies changed. */
   | { readonly kind: 'balance'; readonly account: AccountId; readonly balances: readonly TradingBalance[] }
   /** The account's wallet balances of these currencies changed. */
-  | { readonly kind: 'wallet'; readonly account: AccountId; readonly balances: readonly WalletBalance[] };
+  | { readonly kind: 'wallet'; readonly account: AccountId; readonly balances: readonly WalletBalance[] }
+  /**
+   * The account's futures balances (margin currencies) or positions changed; a position closed is
+   * sent as `{symbol, quantity: 0}`.
+   */
+  | { readonly kind: 'futures'; readonly account: AccountId; readonly balances: readonly TradingBalance[]; readonly positions: readonly (Position | FlatPosition)[] };
+
+/** A position that just closed, in a `futures` event. */
+export interface FlatPosition {
+  readonly symbol: string;
+  readonly quantity: Decimal;
+}
 
 /**
  * Why something happened: every fill and every state change is traceable to the request or the
