@@ -2,6 +2,7 @@ import { ErrorCode } from '../../../framework/exchange/errors.js';
 import type { OrderRecord } from '../order-state.js';
 import type { VenueEngine } from '../venue-engine.js';
 import { VenueRejection } from '../venue-types.js';
+import { assertRiskLimit } from './futures-risk-limit.js';
 import { increases } from './position-math.js';
 
 /**
@@ -9,7 +10,8 @@ import { increases } from './position-math.js';
  * order must be able to reduce something now: the spec says only that its "fill never flips the
  * position", so an order on a flat symbol or on the side that would grow the position is refused
  * with 20044 Trading operation not allowed (assumed code; the spec shows none). One larger than
- * the position is accepted and cut at fill time (`settleFutures`).
+ * the position is accepted and cut at fill time (`settleFutures`). Every other order must keep
+ * within the symbol's risk limit (`assertRiskLimit`).
  */
 export function assertFuturesOrder(engine: VenueEngine, order: OrderRecord): void {
   if (order.instrument.info.type !== 'futures') return;
@@ -21,5 +23,7 @@ export function assertFuturesOrder(engine: VenueEngine, order: OrderRecord): voi
         `reduce_only ${order.side} order ${order.clientOrderId} would not reduce the ${order.instrument.symbol} position`,
       );
     }
+    return;
   }
+  assertRiskLimit(engine, order);
 }
