@@ -18,9 +18,9 @@ import { replaceOrder } from './order-replace.js';
 import { isActive, toOrder, type OrderRecord } from './order-state.js';
 import { invalid, validateNewOrder, type ValidationContext } from './order-validation.js';
 import { VenueEngine } from './venue-engine.js';
-import { closePosition, futuresAccount, setLeverage } from './futures/futures-requests.js';
+import { liquidateIfDue } from './futures/liquidation.js';
+import { SimulatedFuturesVenue } from './futures/simulated-futures-venue.js';
 import type { FuturesVenueOptions } from './futures/futures-terms.js';
-import type { MarginAccount } from '../../framework/model/resources/margin-account.js';
 import {
   VenueRejection, type AccountId, type NewOrderRequest, type OrderListRequest, type ReplaceOrderRequest, type TransferRequest,
   type Venue, type VenueEvent,
@@ -46,6 +46,9 @@ export type SimulatedVenueOptions = VenueHistoryOptions & { readonly futures?: F
  *   quote currency.
  * - Every request is processed at {@link now} and gets a request id from a counter
  *   ({@link lastRequestId}), the cause of everything it makes happen.
+ * - Futures symbols trade against futures accounts (margin, positions, leverage, risk limit, marks,
+ *   funding and liquidation: see `venue.futures` and the modules under `futures/`, each stating its
+ *   rules); spot paths are untouched by them.
  * - Pure and deterministic: no clock, timer or random source.
  */
 export class SimulatedVenue implements Venue {
@@ -53,6 +56,8 @@ export class SimulatedVenue implements Venue {
   private requestSeq = 0;
   private exchangeOpen = true;
   private readonly currencies = new Set<string>();
+  /** Futures accounts, positions, marks and funding (see {@link SimulatedFuturesVenue}). */
+  readonly futures: SimulatedFuturesVenue;
 
   constructor(
     instruments: ReadonlyMap<string, Instrument> | readonly Instrument[],
@@ -75,6 +80,12 @@ export class SimulatedVenue implements Venue {
     }
     const { futures, ...history } = options;
     this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime, history, futures);
+    this.futures = new SimulatedFuturesVenue({
+      engine: this.engine,
+      begin: (account) => this.begin(account),
+      context: () => this.context(),
+      advanceTo: (time) => this.advanceTo(time),
+    });
   }
 
   now(): number {
@@ -103,12 +114,18 @@ export class SimulatedVenue implements Venue {
       afterClose(engine, order);
       engine.commit();
     }
+    if (engine.funding.earliest() <= time) {
+      engine.funding.applyDue(engine, time);
+      liquidateIfDue(engine);
+      engine.commit();
+    }
     engine.time = time;
   }
 
   onMarketFrame(frame: unknown, receivedAt: number): void {
     this.advanceTo(receivedAt);
     applyMarketFrame(this.engine, frame, receivedAt);
+    liquidateIfDue(this.engine);
   }
 
   /** {@link onMarketFrame} for a frame the caller parsed already (book frames, or market events). */
@@ -116,6 +133,7 @@ export class SimulatedVenue implements Venue {
     this.advanceTo(receivedAt);
     if (books.length > 0) applyBookFrames(this.engine, books);
     if (events.length > 0) applyMarketEvents(this.engine, events);
+    liquidateIfDue(this.engine);
   }
 
   placeOrder(account: AccountId, request: NewOrderRequest): Order {
@@ -207,47 +225,6 @@ export class SimulatedVenue implements Venue {
     const inst = this.engine.instruments.get(symbol);
     if (inst === undefined) throw new VenueRejection(ErrorCode.SymbolNotFound, `symbol ${symbol} is not traded here`);
     return { take_rate: inst.info.take_rate, make_rate: inst.info.make_rate };
-  }
-
-  /** Futures trading balances of the account (`GET /api/3/futures/balance`). */
-  futuresBalances(account: AccountId): TradingBalance[] {
-    this.begin(account);
-    return this.engine.futures.balances(account);
-  }
-
-  /** Futures account views of every symbol with an open position (`GET /api/3/futures/account`). */
-  futuresAccounts(account: AccountId): MarginAccount[] {
-    this.begin(account);
-    return this.engine.futures.openPositions(account).map((p) => futuresAccount(this.engine, account, p.symbol));
-  }
-
-  /** Futures account view of one symbol (`GET /api/3/futures/account/isolated/{symbol}`). */
-  futuresAccount(account: AccountId, symbol: string): MarginAccount {
-    this.begin(account);
-    return futuresAccount(this.engine, account, symbol);
-  }
-
-  /** Sets the leverage of a futures symbol (`PUT /api/3/futures/account/isolated/{symbol}`, see `setLeverage`). */
-  setFuturesLeverage(account: AccountId, symbol: string, leverage: string): MarginAccount {
-    this.begin(account);
-    return setLeverage(this.engine, account, symbol, leverage);
-  }
-
-  /** Closes a futures position whole, at `price` (limit) or at market (`DELETE /api/3/futures/position/isolated/{symbol}`). */
-  closeFuturesPosition(account: AccountId, symbol: string, price?: string, strictValidate = false): Order {
-    this.begin(account);
-    return toOrder(closePosition(this.engine, account, symbol, this.context(), price, strictValidate));
-  }
-
-  /** Closes every futures position of the account at market (`DELETE /api/3/futures/position`). */
-  closeAllFuturesPositions(account: AccountId): Order[] {
-    this.begin(account);
-    return this.engine.futures.openPositions(account).map((p) => toOrder(closePosition(this.engine, account, p.symbol, this.context())));
-  }
-
-  /** Current mark price of a futures symbol (see `MarkPrices`), undefined when none is known. */
-  markPrice(symbol: string): DecimalValue | undefined {
-    return this.engine.marks.markOf(symbol);
   }
 
   /** Fees the venue collected in a currency (rebates paid are negative). */

@@ -17,6 +17,8 @@ import { isFuturesPocket, orderMargin, pocketCurrency } from './futures/futures-
 import { settleFutures } from './futures/futures-settlement.js';
 import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './futures/futures-terms.js';
 import { MarkPrices } from './futures/mark-prices.js';
+import { FundingSchedule } from './futures/funding.js';
+import type { LiquidationRecord } from './futures/liquidation.js';
 import { VenueHistory, type VenueHistoryOptions } from './venue-history.js';
 import type { AccountId, EventCause, VenueEvent } from './venue-types.js';
 
@@ -56,6 +58,12 @@ export class VenueEngine {
   /** Mark prices of the futures symbols. */
   readonly marks: MarkPrices;
   readonly futuresOptions: FuturesVenueOptions;
+  /** Funding times and rates of the perpetuals. */
+  readonly funding: FundingSchedule;
+  /** Forced closes, in order. */
+  readonly liquidations: LiquidationRecord[] = [];
+  /** What the insurance fund paid per currency to cover liquidation deficits. */
+  readonly insurancePaid = new Map<string, Decimal>();
   private nextKey = 1;
   private readonly dirty = new Map<string, { account: AccountId; currency: string }>();
 
@@ -82,6 +90,8 @@ export class VenueEngine {
     const initialFutures = Object.fromEntries(Object.entries(balances).map(([account, b]) => [account, b.futures]));
     this.futures = new FuturesAccounts(terms, instruments, initialFutures, (symbol) => this.marks.markOf(symbol));
     this.futures.takeChanges();
+    const perpetuals = [...terms.values()].filter((t) => t.perpetual).map((t) => t.symbol).sort();
+    this.funding = new FundingSchedule(perpetuals, startTime, futuresOptions.fundingIntervalMs, futuresOptions.defaultFundingRate);
   }
 
   /** A fresh matching-model key. */

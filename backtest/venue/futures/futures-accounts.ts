@@ -105,6 +105,28 @@ export class FuturesAccounts {
     return this.position(account, symbol)?.grid.lots ?? 0;
   }
 
+  /** Number of open positions over every account (0: nothing to value or liquidate). */
+  openPositionCount(): number {
+    let n = 0;
+    for (const map of this.positions.values()) n += map.size;
+    return n;
+  }
+
+  /** Accounts with at least one open position. */
+  accountsWithPositions(): AccountId[] {
+    return [...this.positions.entries()].filter(([, map]) => map.size > 0).map(([account]) => account);
+  }
+
+  /** Accounts with an open position on the symbol. */
+  accountsWithPosition(symbol: string): AccountId[] {
+    return [...this.positions.entries()].filter(([, map]) => map.has(symbol)).map(([account]) => account);
+  }
+
+  /** Margin currencies of the account's open positions. */
+  positionCurrencies(account: AccountId): string[] {
+    return [...new Set([...(this.positions.get(account)?.keys() ?? [])].map((s) => this.termsOf(s).marginCurrency))].sort();
+  }
+
   /** Open positions of the account, by symbol. */
   openPositions(account: AccountId): FuturesPositionRecord[] {
     return [...(this.positions.get(account)?.values() ?? [])].sort((a, b) => (a.symbol < b.symbol ? -1 : a.symbol > b.symbol ? 1 : 0));

@@ -17,7 +17,7 @@ import { applyFill } from './position-math.js';
  *   the order is cut to that size and the order's remainder expires (a fill that could reduce
  *   nothing expires the order unfilled);
  * - the outside market is the counterparty: it pays realized profits and receives realized losses
- *   (`outsideFlows` of the margin currency), so venue-held money stays auditable.
+ *   (`outsideFlows` of the margin currency: profits come in), so venue-held money stays auditable.
  * Returns false when the fill did not execute (no active order, or a reduce-only order with nothing
  * left to reduce).
  */
@@ -46,7 +46,7 @@ export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: Mat
   const record = futures.updatePosition(order.account, symbol, effect.next, realized, engine.time);
   futures.credit(order.account, currency, realized.minus(fee));
   addTo(engine.feesCollected, currency, fee);
-  addTo(engine.outsideFlows, currency, realized.negated());
+  addTo(engine.outsideFlows, currency, realized);
   order.cumulativeLots += lots;
   order.notional = order.notional.plus(notional);
   const trade: OrderTrade = { id: engine.ids.nextTradeId(), quantity, price, fee, taker: fill.taker, timestamp: engine.time, position_id: record.id };

@@ -13,14 +13,14 @@ function withBook(f = makeFuturesVenue()): FuturesFixture {
 }
 
 function position(f: FuturesFixture, account = 'f'): { quantity: string; price_entry: string; pnl: string } | undefined {
-  const p = f.venue.futuresAccount(account, SYMBOL).positions?.[0];
+  const p = f.venue.futures.account(account, SYMBOL).positions?.[0];
   return p === undefined ? undefined : { quantity: p.quantity.toFixed(), price_entry: p.price_entry.toFixed(), pnl: p.pnl?.toFixed() ?? '' };
 }
 
 describe('SimulatedVenue futures: orders and margin', () => {
   it('a limit order holds notional / leverage + fee at max(take, make) of futures margin, never spot funds', () => {
     const f = withBook();
-    f.venue.setFuturesLeverage('f', SYMBOL, '10');
+    f.venue.futures.setLeverage('f', SYMBOL, '10');
     f.venue.placeOrder('f', { client_order_id: 'l1', symbol: SYMBOL, side: 'buy', quantity: '1', price: '2490' });
     // 2490 / 10 = 249, fee provision 2490 x 0.0005 = 1.245
     expect(f.balance('f')).toEqual({ available: '9749.755', reserved: '250.245', reserved_margin: '0' });
@@ -31,7 +31,7 @@ describe('SimulatedVenue futures: orders and margin', () => {
 
   it('fills open, reduce and flip the position; PnL, fees and margin as computed by hand', () => {
     const f = withBook();
-    f.venue.setFuturesLeverage('f', SYMBOL, '10');
+    f.venue.futures.setLeverage('f', SYMBOL, '10');
     f.venue.placeOrder('f', { client_order_id: 'b1', symbol: SYMBOL, side: 'buy', type: 'market', quantity: '1' });
     // Bought 1 at 2500, fee 1.25; margin 250; mark = mid (2500 + 2499) / 2 = 2499.5, unrealized -0.5.
     expect(position(f)).toEqual({ quantity: '1', price_entry: '2500', pnl: '-0.5' });
@@ -40,7 +40,7 @@ describe('SimulatedVenue futures: orders and margin', () => {
     f.venue.placeOrder('f', { client_order_id: 's1', symbol: SYMBOL, side: 'sell', type: 'market', quantity: '0.4' });
     // Sold 0.4 at 2499: realized 0.4 x (2499 - 2500) = -0.4, fee 0.4998; cash 10000 - 1.25 - 0.4 - 0.4998.
     expect(position(f)).toEqual({ quantity: '0.6', price_entry: '2500', pnl: '-0.3' });
-    const account = f.venue.futuresAccount('f', SYMBOL);
+    const account = f.venue.futures.account('f', SYMBOL);
     expect(account.currencies[0]?.margin_balance.toFixed()).toBe('9997.5502');
     expect(account.currencies[0]?.reserved_positions.toFixed()).toBe('150');
     expect(f.venue.tradeHistory('f')[0]?.pnl?.toFixed()).toBe('-0.4');
@@ -50,9 +50,11 @@ describe('SimulatedVenue futures: orders and margin', () => {
     // Bids left: 2499 x 0.6, so the mid is still 2499.5: the short's unrealized is 0.4 x (2499 - 2499.5) = -0.2.
     expect(position(f)).toEqual({ quantity: '-0.4', price_entry: '2499', pnl: '-0.2' });
     const cash = 10000 * 1e4 - 1.25e4 - 0.4e4 - 0.4998e4 - 0.6e4 - 1.2495e4; // in 1e-4 USDT, exact integers
-    expect(f.venue.futuresAccount('f', SYMBOL).currencies[0]?.margin_balance.toFixed()).toBe(new Decimal(cash).dividedBy(1e4).minus('0.2').toFixed());
+    expect(f.venue.futures.account('f', SYMBOL).currencies[0]?.margin_balance.toFixed()).toBe(new Decimal(cash).dividedBy(1e4).minus('0.2').toFixed());
     expect(f.venue.feesCollected('USDT').toFixed()).toBe('2.9993');
-    expect(f.venue.outsideFlow('USDT').toFixed()).toBe('1');
+    expect(f.venue.outsideFlow('USDT').toFixed()).toBe('-1');
+    // Conservation: cash + fees = start + what came in from the outside.
+    expect(f.venue.futures.account('f', SYMBOL).currencies[0]?.margin_balance.plus('0.2').plus(f.venue.feesCollected('USDT')).toFixed()).toBe('9999');
   });
 
   it('refuses an order the margin balance cannot hold with 20001', () => {
@@ -85,36 +87,36 @@ describe('SimulatedVenue futures: orders and margin', () => {
 
   it('closes a whole position at market, or with a resting reduce-only limit', () => {
     const f = withBook();
-    expect(rejection(() => f.venue.closeFuturesPosition('f', SYMBOL)).code).toBe(20002);
+    expect(rejection(() => f.venue.futures.closePosition('f', SYMBOL)).code).toBe(20002);
     f.venue.placeOrder('f', { symbol: SYMBOL, side: 'sell', type: 'market', quantity: '0.5' });
-    const limit = f.venue.closeFuturesPosition('f', SYMBOL, '2450');
+    const limit = f.venue.futures.closePosition('f', SYMBOL, '2450');
     expect(limit).toMatchObject({ side: 'buy', type: 'limit', reduce_only: true, status: 'new' });
     expect(limit.quantity.toFixed()).toBe('0.5');
     f.venue.cancelOrder('f', limit.client_order_id);
-    const market = f.venue.closeFuturesPosition('f', SYMBOL);
+    const market = f.venue.futures.closePosition('f', SYMBOL);
     expect(market).toMatchObject({ side: 'buy', type: 'market', status: 'filled' });
-    expect(f.venue.futuresAccounts('f')).toEqual([]);
+    expect(f.venue.futures.accounts('f')).toEqual([]);
     // Short 0.5 at 2499, bought back at 2500: realized -0.5; fees 0.62475 + 0.625.
     expect(f.balance('f').available).toBe('9998.25025');
   });
 
   it('leverage: bounds, no change with active orders, 20001 when the position margin would not fit', () => {
     const f = withBook();
-    expect(rejection(() => f.venue.setFuturesLeverage('f', SYMBOL, '0.5')).code).toBe(10001);
-    expect(rejection(() => f.venue.setFuturesLeverage('f', SYMBOL, '51')).code).toBe(10001);
-    expect(rejection(() => f.venue.setFuturesLeverage('f', 'ETHUSDT', '2')).code).toBe(10001);
-    expect(rejection(() => f.venue.setFuturesLeverage('f', 'NOPE', '2')).code).toBe(2001);
-    expect(f.venue.setFuturesLeverage('f', SYMBOL, '50').leverage.toFixed()).toBe('50');
+    expect(rejection(() => f.venue.futures.setLeverage('f', SYMBOL, '0.5')).code).toBe(10001);
+    expect(rejection(() => f.venue.futures.setLeverage('f', SYMBOL, '51')).code).toBe(10001);
+    expect(rejection(() => f.venue.futures.setLeverage('f', 'ETHUSDT', '2')).code).toBe(10001);
+    expect(rejection(() => f.venue.futures.setLeverage('f', 'NOPE', '2')).code).toBe(2001);
+    expect(f.venue.futures.setLeverage('f', SYMBOL, '50').leverage.toFixed()).toBe('50');
     f.venue.placeOrder('f', { client_order_id: 'o', symbol: SYMBOL, side: 'buy', quantity: '1', price: '2400' });
-    expect(rejection(() => f.venue.setFuturesLeverage('f', SYMBOL, '10')).code).toBe(10001);
+    expect(rejection(() => f.venue.futures.setLeverage('f', SYMBOL, '10')).code).toBe(10001);
     f.venue.cancelOrder('f', 'o');
 
-    f.venue.setFuturesLeverage('g', SYMBOL, '10');
+    f.venue.futures.setLeverage('g', SYMBOL, '10');
     f.venue.placeOrder('g', { symbol: SYMBOL, side: 'buy', type: 'market', quantity: '0.3' });
     // Margin 750 / 10 = 75; at leverage 1 it would be 750 > 100.
-    expect(rejection(() => f.venue.setFuturesLeverage('g', SYMBOL, '1')).code).toBe(20001);
-    expect(f.venue.futuresAccount('g', SYMBOL).leverage.toFixed()).toBe('10');
-    expect(f.venue.setFuturesLeverage('g', SYMBOL, '8').currencies[0]?.reserved_positions.toFixed()).toBe('93.75');
+    expect(rejection(() => f.venue.futures.setLeverage('g', SYMBOL, '1')).code).toBe(20001);
+    expect(f.venue.futures.account('g', SYMBOL).leverage.toFixed()).toBe('10');
+    expect(f.venue.futures.setLeverage('g', SYMBOL, '8').currencies[0]?.reserved_positions.toFixed()).toBe('93.75');
   });
 
   it('emits futures events with the changed balances and positions, a closed position as quantity 0', () => {
@@ -122,7 +124,7 @@ describe('SimulatedVenue futures: orders and margin', () => {
     f.venue.placeOrder('f', { symbol: SYMBOL, side: 'buy', type: 'market', quantity: '0.1' });
     const opened = f.events.filter((e) => e.kind === 'futures');
     expect(opened.at(-1)).toMatchObject({ account: 'f', positions: [{ symbol: SYMBOL }] });
-    f.venue.closeFuturesPosition('f', SYMBOL);
+    f.venue.futures.closePosition('f', SYMBOL);
     const closed = f.events.filter((e) => e.kind === 'futures').at(-1);
     expect(closed?.kind === 'futures' ? closed.positions.map((p) => [p.symbol, p.quantity.toFixed()]) : []).toEqual([[SYMBOL, '0']]);
   });
@@ -146,7 +148,7 @@ describe('SimulatedVenue futures: properties', () => {
   it('position = signed sum of fills; margin balance = start - fees + cash flows + position x mark (Decimal oracle)', () => {
     fc.assert(fc.property(fc.array(step, { maxLength: 25 }), (steps) => {
       const f = makeFuturesVenue({ f: { futures: { USDT: '100000000' } } });
-      f.venue.setFuturesLeverage('f', SYMBOL, '20');
+      f.venue.futures.setLeverage('f', SYMBOL, '20');
       let lots = 0;
       let fees = new Decimal(0);
       let cashFlow = new Decimal(0);
@@ -158,7 +160,7 @@ describe('SimulatedVenue futures: properties', () => {
         lots += s.side === 'buy' ? s.lots : -s.lots;
         fees = fees.plus(price.times(quantity).times('0.0005'));
         cashFlow = s.side === 'buy' ? cashFlow.minus(price.times(quantity)) : cashFlow.plus(price.times(quantity));
-        const account = f.venue.futuresAccount('f', SYMBOL);
+        const account = f.venue.futures.account('f', SYMBOL);
         expect(account.positions?.[0]?.quantity.toFixed() ?? '0').toBe(new Decimal(lots).dividedBy(1000).toFixed());
         const mark = new Decimal('2499.5');
         const expected = new Decimal('100000000').minus(fees).plus(cashFlow).plus(mark.times(lots).dividedBy(1000));
@@ -171,7 +173,7 @@ describe('SimulatedVenue futures: properties', () => {
     const order = fc.record({ ticks: fc.integer({ min: 100_000, max: 249_800 }), lots: fc.integer({ min: 1, max: 5_000 }) });
     fc.assert(fc.property(fc.integer({ min: 1, max: 50 }), fc.array(order, { minLength: 1, maxLength: 10 }), (leverage, orders) => {
       const f = withBook(makeFuturesVenue({ f: { futures: { USDT: '100000000' } } }));
-      f.venue.setFuturesLeverage('f', SYMBOL, String(leverage));
+      f.venue.futures.setLeverage('f', SYMBOL, String(leverage));
       // Units of 0.00001 USDT (tick 0.01 x lot 0.001); the fee provision 0.0005 x units is in 0.00000001.
       let marginUnits = 0n;
       let feeUnits = 0n;

@@ -71,7 +71,7 @@ export function makeFuturesVenue(
     events,
     market: (symbol) => markets.get(symbol) as FakeSymbolMarket,
     balance: (account, currency = 'USDT') => {
-      const b = venue.futuresBalances(account).find((x) => x.currency === currency);
+      const b = venue.futures.balances(account).find((x) => x.currency === currency);
       return { available: b?.available.toFixed() ?? '0', reserved: b?.reserved.toFixed() ?? '0', reserved_margin: b?.reserved_margin?.toFixed() ?? '0' };
     },
     reports: (account) => events.flatMap((e) => (e.kind === 'order' && (account === undefined || e.account === account)
