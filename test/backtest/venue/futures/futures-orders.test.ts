@@ -189,3 +189,20 @@ describe('SimulatedVenue futures: properties', () => {
     }));
   });
 });
+
+describe('SimulatedVenue futures: conditional orders', () => {
+  it('a stopMarket buy holds margin at its stop price while suspended, then fills whole when triggered', () => {
+    const f = withBook();
+    f.venue.futures.setLeverage('f', SYMBOL, '10');
+    f.venue.placeOrder('f', { client_order_id: 'st', symbol: SYMBOL, side: 'buy', type: 'stopMarket', quantity: '1.5', stop_price: '2500' });
+    // 2500 x 1.5 / 10 = 375, fee provision 3750 x 0.0005 = 1.875.
+    expect(f.balance('f')).toEqual({ available: '9623.125', reserved: '376.875', reserved_margin: '0' });
+    f.market(SYMBOL).setBook([[250000, 1000], [250100, 1000]], [[249900, 2000]]);
+    f.venue.onMarketFrame(tradesFrame(SYMBOL, [{ p: '2500', q: '0.1', s: 'buy' }]), T0 + 1000);
+    expect(f.reports().filter((r) => r.startsWith('st:'))).toEqual(['st:suspended:suspended', 'st:new:new', 'st:trade:partiallyFilled', 'st:trade:filled']);
+    // 1 at 2500 and 0.5 at 2501: entry value 3750.5, average 2500.333...
+    const p = f.venue.futures.account('f', SYMBOL).positions?.[0];
+    expect(p?.quantity.toFixed()).toBe('1.5');
+    expect(p?.price_entry.times('1.5').toFixed()).toBe('3750.5');
+  });
+});
