@@ -13,10 +13,11 @@ import { limitNeed, marketNeed, receiveCurrency, Reservations, spendCurrency, ty
 import { hasLimitPrice, isConditionalType } from './triggers.js';
 import { ClientOrderIdRegistry, VenueIds } from './venue-ids.js';
 import { FuturesAccounts } from './futures/futures-accounts.js';
-import { isFuturesPocket, orderMargin, pocketCurrency } from './futures/futures-margin-need.js';
+import { futuresOrderNeed, isFuturesPocket, pocketCurrency } from './futures/futures-margin-need.js';
 import { settleFutures } from './futures/futures-settlement.js';
 import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './futures/futures-terms.js';
 import { MarkPrices } from './futures/mark-prices.js';
+import { futuresBalances, positionView } from './futures/futures-views.js';
 import { FundingSchedule } from './futures/funding.js';
 import type { LiquidationRecord } from './futures/liquidation.js';
 import { VenueHistory, type VenueHistoryOptions } from './venue-history.js';
@@ -150,7 +151,7 @@ export class VenueEngine {
   /** What the order must hold now (undefined: nothing). */
   needOf(order: OrderRecord): ReservationNeed | undefined {
     if (!isActive(order) || order.inactive) return undefined;
-    if (order.instrument.info.type === 'futures') return this.futuresNeedOf(order);
+    if (order.instrument.info.type === 'futures') return futuresOrderNeed(this, order);
     if (order.marketBudget !== undefined) return { currency: spendCurrency(order.instrument, order.side), amount: order.marketBudget };
     const lots = remainingLots(order);
     const inst = order.instrument;
@@ -159,28 +160,6 @@ export class VenueEngine {
     if (isConditionalType(order.type)) return marketNeed(inst, order.side, ticksDecimal(inst, order.stopTicks as number), quantity, order.rates);
     // A market sell in flight; a market buy always carries a budget.
     return limitNeed(inst, order.side, ZERO, quantity, order.rates);
-  }
-
-  /**
-   * Initial margin of a futures order's unfilled quantity (see `orderMargin`): valued at its limit
-   * price, a suspended stop at its stop price, a market order at the best opposite outside price (none
-   * when that side is empty). A reduce-only order holds nothing: it can only free margin. Other
-   * orders hold margin on their whole quantity even when they would partly close a position (the
-   * venue does not net orders against the position, which is conservative).
-   */
-  private futuresNeedOf(order: OrderRecord): ReservationNeed | undefined {
-    if (order.reduceOnly) return undefined;
-    const inst = order.instrument;
-    let ticks: number;
-    if (hasLimitPrice(order.type)) ticks = order.priceTicks as number;
-    else if (isConditionalType(order.type) && !order.triggered) ticks = order.stopTicks as number;
-    else {
-      const market = this.market(order);
-      ticks = order.side === 'buy' ? market.bestAskTicks : market.bestBidTicks;
-      if (Number.isNaN(ticks)) return undefined;
-    }
-    const notional = ticksDecimal(inst, ticks).times(lotsDecimal(inst, remainingLots(order)));
-    return orderMargin(this.futures.termsOf(inst.symbol), notional, this.futures.leverage(order.account, inst.symbol), order.rates);
   }
 
   /** Sets what the order holds; the ledger follows at the next {@link commit}. */
@@ -235,10 +214,10 @@ export class VenueEngine {
       this.listener({
         kind: 'futures',
         account,
-        balances: this.futures.balances(account, balances.get(account) ?? []),
+        balances: futuresBalances(this.futures, account, balances.get(account) ?? []),
         positions: symbols.map((symbol) => {
           const open = this.futures.position(account, symbol);
-          return open === undefined ? { symbol, quantity: ZERO } : this.futures.toPosition(open, account);
+          return open === undefined ? { symbol, quantity: ZERO } : positionView(this.futures, open, account);
         }),
       });
     }

@@ -1,7 +1,5 @@
 import { Decimal, ZERO } from '../../../framework/model/decimal.js';
 import type { Instrument } from '../../../framework/model/instrument.js';
-import type { TradingBalance } from '../../../framework/model/resources/balance.js';
-import type { Position } from '../../../framework/model/resources/margin-account.js';
 import { LedgerInvariantError } from '../ledger.js';
 import type { AccountId, InitialBalances } from '../venue-types.js';
 import { FLAT, type PositionGrid } from './position-math.js';
@@ -222,35 +220,9 @@ export class FuturesAccounts {
       .minus(this.ordersReserved(account, currency));
   }
 
-  /** Futures trading balances (every currency the account ever held): reserved = orders + positions margin. */
-  balances(account: AccountId, only?: readonly string[]): TradingBalance[] {
-    const map = this.pockets.get(account);
-    const currencies = only ?? [...(map?.keys() ?? [])].sort();
-    return currencies.map((currency) => {
-      const positions = this.positionsReserved(account, currency);
-      return {
-        currency,
-        available: this.available(account, currency),
-        reserved: this.ordersReserved(account, currency).plus(positions),
-        reserved_margin: positions,
-      };
-    });
-  }
-
-  /** The API v3 Position of an open position, with unrealized PnL at the mark. */
-  toPosition(record: FuturesPositionRecord, account: AccountId): Position {
-    const inst = this.instrumentOf(record.symbol);
-    const lots = record.grid.lots;
-    const entry = this.unitsToDecimal(record.symbol, record.grid.entryUnits);
-    return {
-      id: record.id,
-      symbol: record.symbol,
-      quantity: inst.lotsToDecimal(lots),
-      price_entry: lots === 0 ? ZERO : entry.dividedBy(inst.lotsToDecimal(Math.abs(lots))),
-      pnl: lots === 0 ? ZERO : this.unrealized(account, record.symbol),
-      created_at: record.createdAt,
-      updated_at: record.updatedAt,
-    };
+  /** Margin currencies the account ever held, sorted. */
+  currencies(account: AccountId): string[] {
+    return [...(this.pockets.get(account)?.keys() ?? [])].sort();
   }
 
   /** Total cash of a currency over every account (conservation checks). */
@@ -284,7 +256,7 @@ export class FuturesAccounts {
     return terms;
   }
 
-  private instrumentOf(symbol: string): Instrument {
+  instrumentOf(symbol: string): Instrument {
     const inst = this.instruments.get(symbol);
     if (inst === undefined) throw new Error(`${symbol} is not traded here`);
     return inst;

@@ -7,6 +7,7 @@ import { invalid, validateNewOrder, type ValidationContext } from '../order-vali
 import type { VenueEngine } from '../venue-engine.js';
 import { VenueRejection, type AccountId } from '../venue-types.js';
 import type { FuturesTerms } from './futures-terms.js';
+import { positionView } from './futures-views.js';
 
 /** The terms of a futures symbol, or the exchange's refusal (2001 unknown, 10001 not futures). */
 export function futuresSymbol(engine: VenueEngine, symbol: string): FuturesTerms {
@@ -68,7 +69,7 @@ export function futuresAccount(engine: VenueEngine, account: AccountId, symbol: 
       reserved_orders: futures.ordersReserved(account, currency),
       reserved_positions: futures.positionsReserved(account, currency),
     }],
-    positions: open === undefined ? null : [futures.toPosition(open, account)],
+    positions: open === undefined ? null : [positionView(futures, open, account)],
   };
 }
 

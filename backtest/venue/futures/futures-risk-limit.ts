@@ -1,10 +1,10 @@
 import { ZERO, type Decimal } from '../../../framework/model/decimal.js';
 import { ErrorCode } from '../../../framework/exchange/errors.js';
-import { lotsDecimal, ticksDecimal } from '../grid-decimals.js';
-import { isActive, remainingLots, type OrderRecord } from '../order-state.js';
-import { hasLimitPrice, isConditionalType } from '../triggers.js';
+import { lotsDecimal } from '../grid-decimals.js';
+import { isActive, type OrderRecord } from '../order-state.js';
 import type { VenueEngine } from '../venue-engine.js';
 import { VenueRejection } from '../venue-types.js';
+import { futuresOrderNotional } from './futures-margin-need.js';
 
 /**
  * The exchange's futures risk limit, enforced at the venue (document 001, limits): at the account's
@@ -49,16 +49,7 @@ export function assertRiskLimit(engine: VenueEngine, order: OrderRecord, replaci
   }
 }
 
-/** Unfilled value of an order (see {@link assertRiskLimit} for the price it is valued at). */
+/** Unfilled value of an order (0 when it has no price: it cannot fill). */
 function orderValue(engine: VenueEngine, order: OrderRecord): Decimal {
-  const inst = order.instrument;
-  let ticks: number;
-  if (hasLimitPrice(order.type)) ticks = order.priceTicks as number;
-  else if (isConditionalType(order.type) && !order.triggered) ticks = order.stopTicks as number;
-  else {
-    const market = engine.market(order);
-    ticks = order.side === 'buy' ? market.bestAskTicks : market.bestBidTicks;
-    if (Number.isNaN(ticks)) return ZERO;
-  }
-  return ticksDecimal(inst, ticks).times(lotsDecimal(inst, remainingLots(order)));
+  return futuresOrderNotional(engine, order) ?? ZERO;
 }

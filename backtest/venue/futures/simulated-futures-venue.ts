@@ -10,6 +10,7 @@ import type { VenueEngine } from '../venue-engine.js';
 import type { AccountId } from '../venue-types.js';
 import { closePosition, futuresAccount, setLeverage } from './futures-requests.js';
 import { liquidateIfDue, type LiquidationRecord } from './liquidation.js';
+import { futuresBalances } from './futures-views.js';
 
 /** What the futures requests need from the venue that owns them. */
 export interface FuturesVenueHost {
@@ -33,7 +34,7 @@ export class SimulatedFuturesVenue {
   /** Futures trading balances of the account (`GET /api/3/futures/balance`). */
   balances(account: AccountId): TradingBalance[] {
     this.host.begin(account);
-    return this.host.engine.futures.balances(account);
+    return futuresBalances(this.host.engine.futures, account);
   }
 
   /** Account views of every symbol with an open position (`GET /api/3/futures/account`). */

@@ -66,6 +66,47 @@ describe('SimulatedVenue futures: liquidation', () => {
     expect(f.balance('g').available).toBe('13.36');
   });
 
+  it('shows margin-call and liquidation prices of a lone position, rounded to the tick away from safety', () => {
+    const f = longAtTwenty();
+    const long = f.venue.futures.account('g', SYMBOL).positions?.[0];
+    // Long: (E - C) / (q (1 - 1/K)); K = 20 x 2 for liquidation, 20 x 1.5 for the margin call.
+    // (1750 - 99.125) x 40 / (0.7 x 39) = 2418.864..., up to 2418.87; x 30 / (0.7 x 29) = 2439.716..., up to 2439.72.
+    expect([long?.price_liquidation?.toFixed(), long?.price_margin_call?.toFixed()]).toEqual(['2418.87', '2439.72']);
+    const g = makeFuturesVenue();
+    g.market(SYMBOL).setBook([[250000, 10_000]], [[249900, 10_000]]);
+    g.venue.futures.setLeverage('g', SYMBOL, '20');
+    g.venue.placeOrder('g', { symbol: SYMBOL, side: 'sell', type: 'market', quantity: '0.7' });
+    // Short at 2499: C = 100 - 0.87465 = 99.12535, E = 1749.3; (C + E) x 40 / (0.7 x 41) = 2576.202..., down to 2576.20.
+    expect(g.venue.futures.account('g', SYMBOL).positions?.[0]?.price_liquidation?.toFixed()).toBe('2576.2');
+  });
+
+  it('liquidates a tick beyond the shown liquidation price and not a tick before it', () => {
+    fc.assert(fc.property(fc.integer({ min: 2, max: 50 }), fc.constantFrom('buy' as const, 'sell' as const), fc.integer({ min: 10, max: 5_000 }), (leverage, side, lots) => {
+      const open = (): FuturesFixture | undefined => {
+        const f = makeFuturesVenue({ g: { futures: { USDT: '1000' } } });
+        f.market(SYMBOL).setBook([[250000, 10_000]], [[249900, 10_000]]);
+        f.venue.futures.setLeverage('g', SYMBOL, String(leverage));
+        try {
+          f.venue.placeOrder('g', { symbol: SYMBOL, side, type: 'market', quantity: new Decimal(lots).dividedBy(1000).toFixed() });
+        } catch {
+          return undefined;
+        }
+        return f;
+      };
+      const safe = open();
+      const price = safe?.venue.futures.account('g', SYMBOL).positions?.[0]?.price_liquidation;
+      if (safe === undefined || price === undefined) return;
+      const tick = new Decimal('0.01');
+      safe.venue.futures.applyFuturesInfo(info((side === 'buy' ? price.plus(tick) : price.minus(tick)).toFixed()), T0 + 1);
+      expect(safe.venue.futures.liquidations()).toEqual([]);
+      const beyond = open() as FuturesFixture;
+      const past = side === 'buy' ? price.minus(tick) : price.plus(tick);
+      if (past.lessThanOrEqualTo(0)) return;
+      beyond.venue.futures.applyFuturesInfo(info(past.toFixed()), T0 + 1);
+      expect(beyond.venue.futures.liquidations()).toHaveLength(1);
+    }));
+  });
+
   it('after any mark path: margin balance never negative, open positions cover maintenance, money is conserved', () => {
     const marks = fc.array(fc.integer({ min: 150_000, max: 350_000 }), { minLength: 1, maxLength: 20 });
     fc.assert(fc.property(fc.integer({ min: 1, max: 50 }), fc.constantFrom('buy' as const, 'sell' as const), fc.integer({ min: 1, max: 5_000 }), marks, (leverage, side, lots, path) => {
