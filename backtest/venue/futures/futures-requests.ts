@@ -90,3 +90,36 @@ export function closePosition(engine: VenueEngine, account: AccountId, symbol: s
   }, ctx);
   return placeSingle(engine, account, validated);
 }
+
+/**
+ * Sets the margin balance of the symbol's margin currency (`margin_balance` of `PUT
+ * /api/3/futures/account/isolated/{symbol}`), moving the difference from or to the spot trading
+ * account's available funds. The venue margins every position of a currency from one balance, so
+ * the value set is that shared cash (the spec's per-symbol account reads it as its own); `0` returns
+ * everything not in use. Refusals: not a non-negative decimal (10001), more than spot has available
+ * or less than the margin in use (20001: the futures cash may only fall by what is available).
+ */
+export function setMarginBalance(engine: VenueEngine, account: AccountId, symbol: string, text: string): MarginAccount {
+  const terms = futuresSymbol(engine, symbol);
+  if (typeof text !== 'string' || !isDecimalString(text)) throw invalid('margin_balance must be a decimal number');
+  const target = new Decimal(text);
+  if (target.isNegative()) throw invalid('margin_balance must not be negative');
+  const currency = terms.marginCurrency;
+  const futures = engine.futures;
+  const delta = target.minus(futures.cash(account, currency));
+  if (delta.greaterThan(0)) {
+    if (engine.ledger.available('spot', account, currency).lessThan(delta)) {
+      throw new VenueRejection(ErrorCode.InsufficientFunds, `not enough ${currency} available on the spot account to add ${delta.toFixed()}`);
+    }
+    engine.ledger.credit(account, currency, delta.negated());
+    futures.credit(account, currency, delta);
+  } else if (delta.isNegative()) {
+    if (futures.available(account, currency).lessThan(delta.negated())) {
+      throw new VenueRejection(ErrorCode.InsufficientFunds, `${currency} margin in use: at most ${futures.available(account, currency).toFixed()} can be returned`);
+    }
+    futures.credit(account, currency, delta);
+    engine.ledger.credit(account, currency, delta.negated());
+  }
+  engine.commit();
+  return futuresAccount(engine, account, symbol);
+}

@@ -8,7 +8,7 @@ import { toOrder } from '../order-state.js';
 import type { ValidationContext } from '../order-validation.js';
 import type { VenueEngine } from '../venue-engine.js';
 import type { AccountId } from '../venue-types.js';
-import { closePosition, futuresAccount, setLeverage } from './futures-requests.js';
+import { closePosition, futuresAccount, setLeverage, setMarginBalance } from './futures-requests.js';
 import { liquidateIfDue, type LiquidationRecord } from './liquidation.js';
 import { futuresBalances } from './futures-views.js';
 
@@ -53,6 +53,26 @@ export class SimulatedFuturesVenue {
   setLeverage(account: AccountId, symbol: string, leverage: string): MarginAccount {
     this.host.begin(account);
     return setLeverage(this.host.engine, account, symbol, leverage);
+  }
+
+  /**
+   * `PUT /api/3/futures/account/isolated/{symbol}`: the leverage when given (see `setLeverage`), then
+   * the margin balance when given (see `setMarginBalance`); a refusal of either changes nothing.
+   */
+  updateAccount(account: AccountId, symbol: string, request: { readonly margin_balance?: string; readonly leverage?: string }): MarginAccount {
+    this.host.begin(account);
+    const engine = this.host.engine;
+    if (request.leverage === undefined) return request.margin_balance === undefined ? futuresAccount(engine, account, symbol) : setMarginBalance(engine, account, symbol, request.margin_balance);
+    const previous = engine.futures.leverage(account, symbol);
+    const view = setLeverage(engine, account, symbol, request.leverage);
+    if (request.margin_balance === undefined) return view;
+    try {
+      return setMarginBalance(engine, account, symbol, request.margin_balance);
+    } catch (error) {
+      engine.futures.setLeverage(account, symbol, previous);
+      engine.commit();
+      throw error;
+    }
   }
 
   /** Closes a position whole, with a limit at `price` or at market (`DELETE /api/3/futures/position/isolated/{symbol}`). */

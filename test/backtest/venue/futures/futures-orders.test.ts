@@ -206,3 +206,24 @@ describe('SimulatedVenue futures: conditional orders', () => {
     expect(p?.price_entry.times('1.5').toFixed()).toBe('3750.5');
   });
 });
+
+describe('SimulatedVenue futures: margin balance (PUT futures account)', () => {
+  it('moves funds between the spot account and the futures margin, both ways, within what is available', () => {
+    const f = withBook();
+    const spotUsdt = (): string => f.venue.spotBalances('f').find((b) => b.currency === 'USDT')?.available.toFixed() ?? '';
+    expect(f.venue.futures.updateAccount('f', SYMBOL, { margin_balance: '10500' }).currencies[0]?.margin_balance.toFixed()).toBe('10500');
+    expect(spotUsdt()).toBe('500');
+    expect(rejection(() => f.venue.futures.updateAccount('f', SYMBOL, { margin_balance: '11001' })).code).toBe(20001);
+    expect(rejection(() => f.venue.futures.updateAccount('f', SYMBOL, { margin_balance: '-1' })).code).toBe(10001);
+    f.venue.futures.setLeverage('f', SYMBOL, '10');
+    f.venue.placeOrder('f', { symbol: SYMBOL, side: 'buy', type: 'market', quantity: '1' });
+    // Cash 10500 - 1.25 fee; in use: margin 250 and the unrealized loss 0.5; available 10248.25.
+    expect(rejection(() => f.venue.futures.updateAccount('f', SYMBOL, { margin_balance: '0' })).code).toBe(20001);
+    f.venue.futures.updateAccount('f', SYMBOL, { margin_balance: '250.5' });
+    expect(f.balance('f')).toEqual({ available: '0', reserved: '250', reserved_margin: '250' });
+    expect(spotUsdt()).toBe(new Decimal('500').plus(new Decimal('10498.75').minus('250.5')).toFixed());
+    // A refused margin balance leaves the leverage given with it unchanged.
+    expect(rejection(() => f.venue.futures.updateAccount('f', SYMBOL, { leverage: '20', margin_balance: '100000' })).code).toBe(20001);
+    expect(f.venue.futures.account('f', SYMBOL).leverage.toFixed()).toBe('10');
+  });
+});
