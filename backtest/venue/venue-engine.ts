@@ -19,6 +19,7 @@ import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './fut
 import { MarkPrices } from './futures/mark-prices.js';
 import { futuresBalances, positionView } from './futures/futures-views.js';
 import { FundingSchedule } from './futures/funding.js';
+import { PositionHistory } from './futures/position-history.js';
 import type { LiquidationRecord } from './futures/liquidation.js';
 import { VenueHistory, type VenueHistoryOptions } from './venue-history.js';
 import type { AccountId, EventCause, VenueEvent } from './venue-types.js';
@@ -61,6 +62,8 @@ export class VenueEngine {
   readonly futuresOptions: FuturesVenueOptions;
   /** Funding times and rates of the perpetuals. */
   readonly funding: FundingSchedule;
+  /** Closed positions of the futures accounts. */
+  readonly positionHistory = new PositionHistory();
   /** Forced closes, in order. */
   readonly liquidations: LiquidationRecord[] = [];
   /** What the insurance fund paid per currency to cover liquidation deficits. */

@@ -44,6 +44,7 @@ export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: Mat
   const realized = futures.unitsToDecimal(symbol, effect.realizedUnits);
   const currency = terms.marginCurrency;
   const record = futures.updatePosition(order.account, symbol, effect.next, realized, engine.time);
+  if (effect.next.lots === 0) engine.positionHistory.close(order.account, record, 'closed', futures.leverage(order.account, symbol), engine.time);
   futures.credit(order.account, currency, realized.minus(fee));
   addTo(engine.feesCollected, currency, fee);
   addTo(engine.outsideFlows, currency, realized);

@@ -81,7 +81,8 @@ function liquidate(engine: VenueEngine, account: AccountId, currency: string): v
     const quantity = inst.lotsToDecimal(Math.abs(lots));
     const realized = futures.unrealized(account, symbol);
     const fee = terms.forceCloseFee.times(mark).times(quantity);
-    futures.updatePosition(account, symbol, FLAT, realized, engine.time);
+    const closed = futures.updatePosition(account, symbol, FLAT, realized, engine.time);
+    engine.positionHistory.close(account, closed, 'liquidated', futures.leverage(account, symbol), engine.time);
     futures.credit(account, currency, realized.minus(fee));
     add(engine.feesCollected, currency, fee);
     add(engine.outsideFlows, currency, realized);

@@ -4,6 +4,7 @@ import type { ClearingRecord } from '../../../framework/model/resources/clearing
 import { parseFuturesInfoMap } from '../../../framework/model/resources/futures-info.js';
 import type { MarginAccount } from '../../../framework/model/resources/margin-account.js';
 import type { Order } from '../../../framework/model/resources/order.js';
+import type { PositionHistoryRecord } from '../../../framework/model/resources/position-history.js';
 import { toOrder } from '../order-state.js';
 import type { ValidationContext } from '../order-validation.js';
 import type { VenueEngine } from '../venue-engine.js';
@@ -86,6 +87,12 @@ export class SimulatedFuturesVenue {
     this.host.begin(account);
     const engine = this.host.engine;
     return engine.futures.openPositions(account).map((p) => toOrder(closePosition(engine, account, p.symbol, this.host.context())));
+  }
+
+  /** Positions of the account: open ones (`active`), then closed and liquidated ones newest first (`GET /api/3/futures/history/positions`). */
+  positionHistory(account: AccountId): PositionHistoryRecord[] {
+    this.host.begin(account);
+    return this.host.engine.positionHistory.records(this.host.engine.futures, account);
   }
 
   /** Funding payments of the account, newest first (`GET /api/3/futures/history/clearing`). */

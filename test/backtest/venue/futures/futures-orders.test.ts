@@ -49,6 +49,8 @@ describe('SimulatedVenue futures: orders and margin', () => {
     // Sold 1 at 2499: closes 0.6 (realized -0.6), opens a 0.4 short at 2499; fee 1.2495.
     // Bids left: 2499 x 0.6, so the mid is still 2499.5: the short's unrealized is 0.4 x (2499 - 2499.5) = -0.2.
     expect(position(f)).toEqual({ quantity: '-0.4', price_entry: '2499', pnl: '-0.2' });
+    // A flip keeps the position: one active record, its realized PnL -0.4 - 0.6.
+    expect(f.venue.futures.positionHistory('f').map((p) => [p.state, p.quantity.toFixed(), p.entry_value?.toFixed(), p.pnl?.toFixed()])).toEqual([['active', '-0.4', '999.6', '-1']]);
     const cash = 10000 * 1e4 - 1.25e4 - 0.4e4 - 0.4998e4 - 0.6e4 - 1.2495e4; // in 1e-4 USDT, exact integers
     expect(f.venue.futures.account('f', SYMBOL).currencies[0]?.margin_balance.toFixed()).toBe(new Decimal(cash).dividedBy(1e4).minus('0.2').toFixed());
     expect(f.venue.feesCollected('USDT').toFixed()).toBe('2.9993');
@@ -76,6 +78,7 @@ describe('SimulatedVenue futures: orders and margin', () => {
     f.venue.onMarketFrame(tradesFrame(SYMBOL, [{ p: '2510', q: '5', s: 'buy' }]), T0 + 1000);
     expect(f.reports().filter((r) => r.startsWith('ro:'))).toEqual(['ro:new:new', 'ro:trade:partiallyFilled', 'ro:expired:expired']);
     expect(position(f)).toBeUndefined();
+    expect(f.venue.futures.positionHistory('f').map((p) => [p.state, p.pnl?.toFixed()])).toEqual([['closed', '10']]);
     // Realized 1 x (2510 - 2500) = 10; fees 1.25 (taker) + 2510 x 0.0002 = 0.502 (maker).
     expect(f.balance('f')).toEqual({ available: '10008.248', reserved: '0', reserved_margin: '0' });
   });

@@ -42,6 +42,8 @@ describe('SimulatedVenue futures: liquidation', () => {
     expect(f.reports('g')).toContain('o:canceled:canceled');
     expect(f.balance('g')).toEqual({ available: '41.725', reserved: '0', reserved_margin: '0' });
     expect(f.venue.tradeHistory('g')[0]).toMatchObject({ liquidation: true, side: 'sell', symbol: SYMBOL });
+    const [history] = f.venue.futures.positionHistory('g');
+    expect([history?.state, history?.quantity.toFixed(), history?.pnl?.toFixed(), history?.leverage?.toFixed()]).toEqual(['liquidated', '0', '-57.4', '20']);
   });
 
   it('covers a gap below bankruptcy from the insurance fund and reports the deficit', () => {
