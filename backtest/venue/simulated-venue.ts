@@ -119,6 +119,10 @@ export class SimulatedVenue implements Venue {
       liquidateIfDue(engine);
       engine.commit();
     }
+    if (engine.contractExpiry.earliest() <= time) {
+      engine.contractExpiry.settleDue(engine, time);
+      engine.commit();
+    }
     engine.time = time;
   }
 

@@ -19,6 +19,7 @@ import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './fut
 import { MarkPrices } from './futures/mark-prices.js';
 import { futuresBalances, positionView } from './futures/futures-views.js';
 import { FundingSchedule } from './futures/funding.js';
+import { ContractExpiry } from './futures/contract-expiry.js';
 import { PositionHistory } from './futures/position-history.js';
 import type { LiquidationRecord } from './futures/liquidation.js';
 import { VenueHistory, type VenueHistoryOptions } from './venue-history.js';
@@ -62,6 +63,8 @@ export class VenueEngine {
   readonly futuresOptions: FuturesVenueOptions;
   /** Funding times and rates of the perpetuals. */
   readonly funding: FundingSchedule;
+  /** Settlement of cash-settled contracts at expiry. */
+  readonly contractExpiry: ContractExpiry;
   /** Closed positions of the futures accounts. */
   readonly positionHistory = new PositionHistory();
   /** Forced closes, in order. */
@@ -95,6 +98,11 @@ export class VenueEngine {
     this.futures = new FuturesAccounts(terms, instruments, initialFutures, (symbol) => this.marks.markOf(symbol));
     this.futures.takeChanges();
     const perpetuals = [...terms.values()].filter((t) => t.perpetual).map((t) => t.symbol).sort();
+    const expiries = new Map<string, number>();
+    for (const [symbol, instrument] of instruments) {
+      if (instrument.info.type === 'futures' && instrument.info.contract_type === 'cash_settled' && instrument.info.expiry !== null) expiries.set(symbol, instrument.info.expiry);
+    }
+    this.contractExpiry = new ContractExpiry(expiries);
     this.funding = new FundingSchedule(perpetuals, startTime, futuresOptions.fundingIntervalMs, futuresOptions.defaultFundingRate);
   }
 

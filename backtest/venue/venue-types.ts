@@ -119,7 +119,7 @@ export interface FlatPosition {
 export type EventCause =
   | { readonly kind: 'request'; readonly requestId: number }
   | { readonly kind: 'market'; readonly frameTime: number; readonly channel: string; readonly symbol: string; readonly sequence?: number }
-  | { readonly kind: 'timer'; readonly time: number; readonly reason: 'expire-day' | 'expire-gtd' | 'funding' };
+  | { readonly kind: 'timer'; readonly time: number; readonly reason: 'expire-day' | 'expire-gtd' | 'funding' | 'contract-expiry' };
 
 /** A currency amount held by an account, as configured at start. */
 export type InitialBalances = Readonly<Record<string, string>>;

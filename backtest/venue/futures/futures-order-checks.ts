@@ -11,10 +11,15 @@ import { increases } from './position-math.js';
  * position", so an order on a flat symbol or on the side that would grow the position is refused
  * with 20044 Trading operation not allowed (assumed code; the spec shows none). One larger than
  * the position is accepted and cut at fill time (`settleFutures`). Every other order must keep
- * within the symbol's risk limit (`assertRiskLimit`).
+ * within the symbol's risk limit (`assertRiskLimit`). A contract past its expiry takes no orders
+ * (20044).
  */
 export function assertFuturesOrder(engine: VenueEngine, order: OrderRecord): void {
   if (order.instrument.info.type !== 'futures') return;
+  const expiry = order.instrument.info.expiry;
+  if (expiry !== null && engine.time >= expiry) {
+    throw new VenueRejection(ErrorCode.TradingNotAllowed, `${order.instrument.symbol} expired at ${new Date(expiry).toISOString()}`);
+  }
   if (order.reduceOnly) {
     const position = engine.futures.position(order.account, order.instrument.symbol)?.grid;
     if (position === undefined || increases(position, order.side)) {

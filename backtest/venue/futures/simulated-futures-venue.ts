@@ -105,7 +105,8 @@ export class SimulatedFuturesVenue {
    * Feeds recorded futures info (the body of `GET /api/3/public/futures/info`, keyed by contract)
    * received at `receivedAt`: time advances first (funding due before it is paid at the old marks),
    * then each known contract's `mark_price` becomes its mark and a perpetual's `funding_rate` and
-   * `next_funding_time` its funding data; then liquidations are checked.
+   * `next_funding_time` its funding data, a cash-settled one's `indicative_settlement_price` its
+   * settlement price; then liquidations are checked.
    */
   applyFuturesInfo(body: unknown, receivedAt: number): void {
     this.host.advanceTo(receivedAt);
@@ -115,6 +116,7 @@ export class SimulatedFuturesVenue {
       engine.marks.setRecorded(symbol, new Decimal(info.mark_price));
       const rate = info.funding_rate === undefined ? undefined : new Decimal(info.funding_rate);
       engine.funding.setRecorded(symbol, rate, info.next_funding_time, engine.time);
+      if (info.indicative_settlement_price !== undefined) engine.contractExpiry.setSettlementPrice(symbol, new Decimal(info.indicative_settlement_price));
     }
     liquidateIfDue(engine);
     engine.commit();

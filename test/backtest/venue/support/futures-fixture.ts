@@ -24,6 +24,13 @@ export const BTC_PERP = new Instrument('BTCUSDT_PERP', parseSymbolInfo({
   margin_trading: true,
 }));
 
+/** ETHUSDT_Q: cash-settled, expiring at T0 + 1 h; tick 0.01, lot 0.001, taker 0.05%, maker 0.02%, max leverage 20. */
+export const QUARTERLY = new Instrument('ETHUSDT_Q', parseSymbolInfo({
+  type: 'futures', contract_type: 'cash_settled', expiry: new Date(T0 + 3_600_000).toISOString(), underlying: 'ETH', base_currency: null,
+  quote_currency: 'USDT', quantity_increment: '0.001', tick_size: '0.01', take_rate: '0.0005', make_rate: '0.0002', fee_currency: 'USDT',
+  margin_trading: true, max_initial_leverage: '20',
+}));
+
 /** Position configuration of BTCUSDT_PERP, with a risk limit: 1 000 000 / L^1 above leverage 5. */
 export const BTC_PERP_CONFIG: FuturesPositionConfig = {
   symbol: 'BTCUSDT_PERP',
@@ -61,7 +68,7 @@ export function makeFuturesVenue(
 ): FuturesFixture {
   const events: VenueEvent[] = [];
   const markets = new Map<string, FakeSymbolMarket>();
-  const venue = new SimulatedVenue([PERP, BTC_PERP, ETHUSDT], balances, (inst) => {
+  const venue = new SimulatedVenue([PERP, BTC_PERP, QUARTERLY, ETHUSDT], balances, (inst) => {
     const m = new FakeSymbolMarket(inst.symbol, inst);
     markets.set(inst.symbol, m);
     return m;
