@@ -1,6 +1,7 @@
 import { ZERO, type Decimal } from '../../../framework/model/decimal.js';
 import type { OrderTrade } from '../../../framework/model/resources/order.js';
 import { tradeFee } from '../fees.js';
+import { afterClose } from '../list-effects.js';
 import { lotsDecimal, ticksDecimal } from '../grid-decimals.js';
 import type { MatchFill } from '../matching/market-port.js';
 import { remainingLots, transition, type OrderRecord } from '../order-state.js';
@@ -33,6 +34,7 @@ export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: Mat
     lots = Math.min(lots, reducible);
     if (lots <= 0) {
       engine.close(order, 'expired', 'expired');
+      afterClose(engine, order);
       return false;
     }
   }
@@ -69,7 +71,12 @@ export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: Mat
     engine.hold(order, engine.needOf(order));
   }
   engine.report(order, 'trade', trade);
-  if (!filled && lots < fill.lots) engine.close(order, 'expired', 'expired');
+  // The cut remainder: list effects of the execution come from the caller (settleAll), a
+  // oneTriggerOneCancelOther primary that did not fill whole cancels its secondaries here.
+  if (!filled && lots < fill.lots) {
+    engine.close(order, 'expired', 'expired');
+    afterClose(engine, order);
+  }
   return true;
 }
 

@@ -230,3 +230,23 @@ describe('SimulatedVenue futures: margin balance (PUT futures account)', () => {
     expect(f.venue.futures.account('f', SYMBOL).leverage.toFixed()).toBe('10');
   });
 });
+
+describe('SimulatedVenue futures: reduce-only in lists', () => {
+  it('a oneTriggerOneCancelOther primary cut to the position expires and cancels its inactive secondaries', () => {
+    const f = withBook();
+    f.venue.placeOrder('f', { symbol: SYMBOL, side: 'buy', type: 'market', quantity: '1' });
+    f.venue.placeOrderList('f', {
+      contingency_type: 'oneTriggerOneCancelOther',
+      orders: [
+        { client_order_id: 'p', symbol: SYMBOL, side: 'sell', quantity: '2', price: '2510', reduce_only: true },
+        { client_order_id: 's1', symbol: SYMBOL, side: 'buy', quantity: '0.1', price: '2300' },
+        { client_order_id: 's2', symbol: SYMBOL, side: 'buy', type: 'stopMarket', quantity: '0.1', stop_price: '2700' },
+      ],
+    });
+    f.venue.onMarketFrame(tradesFrame(SYMBOL, [{ p: '2510', q: '5', s: 'buy' }]), T0 + 1000);
+    expect(f.reports().filter((r) => /^(p|s1|s2):/.test(r))).toEqual([
+      'p:new:new', 's1:new:new', 's2:suspended:suspended', 'p:trade:partiallyFilled', 'p:expired:expired', 's1:canceled:canceled', 's2:canceled:canceled',
+    ]);
+    expect(f.venue.openOrders('f')).toEqual([]);
+  });
+});
