@@ -154,6 +154,11 @@ export class VenueEngine {
     set.add(order.key);
   }
 
+  /** Emits any venue event (the futures modules' own events). */
+  emit(event: VenueEvent): void {
+    this.listener(event);
+  }
+
   /** Emits an order report with the current cause. */
   report(order: OrderRecord, reportType: ReportType, trade?: OrderTrade): void {
     this.listener({ kind: 'order', account: order.account, report: toReport(order, reportType, trade), cause: this.cause });

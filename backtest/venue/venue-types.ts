@@ -3,6 +3,7 @@ import { EXCHANGE_ERRORS } from '../../framework/exchange/errors.js';
 import type { Side } from '../../framework/model/instrument.js';
 import type { TradingBalance, WalletBalance } from '../../framework/model/resources/balance.js';
 import type { Position } from '../../framework/model/resources/margin-account.js';
+import type { LiquidationRecord } from './futures/liquidation.js';
 import type { ContingencyType, Order, OrderType, TimeInForce } from '../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
@@ -104,7 +105,9 @@ export type VenueEvent =
    * The account's futures balances (margin currencies) or positions changed; a position closed is
    * sent as `{symbol, quantity: 0}`.
    */
-  | { readonly kind: 'futures'; readonly account: AccountId; readonly balances: readonly TradingBalance[]; readonly positions: readonly (Position | FlatPosition)[] };
+  | { readonly kind: 'futures'; readonly account: AccountId; readonly balances: readonly TradingBalance[]; readonly positions: readonly (Position | FlatPosition)[] }
+  /** The venue force-closed a futures position of the account (after the `futures` event of the close). */
+  | { readonly kind: 'liquidation'; readonly account: AccountId; readonly liquidation: LiquidationRecord; readonly cause: EventCause };
 
 /** A position that just closed, in a `futures` event. */
 export interface FlatPosition {

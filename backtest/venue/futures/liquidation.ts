@@ -38,8 +38,8 @@ export interface LiquidationRecord {
  *   records what it paid (`insurancePaid`, and `deficit` in the record);
  * - positions without a mark are neither valued nor closed.
  * Checked after every market frame, futures info and funding, never inside a request. Each closing
- * execution is a trade history record with `liquidation: true` (no order report is sent: the order
- * is the venue's).
+ * execution is a trade history record with `liquidation: true` and a `liquidation` venue event (no
+ * order report is sent: the order is the venue's).
  */
 export function liquidateIfDue(engine: VenueEngine): void {
   const futures = engine.futures;
@@ -101,8 +101,10 @@ function liquidate(engine: VenueEngine, account: AccountId, currency: string): v
     add(engine.insurancePaid, currency, deficit);
   }
   // The deficit is the account's over all the closes; the last record carries it.
-  records.forEach((r, i) => engine.liquidations.push(i === records.length - 1 ? { ...r, deficit } : r));
+  const done = records.map((r, i) => (i === records.length - 1 ? { ...r, deficit } : r));
+  engine.liquidations.push(...done);
   engine.commit();
+  for (const liquidation of done) engine.emit({ kind: 'liquidation', account, liquidation, cause: engine.cause });
 }
 
 function add(map: Map<string, Decimal>, currency: string, amount: Decimal): void {

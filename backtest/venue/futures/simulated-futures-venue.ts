@@ -111,8 +111,10 @@ export class SimulatedFuturesVenue {
   applyFuturesInfo(body: unknown, receivedAt: number): void {
     this.host.advanceTo(receivedAt);
     const engine = this.host.engine;
-    for (const [symbol, info] of Object.entries(parseFuturesInfoMap(body))) {
-      if (!engine.futures.terms.has(symbol)) continue;
+    const infos = Object.entries(parseFuturesInfoMap(body)).filter(([symbol]) => engine.futures.terms.has(symbol));
+    // What this info makes happen (liquidations) is caused by it: one cause naming its contracts.
+    engine.cause = { kind: 'market', frameTime: receivedAt, channel: 'futures/info', symbol: infos.map(([s]) => s).join(',') };
+    for (const [symbol, info] of infos) {
       engine.marks.setRecorded(symbol, new Decimal(info.mark_price));
       const rate = info.funding_rate === undefined ? undefined : new Decimal(info.funding_rate);
       engine.funding.setRecorded(symbol, rate, info.next_funding_time, engine.time);

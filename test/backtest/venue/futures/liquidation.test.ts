@@ -52,6 +52,8 @@ describe('SimulatedVenue futures: liquidation', () => {
     f.venue.futures.applyFuturesInfo(info('2300'), T0 + 1);
     expect(f.venue.futures.liquidations()[0]?.deficit.toFixed()).toBe('40.875');
     expect(f.venue.futures.insurancePaid('USDT').toFixed()).toBe('40.875');
+    const event = f.events.find((e) => e.kind === 'liquidation');
+    expect(event?.kind === 'liquidation' ? [event.account, event.liquidation.deficit.toFixed(), event.cause.kind] : []).toEqual(['g', '40.875', 'market']);
     expect(f.balance('g')).toEqual({ available: '0', reserved: '0', reserved_margin: '0' });
   });
 
