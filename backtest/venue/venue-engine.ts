@@ -21,7 +21,7 @@ import { futuresBalances, positionView } from './futures/futures-views.js';
 import { FundingSchedule } from './futures/funding.js';
 import { ContractExpiry } from './futures/contract-expiry.js';
 import { PositionHistory } from './futures/position-history.js';
-import type { LiquidationRecord } from './futures/liquidation.js';
+import { LiquidationGate, type LiquidationRecord } from './futures/liquidation.js';
 import { VenueHistory, type VenueHistoryOptions } from './venue-history.js';
 import type { AccountId, EventCause, VenueEvent } from './venue-types.js';
 
@@ -67,6 +67,8 @@ export class VenueEngine {
   readonly contractExpiry: ContractExpiry;
   /** Closed positions of the futures accounts. */
   readonly positionHistory = new PositionHistory();
+  /** Skips liquidation checks when nothing they read moved. */
+  readonly liquidationGate = new LiquidationGate();
   /** Forced closes, in order. */
   readonly liquidations: LiquidationRecord[] = [];
   /** What the insurance fund paid per currency to cover liquidation deficits. */

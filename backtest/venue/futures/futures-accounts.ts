@@ -47,6 +47,7 @@ export class FuturesAccounts {
   private readonly changedBalances = new Map<AccountId, Set<string>>();
   private readonly changedPositions = new Map<AccountId, Set<string>>();
   private positionSeq = 0;
+  private changes = 0;
 
   constructor(
     readonly terms: ReadonlyMap<string, FuturesTerms>,
@@ -237,8 +238,15 @@ export class FuturesAccounts {
     return [...new Set([...this.pockets.keys(), ...this.positions.keys()])];
   }
 
+  /** A counter that moves on every change of cash, margin, position or leverage (cheap change detection). */
+  get version(): number {
+    return this.changes;
+  }
+
   /** Currencies whose balances and symbols whose positions changed since the last call. */
   takeChanges(): { balances: Map<AccountId, string[]>; positions: Map<AccountId, string[]> } {
+    // Called at every commit; most change nothing futures-related.
+    if (this.changedBalances.size === 0 && this.changedPositions.size === 0) return NO_CHANGES;
     const out = { balances: sorted(this.changedBalances), positions: sorted(this.changedPositions) };
     this.changedBalances.clear();
     this.changedPositions.clear();
@@ -278,6 +286,7 @@ export class FuturesAccounts {
   }
 
   private touch(map: Map<AccountId, Set<string>>, account: AccountId, key: string): void {
+    this.changes++;
     let set = map.get(account);
     if (set === undefined) {
       set = new Set();
@@ -286,6 +295,8 @@ export class FuturesAccounts {
     set.add(key);
   }
 }
+
+const NO_CHANGES = Object.freeze({ balances: new Map<AccountId, string[]>(), positions: new Map<AccountId, string[]>() });
 
 function sorted(map: Map<AccountId, Set<string>>): Map<AccountId, string[]> {
   const out = new Map<AccountId, string[]>();

@@ -43,12 +43,48 @@ export interface LiquidationRecord {
  */
 export function liquidateIfDue(engine: VenueEngine): void {
   const futures = engine.futures;
-  if (futures.openPositionCount() === 0) return;
+  if (futures.openPositionCount() === 0 || !engine.liquidationGate.changed(engine)) return;
   for (const account of futures.accountsWithPositions()) {
     for (const currency of futures.positionCurrencies(account)) {
       const maintenance = futures.sumPositions(account, currency, (symbol) => maintenanceMargin(engine, account, symbol));
       if (futures.marginBalance(account, currency).lessThan(maintenance)) liquidate(engine, account, currency);
     }
+  }
+}
+
+/**
+ * Lets the liquidation check run only when something it reads moved since its last run: the
+ * futures accounts (cash, margins, positions, leverage), a recorded mark, or the best bid, best ask
+ * or last trade of a futures symbol's market (what a derived mark comes from). Integer compares
+ * only, so a frame that moves deep book levels costs no Decimal work.
+ */
+export class LiquidationGate {
+  private accounts = -1;
+  private recorded = -1;
+  private readonly quotes = new Map<string, [number, number, number]>();
+
+  changed(engine: VenueEngine): boolean {
+    let moved = false;
+    if (engine.futures.version !== this.accounts) {
+      this.accounts = engine.futures.version;
+      moved = true;
+    }
+    if (engine.marks.recordedVersion !== this.recorded) {
+      this.recorded = engine.marks.recordedVersion;
+      moved = true;
+    }
+    for (const symbol of engine.futures.terms.keys()) {
+      const market = engine.markets.get(symbol);
+      if (market === undefined) continue;
+      const last = this.quotes.get(symbol);
+      const bid = market.bestBidTicks;
+      const ask = market.bestAskTicks;
+      const trade = market.lastTradeTicks;
+      if (last !== undefined && Object.is(last[0], bid) && Object.is(last[1], ask) && Object.is(last[2], trade)) continue;
+      this.quotes.set(symbol, [bid, ask, trade]);
+      moved = true;
+    }
+    return moved;
   }
 }
 

@@ -11,6 +11,9 @@ import type { SymbolMarket } from '../matching/market-port.js';
  */
 export class MarkPrices {
   private readonly recorded = new Map<string, Decimal>();
+  private recordings = 0;
+  /** The last derived mark per symbol and the quotes it came from (a check reads it several times). */
+  private readonly derived = new Map<string, { bid: number; ask: number; last: number; mark: Decimal | undefined }>();
 
   constructor(
     private readonly instruments: ReadonlyMap<string, Instrument>,
@@ -21,6 +24,12 @@ export class MarkPrices {
   setRecorded(symbol: string, mark: Decimal): void {
     if (!mark.greaterThan(0)) throw new RangeError(`${symbol}: mark price must be positive, got ${mark.toFixed()}`);
     this.recorded.set(symbol, mark);
+    this.recordings++;
+  }
+
+  /** A counter that moves with every recorded mark. */
+  get recordedVersion(): number {
+    return this.recordings;
   }
 
   /** True when the symbol's mark comes from recorded data. */
@@ -37,8 +46,13 @@ export class MarkPrices {
     if (market === undefined || inst === undefined) return undefined;
     const bid = market.bestBidTicks;
     const ask = market.bestAskTicks;
-    if (!Number.isNaN(bid) && !Number.isNaN(ask)) return inst.ticksToDecimal(bid).plus(inst.ticksToDecimal(ask)).dividedBy(2);
-    if (!Number.isNaN(market.lastTradeTicks)) return inst.ticksToDecimal(market.lastTradeTicks);
-    return undefined;
+    const last = market.lastTradeTicks;
+    const memo = this.derived.get(symbol);
+    if (memo !== undefined && Object.is(memo.bid, bid) && Object.is(memo.ask, ask) && Object.is(memo.last, last)) return memo.mark;
+    let mark: Decimal | undefined;
+    if (!Number.isNaN(bid) && !Number.isNaN(ask)) mark = inst.ticksToDecimal(bid).plus(inst.ticksToDecimal(ask)).dividedBy(2);
+    else if (!Number.isNaN(last)) mark = inst.ticksToDecimal(last);
+    this.derived.set(symbol, { bid, ask, last, mark });
+    return mark;
   }
 }
