@@ -226,6 +226,7 @@ export class VenueEngine {
   /** Emits the futures balances and positions changed since the last commit. */
   private emitFuturesChanges(): void {
     const { balances, positions } = this.futures.takeChanges();
+    if (balances.size === 0 && positions.size === 0) return;
     const accounts = new Set([...balances.keys(), ...positions.keys()]);
     for (const account of [...accounts].sort()) {
       const symbols = positions.get(account) ?? [];
