@@ -38,7 +38,7 @@ export async function run(): Promise<void> {
     if (!withPosition) return;
     // Replay up to the first two-sided book, then open the position.
     let i = 0;
-    for (; i < frames.length && Number.isNaN(venue.futures.markPrice(SYMBOL)?.toNumber() ?? Number.NaN); i++) {
+    for (; i < frames.length && venue.futures.markPrice(SYMBOL) === undefined; i++) {
       const frame = frames[i] as RecordedMessage;
       venue.onMarketFrame(frame.msg, frame.t);
     }

@@ -6,7 +6,7 @@ import { lotsDecimal, ticksDecimal } from '../grid-decimals.js';
 import type { MatchFill } from '../matching/market-port.js';
 import { remainingLots, transition, type OrderRecord } from '../order-state.js';
 import type { VenueEngine } from '../venue-engine.js';
-import { applyFill } from './position-math.js';
+import { applyFill, FLAT } from './position-math.js';
 
 /**
  * Settles one execution of a futures order (the futures branch of `VenueEngine.settle`):
@@ -27,7 +27,7 @@ export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: Mat
   const inst = order.instrument;
   const symbol = inst.symbol;
   const terms = futures.termsOf(symbol);
-  const before = futures.position(order.account, symbol)?.grid ?? { lots: 0, entryUnits: 0n };
+  const before = futures.position(order.account, symbol)?.grid ?? FLAT;
   let lots = fill.lots;
   if (order.reduceOnly) {
     const reducible = before.lots === 0 || (before.lots > 0) === (order.side === 'buy') ? 0 : Math.abs(before.lots);

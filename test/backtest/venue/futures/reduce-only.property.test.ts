@@ -20,7 +20,6 @@ describe('SimulatedVenue futures: reduce-only property', () => {
       f.market(SYMBOL).setBook([[250000, 1_000_000]], [[249900, 1_000_000]]);
       const reduceOnly = new Set<string>();
       let signed = 0;
-      let lastLots = 0;
       let n = 0;
       const check = (): void => {
         for (const e of f.events.splice(0)) {
@@ -34,8 +33,7 @@ describe('SimulatedVenue futures: reduce-only property', () => {
           signed = next;
         }
         const position = f.venue.futures.account('f', SYMBOL).positions?.[0];
-        lastLots = position === undefined ? 0 : Number(position.quantity.times(1000).toFixed());
-        expect(lastLots).toBe(signed);
+        expect(position === undefined ? 0 : Number(position.quantity.times(1000).toFixed())).toBe(signed);
       };
       for (const a of actions) {
         const id = `o${++n}`;
