@@ -38,7 +38,9 @@ export type MarkLookup = (symbol: string) => Decimal | undefined;
  * - available = cash + min(0, total unrealized PnL) - position margins - order margins: unrealized
  *   losses reduce what can be used, unrealized profits cannot be used until realized;
  * - cash may fall below zero only through losses, and then only until the liquidation check
- *   (`futures-liquidation.ts`) closes the positions and covers the deficit.
+ *   (`liquidation.ts`) closes the positions and covers the deficit; one case stays: a position
+ *   closed by the account with less margin left than the closing fee leaves a small negative cash
+ *   with no position, a debt that the next margin deposit pays first (no insurance payout).
  */
 export class FuturesAccounts {
   private readonly pockets = new Map<AccountId, Map<string, MarginPocket>>();
