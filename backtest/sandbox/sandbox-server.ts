@@ -252,7 +252,7 @@ export class SandboxServer {
     } else if (event.kind === 'balance') {
       const frame = { jsonrpc: '2.0', method: 'spot_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, SPOT_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
-    } else {
+    } else if (event.kind === 'wallet') {
       const frame = { jsonrpc: '2.0', method: 'wallet_balance_update', params: event.balances.map(walletBalanceToWire) };
       for (const c of targets(this.parts.wallet, WALLET_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
     }

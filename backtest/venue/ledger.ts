@@ -15,6 +15,8 @@ export type PocketKind = 'spot' | 'wallet';
 export interface AccountBalances {
   readonly spot?: InitialBalances;
   readonly wallet?: InitialBalances;
+  /** Futures margin balances (cash of each margin currency). */
+  readonly futures?: InitialBalances;
 }
 
 /** The currencies whose balances changed since the last {@link Ledger.takeChanges}, per account. */

@@ -65,7 +65,7 @@ function activateSecondaries(engine: VenueEngine, primary: OrderRecord): void {
   }
   const affordable = secondaries.every((s) => {
     const need = engine.needOf(s);
-    return need === undefined || engine.ledger.canReserve(s.account, need.currency, engine.reservations.total(s.account, need.currency));
+    return need === undefined || engine.canHold(s.account, need.currency, engine.reservations.total(s.account, need.currency));
   });
   if (!affordable) {
     for (const s of secondaries) engine.close(s, 'expired', 'expired');

@@ -1,6 +1,7 @@
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import { activate, affordableLots, start } from './order-activation.js';
 import { listRole, validateOrderList, type ListState } from './order-lists.js';
+import { assertFuturesOrder } from './futures/futures-order-checks.js';
 import { admit, createRecord, initialNeed, insufficient, resolveClientOrderId } from './order-placement.js';
 import { isActive, remainingLots, type OrderRecord } from './order-state.js';
 import { validateNewOrder, type ValidationContext } from './order-validation.js';
@@ -31,6 +32,10 @@ export function placeList(engine: VenueEngine, account: AccountId, request: Orde
     const reserveGroup = role === 'ocoLeg' ? `list:${account}:${listId}` : role === 'secondary' ? `list:${account}:${listId}:secondaries` : undefined;
     return createRecord(engine, account, v, clientOrderId, { listId, contingencyType: type, reserveGroup, inactive: role === 'secondary' });
   });
+  if (type === 'allOrNone' && records.some((r) => r.instrument.info.type === 'futures')) {
+    throw new VenueRejection(ErrorCode.ValidationError, 'futures order lists are oneCancelOther or oneTriggerOneCancelOther only');
+  }
+  for (const r of records) assertFuturesOrder(engine, r);
   const needs = records.map((r) => initialNeed(engine, r));
   assertListFunds(engine, records, needs);
   const list: ListState = { listId, account, contingencyType: type, orderKeys: records.map((r) => r.key) };
@@ -57,7 +62,7 @@ function assertListFunds(engine: VenueEngine, records: readonly OrderRecord[], n
   let short: { order: OrderRecord; need: ReservationNeed } | undefined;
   records.forEach((r, i) => {
     const need = needs[i];
-    if (short === undefined && need !== undefined && !engine.ledger.canReserve(r.account, need.currency, engine.reservations.total(r.account, need.currency))) {
+    if (short === undefined && need !== undefined && !engine.canHold(r.account, need.currency, engine.reservations.total(r.account, need.currency))) {
       short = { order: r, need };
     }
   });

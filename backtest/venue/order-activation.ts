@@ -80,14 +80,15 @@ export function affordableLots(order: OrderRecord, market: SymbolMarket, lots: n
 
 /**
  * Releases a suspended order whose trigger fired: it reports `new` and goes to work as a limit or
- * market order. A market buy's budget is what it held while suspended (stop price x quantity x
+ * market order. A spot market buy's budget is what it held while suspended (stop price x quantity x
  * 1.1 plus fees).
  */
 export function trigger(engine: VenueEngine, order: OrderRecord): void {
   engine.suspended.get(order.instrument.symbol)?.delete(order.key);
   order.triggered = true;
   transition(order, 'new', engine.time);
-  if (!hasLimitPrice(order.type) && order.side === 'buy') order.marketBudget = engine.reservations.held(order.key);
+  // A futures order holds margin, not a spend budget: it fills like any market order.
+  if (!hasLimitPrice(order.type) && order.side === 'buy' && order.instrument.info.type !== 'futures') order.marketBudget = engine.reservations.held(order.key);
   engine.report(order, 'new');
   activate(engine, order);
 }

@@ -2,6 +2,7 @@ import { Decimal } from '../../framework/model/decimal.js';
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import type { ContingencyType } from '../../framework/model/resources/order.js';
 import { start } from './order-activation.js';
+import { assertFuturesOrder } from './futures/futures-order-checks.js';
 import type { ValidatedOrder } from './order-validation.js';
 import { transition, type OrderRecord } from './order-state.js';
 import { marketNeed, type ReservationNeed } from './reservations.js';
@@ -68,6 +69,8 @@ export function createRecord(engine: VenueEngine, account: AccountId, v: Validat
     originalClientOrderId: undefined,
     trades: [],
     notional: new Decimal(0),
+    reduceOnly: v.reduceOnly,
+    liquidation: false,
   };
 }
 
@@ -77,7 +80,7 @@ export function createRecord(engine: VenueEngine, account: AccountId, v: Validat
  */
 export function initialNeed(engine: VenueEngine, order: OrderRecord): ReservationNeed | undefined {
   if (order.inactive) return undefined;
-  if (order.type === 'market' && order.side === 'buy') {
+  if (order.type === 'market' && order.side === 'buy' && order.instrument.info.type !== 'futures') {
     const ask = engine.market(order).bestAskTicks;
     if (Number.isNaN(ask)) {
       order.marketBudget = new Decimal(0);
@@ -102,7 +105,7 @@ export function insufficient(order: OrderRecord, need: ReservationNeed): VenueRe
  */
 export function assertFunds(engine: VenueEngine, order: OrderRecord, need: ReservationNeed | undefined): void {
   if (need === undefined) return;
-  if (order.type === 'market' && order.side === 'buy') {
+  if (order.type === 'market' && order.side === 'buy' && order.instrument.info.type !== 'futures') {
     if (!engine.ledger.available('spot', order.account, need.currency).greaterThan(need.amount)) throw insufficient(order, need);
     return;
   }
@@ -120,6 +123,7 @@ export function admit(engine: VenueEngine, order: OrderRecord, need: Reservation
 /** Accepts and works one validated order (POST /api/3/spot/order). */
 export function placeSingle(engine: VenueEngine, account: AccountId, v: ValidatedOrder): OrderRecord {
   const order = createRecord(engine, account, v, resolveClientOrderId(engine, account, v.clientOrderId));
+  assertFuturesOrder(engine, order);
   const need = initialNeed(engine, order);
   assertFunds(engine, order, need);
   admit(engine, order, need);

@@ -1,4 +1,5 @@
 import { ErrorCode } from '../../framework/exchange/errors.js';
+import { assertRiskLimit } from './futures/futures-risk-limit.js';
 import { activate } from './order-activation.js';
 import { insufficient, resolveClientOrderId } from './order-placement.js';
 import { isActive, remainingLots, transition, type OrderRecord } from './order-state.js';
@@ -36,6 +37,7 @@ export function replaceOrder(engine: VenueEngine, account: AccountId, request: R
   }
   const clientOrderId = resolveClientOrderId(engine, account, request.new_client_order_id);
   const next = replacement(old, engine.ids.nextOrderId(), clientOrderId, quantityLots, priceTicks, engine.time);
+  if (inst.info.type === 'futures') assertRiskLimit(engine, next, old.key);
   const need = engine.needOf(next);
   if (need !== undefined && !engine.fits(next, need)) throw insufficient(next, need);
 
@@ -103,5 +105,7 @@ function replacement(old: OrderRecord, id: string, clientOrderId: string, quanti
     originalClientOrderId: old.clientOrderId,
     trades: [...old.trades],
     notional: old.notional,
+    reduceOnly: old.reduceOnly,
+    liquidation: old.liquidation,
   };
 }

@@ -77,6 +77,10 @@ export interface OrderRecord {
   readonly trades: OrderTrade[];
   /** Sum of price x quantity of the executions, for price_average. */
   notional: Decimal;
+  /** Futures: fills never grow or flip the position. */
+  readonly reduceOnly: boolean;
+  /** Futures: an order the venue placed to liquidate a position. */
+  readonly liquidation: boolean;
 }
 
 /** Moves the record to `to`, refusing transitions the status table does not allow. */
@@ -121,6 +125,7 @@ export function toOrder(order: OrderRecord, withTrades = false): Order {
     inactive: order.inactive ? true : undefined,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
+    reduce_only: order.reduceOnly ? true : undefined,
     trades: withTrades && order.trades.length > 0 ? [...order.trades] : undefined,
   };
 }
@@ -156,6 +161,7 @@ function plainReport(order: OrderRecord, reportType: ReportType): OrderReport {
     inactive: order.inactive ? true : undefined,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
+    reduce_only: order.reduceOnly ? true : undefined,
     report_type: reportType,
   };
 }
@@ -187,11 +193,13 @@ function tradeReport(order: OrderRecord, reportType: ReportType, trade: OrderTra
     inactive: order.inactive ? true : undefined,
     created_at: order.createdAt,
     updated_at: order.updatedAt,
+    reduce_only: order.reduceOnly ? true : undefined,
     report_type: reportType,
     trade_id: trade.id,
     trade_quantity: trade.quantity,
     trade_price: trade.price,
     trade_fee: trade.fee,
     trade_taker: trade.taker,
+    trade_position_id: trade.position_id,
   };
 }

@@ -20,6 +20,8 @@ export interface ValidatedOrder {
   readonly expireTime?: number;
   readonly postOnly: boolean;
   readonly rates: FeeRates;
+  /** Futures only. */
+  readonly reduceOnly: boolean;
 }
 
 /** What validation needs to know about the venue. */
@@ -51,7 +53,8 @@ export function validateNewOrder(request: NewOrderRequest, ctx: ValidationContex
   if (!ORDER_TYPES.includes(type)) throw invalid(`type must be one of ${ORDER_TYPES.join(', ')}`);
   const timeInForce = request.time_in_force ?? 'GTC';
   if (!TIME_IN_FORCES.includes(timeInForce)) throw invalid(`time_in_force must be one of ${TIME_IN_FORCES.join(', ')}`);
-  if (request.reduce_only === true) throw invalid('reduce_only is for margin and futures orders only');
+  if (request.reduce_only !== undefined && typeof request.reduce_only !== 'boolean') throw invalid('reduce_only must be a boolean');
+  if (request.reduce_only === true && instrument.info.type !== 'futures') throw invalid('reduce_only is for margin and futures orders only');
   const clientOrderId = request.client_order_id;
   if (clientOrderId !== undefined && (typeof clientOrderId !== 'string' || clientOrderId === '' || clientOrderId.length > MAX_CLIENT_ORDER_ID)) {
     throw invalid(`client_order_id must be a non-empty string of at most ${MAX_CLIENT_ORDER_ID} characters`);
@@ -82,6 +85,7 @@ export function validateNewOrder(request: NewOrderRequest, ctx: ValidationContex
     expireTime,
     postOnly: request.post_only === true,
     rates,
+    reduceOnly: request.reduce_only === true,
   };
 }
 

@@ -18,6 +18,9 @@ import { replaceOrder } from './order-replace.js';
 import { isActive, toOrder, type OrderRecord } from './order-state.js';
 import { invalid, validateNewOrder, type ValidationContext } from './order-validation.js';
 import { VenueEngine } from './venue-engine.js';
+import { liquidateIfDue } from './futures/liquidation.js';
+import { SimulatedFuturesVenue } from './futures/simulated-futures-venue.js';
+import type { FuturesVenueOptions } from './futures/futures-terms.js';
 import {
   VenueRejection, type AccountId, type NewOrderRequest, type OrderListRequest, type ReplaceOrderRequest, type TransferRequest,
   type Venue, type VenueEvent,
@@ -26,8 +29,11 @@ import {
 /** Builds the matching model of one symbol. */
 export type SymbolMarketFactory = (instrument: Instrument) => SymbolMarket;
 
-/** Options of {@link SimulatedVenue}: how much closed-order history it keeps (see {@link VenueHistoryOptions}). */
-export type SimulatedVenueOptions = VenueHistoryOptions;
+/**
+ * Options of {@link SimulatedVenue}: how much closed-order history it keeps (see
+ * {@link VenueHistoryOptions}) and its futures settings (see {@link FuturesVenueOptions}).
+ */
+export type SimulatedVenueOptions = VenueHistoryOptions & { readonly futures?: FuturesVenueOptions };
 
 /**
  * The simulated exchange behind both the sandbox server and the backtester (see {@link Venue}).
@@ -40,6 +46,9 @@ export type SimulatedVenueOptions = VenueHistoryOptions;
  *   quote currency.
  * - Every request is processed at {@link now} and gets a request id from a counter
  *   ({@link lastRequestId}), the cause of everything it makes happen.
+ * - Futures symbols trade against futures accounts (margin, positions, leverage, risk limit, marks,
+ *   funding and liquidation: see `venue.futures` and the modules under `futures/`, each stating its
+ *   rules); spot paths are untouched by them.
  * - Pure and deterministic: no clock, timer or random source.
  */
 export class SimulatedVenue implements Venue {
@@ -47,6 +56,8 @@ export class SimulatedVenue implements Venue {
   private requestSeq = 0;
   private exchangeOpen = true;
   private readonly currencies = new Set<string>();
+  /** Futures accounts, positions, marks and funding (see {@link SimulatedFuturesVenue}). */
+  readonly futures: SimulatedFuturesVenue;
 
   constructor(
     instruments: ReadonlyMap<string, Instrument> | readonly Instrument[],
@@ -65,9 +76,16 @@ export class SimulatedVenue implements Venue {
       if (base !== null) this.currencies.add(base);
     }
     for (const b of Object.values(balances)) {
-      for (const c of [...Object.keys(b.spot ?? {}), ...Object.keys(b.wallet ?? {})]) this.currencies.add(c);
+      for (const c of [...Object.keys(b.spot ?? {}), ...Object.keys(b.wallet ?? {}), ...Object.keys(b.futures ?? {})]) this.currencies.add(c);
     }
-    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime, options);
+    const { futures, ...history } = options;
+    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime, history, futures);
+    this.futures = new SimulatedFuturesVenue({
+      engine: this.engine,
+      begin: (account) => this.begin(account),
+      context: () => this.context(),
+      advanceTo: (time) => this.advanceTo(time),
+    });
   }
 
   now(): number {
@@ -96,12 +114,22 @@ export class SimulatedVenue implements Venue {
       afterClose(engine, order);
       engine.commit();
     }
+    if (engine.funding.earliest() <= time) {
+      engine.funding.applyDue(engine, time);
+      liquidateIfDue(engine);
+      engine.commit();
+    }
+    if (engine.contractExpiry.earliest() <= time) {
+      engine.contractExpiry.settleDue(engine, time);
+      engine.commit();
+    }
     engine.time = time;
   }
 
   onMarketFrame(frame: unknown, receivedAt: number): void {
     this.advanceTo(receivedAt);
     applyMarketFrame(this.engine, frame, receivedAt);
+    liquidateIfDue(this.engine);
   }
 
   /** {@link onMarketFrame} for a frame the caller parsed already (book frames, or market events). */
@@ -109,6 +137,7 @@ export class SimulatedVenue implements Venue {
     this.advanceTo(receivedAt);
     if (books.length > 0) applyBookFrames(this.engine, books);
     if (events.length > 0) applyMarketEvents(this.engine, events);
+    liquidateIfDue(this.engine);
   }
 
   placeOrder(account: AccountId, request: NewOrderRequest): Order {

@@ -12,6 +12,16 @@ import { isActive, remainingLots, toReport, transition, type OrderRecord } from 
 import { limitNeed, marketNeed, receiveCurrency, Reservations, spendCurrency, type ReservationNeed } from './reservations.js';
 import { hasLimitPrice, isConditionalType } from './triggers.js';
 import { ClientOrderIdRegistry, VenueIds } from './venue-ids.js';
+import { FuturesAccounts } from './futures/futures-accounts.js';
+import { futuresOrderNeed, isFuturesPocket, pocketCurrency } from './futures/futures-margin-need.js';
+import { settleFutures } from './futures/futures-settlement.js';
+import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './futures/futures-terms.js';
+import { MarkPrices } from './futures/mark-prices.js';
+import { futuresBalances, positionView } from './futures/futures-views.js';
+import { FundingSchedule } from './futures/funding.js';
+import { ContractExpiry } from './futures/contract-expiry.js';
+import { PositionHistory } from './futures/position-history.js';
+import { LiquidationGate, type LiquidationRecord } from './futures/liquidation.js';
 import { VenueHistory, type VenueHistoryOptions } from './venue-history.js';
 import type { AccountId, EventCause, VenueEvent } from './venue-types.js';
 
@@ -46,6 +56,23 @@ export class VenueEngine {
   readonly feesCollected = new Map<string, Decimal>();
   /** Net amount per currency that came into the venue from the outside market (the counterparty). */
   readonly outsideFlows = new Map<string, Decimal>();
+  /** Futures accounts: margin balances, positions and leverage of every account. */
+  readonly futures: FuturesAccounts;
+  /** Mark prices of the futures symbols. */
+  readonly marks: MarkPrices;
+  readonly futuresOptions: FuturesVenueOptions;
+  /** Funding times and rates of the perpetuals. */
+  readonly funding: FundingSchedule;
+  /** Settlement of cash-settled contracts at expiry. */
+  readonly contractExpiry: ContractExpiry;
+  /** Closed positions of the futures accounts. */
+  readonly positionHistory = new PositionHistory();
+  /** Skips liquidation checks when nothing they read moved. */
+  readonly liquidationGate = new LiquidationGate();
+  /** Forced closes, in order. */
+  readonly liquidations: LiquidationRecord[] = [];
+  /** What the insurance fund paid per currency to cover liquidation deficits. */
+  readonly insurancePaid = new Map<string, Decimal>();
   private nextKey = 1;
   private readonly dirty = new Map<string, { account: AccountId; currency: string }>();
 
@@ -56,11 +83,29 @@ export class VenueEngine {
     private readonly listener: (event: VenueEvent) => void,
     startTime: number,
     historyOptions: VenueHistoryOptions = {},
+    futuresOptions: FuturesVenueOptions = {},
   ) {
     this.time = startTime;
     this.history = new VenueHistory(historyOptions);
     this.ledger = new Ledger(balances);
     for (const [symbol, instrument] of instruments) this.markets.set(symbol, marketFactory(instrument));
+    this.futuresOptions = futuresOptions;
+    const configs = new Map((futuresOptions.configs ?? []).map((c) => [c.symbol, c]));
+    const terms = new Map<string, FuturesTerms>();
+    for (const [symbol, instrument] of instruments) {
+      if (instrument.info.type === 'futures') terms.set(symbol, futuresTerms(instrument, configs.get(symbol), futuresOptions));
+    }
+    this.marks = new MarkPrices(instruments, this.markets);
+    const initialFutures = Object.fromEntries(Object.entries(balances).map(([account, b]) => [account, b.futures]));
+    this.futures = new FuturesAccounts(terms, instruments, initialFutures, (symbol) => this.marks.markOf(symbol));
+    this.futures.takeChanges();
+    const perpetuals = [...terms.values()].filter((t) => t.perpetual).map((t) => t.symbol).sort();
+    const expiries = new Map<string, number>();
+    for (const [symbol, instrument] of instruments) {
+      if (instrument.info.type === 'futures' && instrument.info.contract_type === 'cash_settled' && instrument.info.expiry !== null) expiries.set(symbol, instrument.info.expiry);
+    }
+    this.contractExpiry = new ContractExpiry(expiries);
+    this.funding = new FundingSchedule(perpetuals, startTime, futuresOptions.fundingIntervalMs, futuresOptions.defaultFundingRate);
   }
 
   /** A fresh matching-model key. */
@@ -111,6 +156,11 @@ export class VenueEngine {
     set.add(order.key);
   }
 
+  /** Emits any venue event (the futures modules' own events). */
+  emit(event: VenueEvent): void {
+    this.listener(event);
+  }
+
   /** Emits an order report with the current cause. */
   report(order: OrderRecord, reportType: ReportType, trade?: OrderTrade): void {
     this.listener({ kind: 'order', account: order.account, report: toReport(order, reportType, trade), cause: this.cause });
@@ -119,6 +169,7 @@ export class VenueEngine {
   /** What the order must hold now (undefined: nothing). */
   needOf(order: OrderRecord): ReservationNeed | undefined {
     if (!isActive(order) || order.inactive) return undefined;
+    if (order.instrument.info.type === 'futures') return futuresOrderNeed(this, order);
     if (order.marketBudget !== undefined) return { currency: spendCurrency(order.instrument, order.side), amount: order.marketBudget };
     const lots = remainingLots(order);
     const inst = order.instrument;
@@ -138,7 +189,13 @@ export class VenueEngine {
   /** True when the account can hold `need` for the order on top of everything else it holds. */
   fits(order: OrderRecord, need: ReservationNeed): boolean {
     const target = this.reservations.totalWith(order.key, order.account, order.reserveGroup, need);
-    return this.ledger.canReserve(order.account, need.currency, target);
+    return this.canHold(order.account, need.currency, target);
+  }
+
+  /** True when the account's reserved total in `currency` (spot, or a futures margin pocket) could be `target`. */
+  canHold(account: AccountId, currency: string, target: Decimal): boolean {
+    if (isFuturesPocket(currency)) return this.futures.canReserve(account, pocketCurrency(currency), target);
+    return this.ledger.canReserve(account, currency, target);
   }
 
   /** Brings ledger reservations to what the orders hold and emits the balance changes. */
@@ -147,10 +204,12 @@ export class VenueEngine {
     // without creating their iterators.
     if (this.dirty.size > 0) {
       for (const { account, currency } of this.dirty.values()) {
-        this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
+        if (isFuturesPocket(currency)) this.futures.setOrdersReserved(account, pocketCurrency(currency), this.reservations.total(account, currency));
+        else this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
       }
       this.dirty.clear();
     }
+    if (this.futures.terms.size > 0) this.emitFuturesChanges();
     const changes = this.ledger.takeChanges();
     if (changes.spot.size > 0) {
       for (const [account, currencies] of changes.spot) {
@@ -161,6 +220,25 @@ export class VenueEngine {
       for (const [account, currencies] of changes.wallet) {
         this.listener({ kind: 'wallet', account, balances: this.ledger.walletBalances(account, currencies) });
       }
+    }
+  }
+
+  /** Emits the futures balances and positions changed since the last commit. */
+  private emitFuturesChanges(): void {
+    const { balances, positions } = this.futures.takeChanges();
+    if (balances.size === 0 && positions.size === 0) return;
+    const accounts = new Set([...balances.keys(), ...positions.keys()]);
+    for (const account of [...accounts].sort()) {
+      const symbols = positions.get(account) ?? [];
+      this.listener({
+        kind: 'futures',
+        account,
+        balances: futuresBalances(this.futures, account, balances.get(account) ?? []),
+        positions: symbols.map((symbol) => {
+          const open = this.futures.position(account, symbol);
+          return open === undefined ? { symbol, quantity: ZERO } : positionView(this.futures, open, account);
+        }),
+      });
     }
   }
 
@@ -189,6 +267,7 @@ export class VenueEngine {
   settle(fill: MatchFill): boolean {
     const order = this.orders.get(fill.orderKey);
     if (order === undefined || !isActive(order) || order.inactive || fill.lots <= 0) return false;
+    if (order.instrument.info.type === 'futures') return settleFutures(this, order, fill);
     const inst = order.instrument;
     const price = ticksDecimal(inst, fill.priceTicks);
     const quantity = lotsDecimal(inst, fill.lots);
@@ -234,7 +313,7 @@ export class VenueEngine {
 
   /** Sum over accounts of a currency plus what the venue collected in fees (conservation checks). */
   heldByVenue(currency: string): Decimal {
-    return this.ledger.total(currency).plus(this.feesCollected.get(currency) ?? ZERO);
+    return this.ledger.total(currency).plus(this.futures.totalCash(currency)).plus(this.feesCollected.get(currency) ?? ZERO);
   }
 }
 

@@ -2,6 +2,8 @@ import type { Decimal } from '../../framework/model/decimal.js';
 import { EXCHANGE_ERRORS } from '../../framework/exchange/errors.js';
 import type { Side } from '../../framework/model/instrument.js';
 import type { TradingBalance, WalletBalance } from '../../framework/model/resources/balance.js';
+import type { Position } from '../../framework/model/resources/margin-account.js';
+import type { LiquidationRecord } from './futures/liquidation.js';
 import type { ContingencyType, Order, OrderType, TimeInForce } from '../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
@@ -98,7 +100,20 @@ export type VenueEvent =
   /** The account's spot balances of these currencies changed. */
   | { readonly kind: 'balance'; readonly account: AccountId; readonly balances: readonly TradingBalance[] }
   /** The account's wallet balances of these currencies changed. */
-  | { readonly kind: 'wallet'; readonly account: AccountId; readonly balances: readonly WalletBalance[] };
+  | { readonly kind: 'wallet'; readonly account: AccountId; readonly balances: readonly WalletBalance[] }
+  /**
+   * The account's futures balances (margin currencies) or positions changed; a position closed is
+   * sent as `{symbol, quantity: 0}`.
+   */
+  | { readonly kind: 'futures'; readonly account: AccountId; readonly balances: readonly TradingBalance[]; readonly positions: readonly (Position | FlatPosition)[] }
+  /** The venue force-closed a futures position of the account (after the `futures` event of the close). */
+  | { readonly kind: 'liquidation'; readonly account: AccountId; readonly liquidation: LiquidationRecord; readonly cause: EventCause };
+
+/** A position that just closed, in a `futures` event. */
+export interface FlatPosition {
+  readonly symbol: string;
+  readonly quantity: Decimal;
+}
 
 /**
  * Why something happened: every fill and every state change is traceable to the request or the
@@ -107,7 +122,7 @@ export type VenueEvent =
 export type EventCause =
   | { readonly kind: 'request'; readonly requestId: number }
   | { readonly kind: 'market'; readonly frameTime: number; readonly channel: string; readonly symbol: string; readonly sequence?: number }
-  | { readonly kind: 'timer'; readonly time: number; readonly reason: 'expire-day' | 'expire-gtd' };
+  | { readonly kind: 'timer'; readonly time: number; readonly reason: 'expire-day' | 'expire-gtd' | 'funding' | 'contract-expiry' };
 
 /** A currency amount held by an account, as configured at start. */
 export type InitialBalances = Readonly<Record<string, string>>;

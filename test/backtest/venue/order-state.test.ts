@@ -22,7 +22,7 @@ const record = fc.record({
   ...r,
   key: 7, id: '42', account: 'a', clientOrderId: 'c-1', side: 'buy', expireTime: T0 + 1000, postOnly: true,
   rates: effectiveRates(r.instrument.info), triggered: false, resting: false, createdAt: T0, updatedAt: T0 + 5,
-  reserveGroup: 'order:7', trades: [], notional: new Decimal(0),
+  reserveGroup: 'order:7', trades: [], notional: new Decimal(0), reduceOnly: false, liquidation: false,
 }));
 
 const trade: OrderTrade = { id: '9', quantity: new Decimal('0.5'), price: new Decimal('2500'), fee: new Decimal('1.25'), taker: true, timestamp: T0 };
@@ -32,7 +32,7 @@ describe('toReport', () => {
     fc.assert(fc.property(record, fc.boolean(), (r, withTrade) => {
       const { trades: _trades, price_average: _average, ...fields } = toOrder(r);
       const expected = withTrade
-        ? { ...fields, report_type: 'trade', trade_id: '9', trade_quantity: trade.quantity, trade_price: trade.price, trade_fee: trade.fee, trade_taker: true }
+        ? { ...fields, report_type: 'trade', trade_id: '9', trade_quantity: trade.quantity, trade_price: trade.price, trade_fee: trade.fee, trade_taker: true, trade_position_id: undefined }
         : { ...fields, report_type: 'replaced' };
       const report = withTrade ? toReport(r, 'trade', trade) : toReport(r, 'replaced');
       expect(report).toEqual(expected);

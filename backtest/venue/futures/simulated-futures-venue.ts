@@ -1,0 +1,141 @@
+import { Decimal, type Decimal as DecimalValue } from '../../../framework/model/decimal.js';
+import type { TradingBalance } from '../../../framework/model/resources/balance.js';
+import type { ClearingRecord } from '../../../framework/model/resources/clearing.js';
+import { parseFuturesInfoMap } from '../../../framework/model/resources/futures-info.js';
+import type { MarginAccount } from '../../../framework/model/resources/margin-account.js';
+import type { Order } from '../../../framework/model/resources/order.js';
+import type { PositionHistoryRecord } from '../../../framework/model/resources/position-history.js';
+import { toOrder } from '../order-state.js';
+import type { ValidationContext } from '../order-validation.js';
+import type { VenueEngine } from '../venue-engine.js';
+import type { AccountId } from '../venue-types.js';
+import { closePosition, futuresAccount, setLeverage, setMarginBalance } from './futures-requests.js';
+import { liquidateIfDue, type LiquidationRecord } from './liquidation.js';
+import { futuresBalances } from './futures-views.js';
+
+/** What the futures requests need from the venue that owns them. */
+export interface FuturesVenueHost {
+  readonly engine: VenueEngine;
+  /** Starts a request of the account (request id, cause, account check). */
+  begin(account: AccountId): void;
+  context(): ValidationContext;
+  advanceTo(time: number): void;
+}
+
+/**
+ * The futures side of `SimulatedVenue` (`venue.futures`): the requests of document 001's futures
+ * section that concern accounts and positions (orders go through the venue's ordinary order methods,
+ * which treat a futures symbol's orders by the futures rules), and the recorded futures data that
+ * moves marks and funding. Every request method processes at the venue's current time and throws
+ * `VenueRejection` on refusal, like the venue's.
+ */
+export class SimulatedFuturesVenue {
+  constructor(private readonly host: FuturesVenueHost) {}
+
+  /** Futures trading balances of the account (`GET /api/3/futures/balance`). */
+  balances(account: AccountId): TradingBalance[] {
+    this.host.begin(account);
+    return futuresBalances(this.host.engine.futures, account);
+  }
+
+  /** Account views of every symbol with an open position (`GET /api/3/futures/account`). */
+  accounts(account: AccountId): MarginAccount[] {
+    this.host.begin(account);
+    return this.host.engine.futures.openPositions(account).map((p) => futuresAccount(this.host.engine, account, p.symbol));
+  }
+
+  /** Account view of one symbol (`GET /api/3/futures/account/isolated/{symbol}`). */
+  account(account: AccountId, symbol: string): MarginAccount {
+    this.host.begin(account);
+    return futuresAccount(this.host.engine, account, symbol);
+  }
+
+  /** Sets the leverage of a symbol (`PUT /api/3/futures/account/isolated/{symbol}`; rules in `setLeverage`). */
+  setLeverage(account: AccountId, symbol: string, leverage: string): MarginAccount {
+    this.host.begin(account);
+    return setLeverage(this.host.engine, account, symbol, leverage);
+  }
+
+  /**
+   * `PUT /api/3/futures/account/isolated/{symbol}`: the leverage when given (see `setLeverage`), then
+   * the margin balance when given (see `setMarginBalance`); a refusal of either changes nothing.
+   */
+  updateAccount(account: AccountId, symbol: string, request: { readonly margin_balance?: string; readonly leverage?: string }): MarginAccount {
+    this.host.begin(account);
+    const engine = this.host.engine;
+    if (request.leverage === undefined) return request.margin_balance === undefined ? futuresAccount(engine, account, symbol) : setMarginBalance(engine, account, symbol, request.margin_balance);
+    const previous = engine.futures.leverage(account, symbol);
+    const view = setLeverage(engine, account, symbol, request.leverage);
+    if (request.margin_balance === undefined) return view;
+    try {
+      return setMarginBalance(engine, account, symbol, request.margin_balance);
+    } catch (error) {
+      engine.futures.setLeverage(account, symbol, previous);
+      engine.commit();
+      throw error;
+    }
+  }
+
+  /** Closes a position whole, with a limit at `price` or at market (`DELETE /api/3/futures/position/isolated/{symbol}`). */
+  closePosition(account: AccountId, symbol: string, price?: string, strictValidate = false): Order {
+    this.host.begin(account);
+    return toOrder(closePosition(this.host.engine, account, symbol, this.host.context(), price, strictValidate));
+  }
+
+  /** Closes every position of the account at market (`DELETE /api/3/futures/position`). */
+  closeAllPositions(account: AccountId): Order[] {
+    this.host.begin(account);
+    const engine = this.host.engine;
+    return engine.futures.openPositions(account).map((p) => toOrder(closePosition(engine, account, p.symbol, this.host.context())));
+  }
+
+  /** Positions of the account: open ones (`active`), then closed and liquidated ones newest first (`GET /api/3/futures/history/positions`). */
+  positionHistory(account: AccountId): PositionHistoryRecord[] {
+    this.host.begin(account);
+    return this.host.engine.positionHistory.records(this.host.engine.futures, account);
+  }
+
+  /** Funding payments of the account, newest first (`GET /api/3/futures/history/clearing`). */
+  clearing(account: AccountId): ClearingRecord[] {
+    this.host.begin(account);
+    return this.host.engine.funding.clearing(account);
+  }
+
+  /**
+   * Feeds recorded futures info (the body of `GET /api/3/public/futures/info`, keyed by contract)
+   * received at `receivedAt`: time advances first (funding due before it is paid at the old marks),
+   * then each known contract's `mark_price` becomes its mark and a perpetual's `funding_rate` and
+   * `next_funding_time` its funding data, a cash-settled one's `indicative_settlement_price` its
+   * settlement price; then liquidations are checked.
+   */
+  applyFuturesInfo(body: unknown, receivedAt: number): void {
+    this.host.advanceTo(receivedAt);
+    const engine = this.host.engine;
+    const infos = Object.entries(parseFuturesInfoMap(body)).filter(([symbol]) => engine.futures.terms.has(symbol));
+    // What this info makes happen (liquidations) is caused by it: one cause naming its contracts.
+    engine.cause = { kind: 'market', frameTime: receivedAt, channel: 'futures/info', symbol: infos.map(([s]) => s).join(',') };
+    for (const [symbol, info] of infos) {
+      engine.marks.setRecorded(symbol, new Decimal(info.mark_price));
+      const rate = info.funding_rate === undefined ? undefined : new Decimal(info.funding_rate);
+      engine.funding.setRecorded(symbol, rate, info.next_funding_time, engine.time);
+      if (info.indicative_settlement_price !== undefined) engine.contractExpiry.setSettlementPrice(symbol, new Decimal(info.indicative_settlement_price));
+    }
+    liquidateIfDue(engine);
+    engine.commit();
+  }
+
+  /** Current mark price of a symbol (see `MarkPrices`), undefined when none is known. */
+  markPrice(symbol: string): DecimalValue | undefined {
+    return this.host.engine.marks.markOf(symbol);
+  }
+
+  /** Forced closes so far, in order. */
+  liquidations(): readonly LiquidationRecord[] {
+    return this.host.engine.liquidations;
+  }
+
+  /** What the insurance fund paid in a currency to cover liquidation deficits. */
+  insurancePaid(currency: string): DecimalValue {
+    return this.host.engine.insurancePaid.get(currency) ?? new Decimal(0);
+  }
+}
