@@ -3,7 +3,6 @@ import { EXCHANGE_ERRORS } from '../../framework/exchange/errors.js';
 import type { Side } from '../../framework/model/instrument.js';
 import type { TradingBalance, WalletBalance } from '../../framework/model/resources/balance.js';
 import type { Position } from '../../framework/model/resources/margin-account.js';
-import type { LiquidationRecord } from './futures/liquidation.js';
 import type { ContingencyType, Order, OrderType, TimeInForce } from '../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
@@ -91,6 +90,23 @@ export class VenueRejection extends Error {
   toWire(): { error: { code: number; message: string; description: string } } {
     return { error: { code: this.code, message: this.exchangeMessage, description: this.description } };
   }
+}
+
+/** One forced close, for reports. */
+export interface LiquidationRecord {
+  readonly account: AccountId;
+  readonly symbol: string;
+  readonly time: number;
+  readonly positionId: string;
+  /** Signed quantity closed. */
+  readonly quantity: Decimal;
+  /** The mark price the position closed at. */
+  readonly price: Decimal;
+  readonly realized: Decimal;
+  /** force_close_fee x notional, taken from the margin cash. */
+  readonly fee: Decimal;
+  /** What the insurance fund paid to bring the margin cash back to zero (0 when none). */
+  readonly deficit: Decimal;
 }
 
 /** What the venue tells the outside world, in the order it happened. */

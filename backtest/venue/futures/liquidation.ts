@@ -2,26 +2,11 @@ import { ZERO, type Decimal } from '../../../framework/model/decimal.js';
 import { cancelWithList } from '../list-effects.js';
 import { isActive } from '../order-state.js';
 import type { VenueEngine } from '../venue-engine.js';
-import type { AccountId } from '../venue-types.js';
+import type { AccountId, LiquidationRecord } from '../venue-types.js';
 import { ceilToUnit } from './futures-terms.js';
 import { FLAT } from './position-math.js';
 
-/** One forced close, for reports. */
-export interface LiquidationRecord {
-  readonly account: AccountId;
-  readonly symbol: string;
-  readonly time: number;
-  readonly positionId: string;
-  /** Signed quantity closed. */
-  readonly quantity: Decimal;
-  /** The mark price the position closed at. */
-  readonly price: Decimal;
-  readonly realized: Decimal;
-  /** force_close_fee x notional, taken from the margin cash. */
-  readonly fee: Decimal;
-  /** What the insurance fund paid to bring the margin cash back to zero (0 when none). */
-  readonly deficit: Decimal;
-}
+export type { LiquidationRecord } from '../venue-types.js';
 
 /**
  * Liquidation at the venue. The rule, per account and margin currency (positions of a currency are
