@@ -102,6 +102,8 @@ export class MutableOrderHandle implements OrderHandle {
   refusal: OrderHandle['refusal'];
   /** The replacement id while a replace is on its way. */
   replacingWith: string | undefined;
+  /** The replace or cancel on its way: only its own answer or refusal ends the pending status. */
+  private pendingIntent: string | undefined;
   private notional: Decimal = ZERO;
   private readonly tradeIds = new Set<string>();
 
@@ -148,8 +150,10 @@ export class MutableOrderHandle implements OrderHandle {
     } else if (intent.kind === 'replace') {
       if (this.isOpen) this.status = 'pendingReplace';
       this.replacingWith = intent.newClientOrderId;
+      this.pendingIntent = intent.intentId;
     } else if (intent.kind === 'cancel' || intent.kind === 'cancelAll') {
       if (this.status === 'open' || this.status === 'pendingReplace') this.status = 'pendingCancel';
+      this.pendingIntent = intent.intentId;
     }
   }
 
@@ -158,13 +162,9 @@ export class MutableOrderHandle implements OrderHandle {
    * or cancel leaves the order as it was (its own reports say if it ended meanwhile).
    */
   refused(intent: Intent, status: 'denied' | 'rejected', refusal: NonNullable<OrderHandle['refusal']>): HandleChange {
-    if (intent.kind === 'replace') {
-      this.replacingWith = undefined;
-      if (this.status === 'pendingReplace') this.status = 'open';
-      return UNCHANGED;
-    }
-    if (intent.kind === 'cancel' || intent.kind === 'cancelAll') {
-      if (this.status === 'pendingCancel') this.status = 'open';
+    if (intent.kind === 'replace' || intent.kind === 'cancel' || intent.kind === 'cancelAll') {
+      if (intent.kind === 'replace' && this.replacingWith === intent.newClientOrderId) this.replacingWith = undefined;
+      this.answered(intent.intentId);
       return UNCHANGED;
     }
     if (this.isClosed || this.order !== undefined) return UNCHANGED;
@@ -192,6 +192,7 @@ export class MutableOrderHandle implements OrderHandle {
     }
     this.status = order.status === 'filled' ? 'filled' : order.status === 'expired' ? 'expired' : 'canceled';
     this.replacingWith = undefined;
+    this.pendingIntent = undefined;
     return { fills: [], closed: true };
   }
 
@@ -200,11 +201,20 @@ export class MutableOrderHandle implements OrderHandle {
     if (newId !== this.clientOrderId) this.previousClientOrderId = this.clientOrderId;
     this.clientOrderId = newId;
     this.replacingWith = undefined;
-    if (this.status === 'pendingReplace') this.status = 'open';
+    if (this.status === 'pendingReplace') {
+      this.status = 'open';
+      this.pendingIntent = undefined;
+    }
   }
 
-  /** A cancel or replace was answered: the order is no longer waiting on it (its snapshot says the rest). */
-  answered(): void {
+  /**
+   * The answer to `intentId` came: when it is the replace or cancel the order waits on, the order
+   * no longer waits (its snapshot says the rest). The late answer of an earlier request (a place
+   * answered after a replace was sent) leaves the pending status alone.
+   */
+  answered(intentId: string): void {
+    if (this.pendingIntent !== intentId) return;
+    this.pendingIntent = undefined;
     if (this.status === 'pendingReplace' || this.status === 'pendingCancel') this.status = 'open';
   }
 
@@ -214,6 +224,7 @@ export class MutableOrderHandle implements OrderHandle {
     this.status = 'rejected';
     this.refusal = { reason: 'rejected by the exchange' };
     this.replacingWith = undefined;
+    this.pendingIntent = undefined;
     return { fills: [], closed: true };
   }
 

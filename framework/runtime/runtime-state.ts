@@ -180,7 +180,7 @@ export class RuntimeState {
           const update = this.applyOrder(order, undefined);
           if (update !== undefined) updates.push(update);
         }
-        for (const handle of handles) handle.answered();
+        for (const handle of handles) handle.answered(report.intent.intentId);
         return updates;
       }
       case 'order': {

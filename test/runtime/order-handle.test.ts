@@ -91,6 +91,23 @@ describe('order handles through the strategy engine', () => {
     expect(engineContext(w.engine).orders()).toEqual([]);
   });
 
+  it('the late answer of a place leaves a replace sent after the order\'s own update pending', () => {
+    let handle: OrderHandle | undefined;
+    const w = run({ onStart: (ctx) => void (handle = ctx.place(SPEC)) });
+    const place = w.ports.submitted[0] as PlaceIntent;
+    const h = handle!;
+    // The order's update overtakes the place's answer; the strategy moves the order at once.
+    w.send(update(snapshot(h.clientOrderId, 'new', '0', 1), 'new'));
+    engineContext(w.engine).replace(h, dec('1'), dec('101'));
+    const replace = w.ports.submitted[1] as ReplaceIntent;
+    expect(h.status).toBe('pendingReplace');
+    w.send({ kind: 'accepted', intent: place, orders: [snapshot(place.clientOrderId!, 'new', '0', 1)], time: 2 });
+    expect(h.status).toBe('pendingReplace');
+    // A refusal of another intent (an earlier cancel, say) does not end it either; its own answer does.
+    w.send({ kind: 'accepted', intent: replace, orders: [snapshot(replace.newClientOrderId!, 'new', '0', 3, { price: dec('101') })], time: 3 });
+    expect([h.status, h.clientOrderId]).toEqual(['open', replace.newClientOrderId]);
+  });
+
   it('a denied place closes its handle as denied; a denied or rejected replace leaves the order open', () => {
     const handles: OrderHandle[] = [];
     const w = run({ onStart: (ctx) => void handles.push(ctx.place(SPEC), ctx.place(SPEC)) });
