@@ -12,13 +12,8 @@ export const DEFAULT_MAX_WINDOW_SIZE = 1 << 18;
 
 /** Level writes between two looks at how many of them missed the window. */
 const TRAFFIC_SAMPLE = 2048;
-/**
- * The window doubles when more than 1 write in this many missed it. A miss costs a binary search
- * and two typed-array copies in the sorted fallback, a window write one store, so even a thin
- * stream of far updates (2% of the writes of a recorded ETHUSDT feed) pays for a wider window;
- * its size stays bounded by the ladder's largest size.
- */
-const MISS_SHARE = 64;
+/** The window doubles when more than 1 write in this many missed it. */
+const MISS_SHARE = 8;
 /** After a snapshot the window is sized to hold this share of the levels, counted from the best. */
 const FIT_SHARE = 0.9;
 
@@ -42,7 +37,7 @@ const FIT_SHARE = 0.9;
  * The window's size follows the book, as books differ by orders of magnitude in ticks (ETH at a
  * 0.01 tick spans a few thousand ticks, BTC hundreds of thousands): {@link fit} grows it after a
  * snapshot to hold most levels, and {@link rebalance} doubles it when more than one level write
- * in 64 lands outside it, up to the largest size. It never shrinks: the spread of a symbol's
+ * in eight lands outside it, up to the largest size. It never shrinks: the spread of a symbol's
  * traffic outlives a resync. The best level sits three quarters of the way
  * up, leaving room for the price to improve; {@link rebalance} (once per message) recentres the
  * window when the best drifts out of its comfortable band, so a recentring, O(levels), comes only
