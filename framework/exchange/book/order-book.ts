@@ -26,7 +26,7 @@ export interface OrderBookOptions {
    * Price steps (units of 10^-priceScale) each side keeps in its dense window around the touch:
    * level changes inside it are O(1), the rest go to a sorted fallback. This is the smallest
    * window; a snapshot grows it to hold most of the book's levels, and it doubles when more than
-   * 1 change in 64 misses it; it never shrinks (see BookLadder). Default 4096 (32 KiB a side); a
+   * 1 change in 8 misses it; it never shrinks (see BookLadder). Default 4096 (32 KiB a side); a
    * power of two from 64 to 2^20.
    */
   readonly windowSize?: number;
