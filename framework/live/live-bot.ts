@@ -12,6 +12,7 @@ import type { LoadedStrategy } from '../runtime/plugin-loader.js';
 import { liveSchedulers } from '../runtime/runtime-ports.js';
 import type { Clock } from '../time/clock.js';
 import type { Journal } from './journal.js';
+import { finalAccount } from './final-account.js';
 import { LiveMarketFeed } from './live-market-feed.js';
 import { TOKENS } from './tokens.js';
 import { TradeActivityLog, type TradeActivity } from './trade-activity-log.js';
@@ -87,7 +88,7 @@ export class LiveBot {
     } finally {
       if (statusTimer !== undefined) clearInterval(statusTimer);
       await kernel.stop(config.execution.onShutdown).catch((error: unknown) => logger.log('error', 'shutdown failed', { error: String(error) }));
-      this.journal.note('stopped', { open: kernel.adapter.registry.open().map((t) => t.clientOrderId) });
+      this.journal.note('stopped', { open: kernel.adapter.registry.open().map((t) => t.clientOrderId), ...finalAccount(kernel, this.strategy.plugin.name, instruments) });
       logger.log('info', formatStatus(kernel.status()));
       this.journal.close();
       await feed.close();
