@@ -33,9 +33,11 @@ export interface SoakLife {
   readyMs?: number;
   /** Spawn to the first order this life placed (ms). */
   tradingMs?: number;
-  /** How the harness ended it, or `self` when it exited on its own. */
+  /** How the harness ended it, or `self` when it exited on its own (then restarted like a supervisor would). */
   endedBy?: 'SIGKILL' | 'SIGTERM' | 'self';
   exit?: { code: number | null; signal: string | null };
+  /** Spawn to exit (ms). */
+  aliveMs?: number;
   stderr?: string;
 }
 
@@ -61,6 +63,10 @@ export interface SoakResult {
 }
 
 const INITIAL = { USDT: '1000', BTC: '1' } as const;
+/** Pause before restarting a bot that exited on its own, as a supervisor's RestartSec. */
+const SUPERVISOR_RESTART_MS = 1000;
+/** Exits on their own in the final phase before the run gives up (a crash loop). */
+const MAX_SELF_EXITS = 10;
 const ACCOUNT = 'main';
 
 /**
@@ -90,6 +96,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   const slot = options.durationMs / (kills + 1);
   const start = Date.now();
   let killed = 0;
+  let selfExits = 0;
   let pass = false;
   try {
     for (;;) {
@@ -107,20 +114,25 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
           killed++;
         }
         log(`seed ${options.seed}: life ${lives.length} ${describeLife(life)}`);
-        await sleep(random.between('downtime', 0, 2000));
+        await sleep(ended ? SUPERVISOR_RESTART_MS : random.between('downtime', 0, 2000));
         continue;
       }
       // The last life runs to the end of the run, and at least until it trades, then stops cleanly.
       const endAt = start + options.durationMs;
       const ended = await watch(bot, life, tail, () => Date.now() >= endAt && (life.tradingMs !== undefined || Date.now() - bot.spawnedAt > 60_000));
-      if (!ended) {
-        bot.child.kill('SIGTERM');
-        life.endedBy = 'SIGTERM';
-        life.exit = await within(bot.exited, 30_000);
-        if (life.exit === undefined) {
-          bot.child.kill('SIGKILL');
-          await bot.exited;
-        }
+      if (ended) {
+        // Restarted as a supervisor (systemd Restart=on-failure) would; the life stays on record as a failure.
+        log(`seed ${options.seed}: life ${lives.length} ${describeLife(life)}`);
+        if (++selfExits > MAX_SELF_EXITS) break;
+        await sleep(SUPERVISOR_RESTART_MS);
+        continue;
+      }
+      bot.child.kill('SIGTERM');
+      life.endedBy = 'SIGTERM';
+      life.exit = await within(bot.exited, 30_000);
+      if (life.exit === undefined) {
+        bot.child.kill('SIGKILL');
+        await bot.exited;
       }
       tail.poll();
       log(`seed ${options.seed}: life ${lives.length} ${describeLife(life)}`);
@@ -135,11 +147,16 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       }),
       selfExitCheck(lives),
     ];
+    const errors = botErrors(path.join(dir, 'bot.jsonl'));
+    checks.push({
+      name: 'no error in the bot\'s log', pass: errors.size === 0,
+      detail: [...errors].map(([message, count]) => `${count}x ${message}`).join('; '),
+    });
     pass = checks.every((c) => c.pass);
     return {
       seed: options.seed, kills: killed, lives, orders: venue.orderHistory(ACCOUNT).length, fills: venue.tradeHistory(ACCOUNT).length,
       publicTrades: market.trades, restartMs: restartFigures(lives), reconciliation: reconciliation(tail),
-      journalUnreadableLines: tail.unreadable.length, botErrors: botErrors(path.join(dir, 'bot.jsonl')), checks, pass,
+      journalUnreadableLines: tail.unreadable.length, botErrors: errors, checks, pass,
       dir: !pass && options.keepFailed === true ? dir : undefined,
     };
   } finally {
@@ -152,7 +169,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
 /** Follows the journal of a life until `done()` holds or the process exits (then true: it ended on its own). */
 async function watch(bot: BotProcess, life: SoakLife, tail: JournalTail, done: () => boolean): Promise<boolean> {
   let exited: SoakLife['exit'];
-  void bot.exited.then((exit) => (exited = exit));
+  void bot.exited.then((exit) => {
+    exited = exit;
+    life.aliveMs = Date.now() - life.spawnedAt;
+  });
   let mine = false;
   for (;;) {
     for (const r of tail.poll()) {
@@ -199,7 +219,7 @@ function selfExitCheck(lives: readonly SoakLife[]): SoakCheck {
   return {
     name: 'no life ended on its own',
     pass: selfEnded.length === 0,
-    detail: selfEnded.map((l) => `pid ${l.pid} exit ${l.exit?.code} after ${l.exit === undefined ? '?' : ''}: ${(l.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`).join('; '),
+    detail: selfEnded.map((l) => `pid ${l.pid} exit ${l.exit?.code} after ${l.aliveMs} ms: ${(l.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`).join('; '),
   };
 }
 
@@ -225,12 +245,17 @@ function botErrors(logFile: string): Map<string, number> {
   }
   for (const line of text.split('\n')) {
     if (!line.includes('"level":"error"')) continue;
+    let key = '(unreadable log line)';
     try {
-      const message = String((JSON.parse(line) as { message?: unknown }).message);
-      counts.set(message, (counts.get(message) ?? 0) + 1);
+      const entry = JSON.parse(line) as { timestamp?: unknown; message?: unknown; fields?: unknown };
+      // The first time and fields of each message are the evidence; later repeats are counted.
+      key = `${String(entry.message)} ${JSON.stringify(entry.fields ?? {}).slice(0, 400)} (first at ${String(entry.timestamp)})`;
+      const seen = [...counts.keys()].find((k) => k.startsWith(`${String(entry.message)} `));
+      if (seen !== undefined) key = seen;
     } catch {
-      counts.set('(unreadable log line)', (counts.get('(unreadable log line)') ?? 0) + 1);
+      // counted under the unreadable key
     }
+    counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
 }
@@ -238,7 +263,7 @@ function botErrors(logFile: string): Map<string, number> {
 function describeLife(life: SoakLife): string {
   const ready = life.readyMs === undefined ? 'never ready' : `ready ${life.readyMs} ms`;
   const trading = life.tradingMs === undefined ? 'no order' : `trading ${life.tradingMs} ms`;
-  return `${ready}, ${trading}, ended by ${life.endedBy ?? '?'} (exit ${life.exit?.code ?? '-'} ${life.exit?.signal ?? ''}) after ${Date.now() - life.spawnedAt} ms`;
+  return `${ready}, ${trading}, ended by ${life.endedBy ?? '?'} (exit ${life.exit?.code ?? '-'} ${life.exit?.signal ?? ''}) after ${life.aliveMs ?? Date.now() - life.spawnedAt} ms${life.endedBy === 'self' ? `: ${(life.stderr ?? '').trim().split('\n').slice(-2).join(' | ')}` : ''}`;
 }
 
 /** The bot's config: the market maker on the soak symbol, journal and log beside the file, orders canceled at a clean stop. */
