@@ -185,6 +185,8 @@ async function watch(bot: BotProcess, life: SoakLife, tail: JournalTail, done: (
       life.endedBy = 'self';
       life.exit = exited;
       life.stderr = bot.stderr();
+      // The whole stderr is evidence; the summary shows its first lines.
+      writeFileSync(path.join(path.dirname(tail.file), '..', `pid-${life.pid}.stderr.txt`), life.stderr);
       return true;
     }
     if (done()) return false;
@@ -219,7 +221,7 @@ function selfExitCheck(lives: readonly SoakLife[]): SoakCheck {
   return {
     name: 'no life ended on its own',
     pass: selfEnded.length === 0,
-    detail: selfEnded.map((l) => `pid ${l.pid} exit ${l.exit?.code} after ${l.aliveMs} ms: ${(l.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`).join('; '),
+    detail: selfEnded.map((l) => `pid ${l.pid} exit ${l.exit?.code} after ${l.aliveMs} ms: ${firstLines(l.stderr)}`).join('; '),
   };
 }
 
@@ -263,7 +265,12 @@ function botErrors(logFile: string): Map<string, number> {
 function describeLife(life: SoakLife): string {
   const ready = life.readyMs === undefined ? 'never ready' : `ready ${life.readyMs} ms`;
   const trading = life.tradingMs === undefined ? 'no order' : `trading ${life.tradingMs} ms`;
-  return `${ready}, ${trading}, ended by ${life.endedBy ?? '?'} (exit ${life.exit?.code ?? '-'} ${life.exit?.signal ?? ''}) after ${life.aliveMs ?? Date.now() - life.spawnedAt} ms${life.endedBy === 'self' ? `: ${(life.stderr ?? '').trim().split('\n').slice(-2).join(' | ')}` : ''}`;
+  return `${ready}, ${trading}, ended by ${life.endedBy ?? '?'} (exit ${life.exit?.code ?? '-'} ${life.exit?.signal ?? ''}) after ${life.aliveMs ?? Date.now() - life.spawnedAt} ms${life.endedBy === 'self' ? `: ${firstLines(life.stderr)}` : ''}`;
+}
+
+/** The first lines of a stderr text, on one line. */
+function firstLines(text: string | undefined): string {
+  return (text ?? '').split('\n').map((l) => l.trim()).filter((l) => l.length > 0).slice(0, 3).join(' | ').slice(0, 400);
 }
 
 /** The bot's config: the market maker on the soak symbol, journal and log beside the file, orders canceled at a clean stop. */
