@@ -281,7 +281,8 @@ function botYaml(id: string, server: SandboxServer): string {
     'strategy:',
     '  name: market-maker',
     `  symbols: [${SOAK_SYMBOL}]`,
-    '  params: { halfSpreadBps: "10", orderQuantity: "0.01", maxInventory: "0.05", requoteBps: "5", minRequoteIntervalMs: 0 }',
+    // minRequoteIntervalMs keeps the strategy's default (250 ms), which is also its back-off after a refusal.
+    '  params: { halfSpreadBps: "10", orderQuantity: "0.01", maxInventory: "0.05", requoteBps: "5" }',
     'risk: { priceBand: "0.2" }',
     'execution: { unknownOrders: cancel, onShutdown: cancel }',
     'journal: { dir: ./journal }',
