@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { faultPreset } from '../../backtest/sandbox/fault-presets.js';
@@ -8,6 +8,7 @@ import { ErrorCode } from '../../framework/exchange/errors.js';
 import { VenueRejection, type Venue } from '../../backtest/venue/venue-types.js';
 import { spawnLiveBot, type BotProcess } from './bot-process.js';
 import { JournalTail } from './journal-tail.js';
+import { botErrors, firstLines, recordsOf } from './run-evidence.js';
 import { checkSoak, type SoakCheck } from './soak-checks.js';
 import { SoakMarket, SOAK_SYMBOL } from './soak-market.js';
 import { SeededRandom } from './seeded-random.js';
@@ -138,6 +139,14 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
       log(`seed ${options.seed}: life ${lives.length} ${describeLife(life)}`);
       break;
     }
+    // A life's last records can land after the last poll of its watch (killed right after them).
+    for (const life of lives) {
+      const own = recordsOf(life.pid, tail.records);
+      const ready = own.find((r) => r['k'] === 'note' && r['event'] === 'reconciled');
+      life.readyMs = ready === undefined ? undefined : Number(ready['t']) - life.spawnedAt;
+      const first = ready === undefined ? undefined : own.slice(own.indexOf(ready)).find((r) => r['k'] === 'order');
+      life.tradingMs = first === undefined ? undefined : Number(first['t']) - life.spawnedAt;
+    }
     const venue = server.venue;
     const checks = [
       ...checkSoak({
@@ -237,40 +246,10 @@ function reconciliation(tail: JournalTail): SoakResult['reconciliation'] {
   return { adopted: count('adopted'), canceled: count('canceled'), missing: count('missing') };
 }
 
-function botErrors(logFile: string): Map<string, number> {
-  const counts = new Map<string, number>();
-  let text = '';
-  try {
-    text = readFileSync(logFile, 'utf8');
-  } catch {
-    return counts;
-  }
-  for (const line of text.split('\n')) {
-    if (!line.includes('"level":"error"')) continue;
-    let key = '(unreadable log line)';
-    try {
-      const entry = JSON.parse(line) as { timestamp?: unknown; message?: unknown; fields?: unknown };
-      // The first time and fields of each message are the evidence; later repeats are counted.
-      key = `${String(entry.message)} ${JSON.stringify(entry.fields ?? {}).slice(0, 400)} (first at ${String(entry.timestamp)})`;
-      const seen = [...counts.keys()].find((k) => k.startsWith(`${String(entry.message)} `));
-      if (seen !== undefined) key = seen;
-    } catch {
-      // counted under the unreadable key
-    }
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return counts;
-}
-
 function describeLife(life: SoakLife): string {
   const ready = life.readyMs === undefined ? 'never ready' : `ready ${life.readyMs} ms`;
   const trading = life.tradingMs === undefined ? 'no order' : `trading ${life.tradingMs} ms`;
   return `${ready}, ${trading}, ended by ${life.endedBy ?? '?'} (exit ${life.exit?.code ?? '-'} ${life.exit?.signal ?? ''}) after ${life.aliveMs ?? Date.now() - life.spawnedAt} ms${life.endedBy === 'self' ? `: ${firstLines(life.stderr)}` : ''}`;
-}
-
-/** The first lines of a stderr text, on one line. */
-function firstLines(text: string | undefined): string {
-  return (text ?? '').split('\n').map((l) => l.trim()).filter((l) => l.length > 0).slice(0, 3).join(' | ').slice(0, 400);
 }
 
 /** The bot's config: the market maker on the soak symbol, journal and log beside the file, orders canceled at a clean stop. */
