@@ -2,6 +2,7 @@ import { ConstantLatency } from '../backtest/venue/matching/latency-model.js';
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
 import { parseBalanceFlags } from '../backtest/sandbox/balance-flags.js';
+import { FAULT_PRESETS, faultPreset } from '../backtest/sandbox/fault-presets.js';
 import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../backtest/sandbox/sandbox-config.js';
@@ -27,6 +28,7 @@ interface SandboxOptions {
   readonly balance?: readonly string[];
   readonly latency: number;
   readonly now: boolean;
+  readonly faults?: string;
 }
 
 /**
@@ -49,10 +51,12 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
       .option('--balance <cur=amount>', 'spot balance of the main account (repeatable; default USDT=10000 BTC=1 ETH=10)', collect)
       .option('--latency <ms>', 'order latency in ms', nonNegativeNumber, 0)
       .option('--now', 'serve the recording as if it were happening now (every time shifted by wall clock at start - first frame time)', false)
+      .addOption(new Option('--faults <preset>', 'inject seeded faults (drops, late/duplicated/swapped reports, 429s, 5xx, slow answers)').choices(Object.keys(FAULT_PRESETS)))
       .addHelpText('after', examples(
         'tradeloop sandbox --port 8080',
         'tradeloop sandbox --synthetic 42 --balance USDT=5000 --balance BTC=0.5 --latency 20',
         'tradeloop sandbox --recording capture.jsonl.gz --speed max --now',
+        'tradeloop sandbox --synthetic 7 --loop --faults soak --seed 7',
       ));
   },
   async run(values) {
@@ -71,6 +75,7 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
       accounts: [{ id: 'main', spot, wallet: { USDT: '10000' } }],
       latency: latencyMs > 0 ? new ConstantLatency(latencyMs) : undefined,
       shiftToNow: values.now,
+      faults: values.faults === undefined ? undefined : faultPreset(values.faults, '--faults'),
     });
     const key = server.apiKeys[0];
     console.log(`base_url:    ${server.baseUrl}`);

@@ -12,6 +12,7 @@ import type { LoadedStrategy } from '../runtime/plugin-loader.js';
 import { liveSchedulers } from '../runtime/runtime-ports.js';
 import type { Clock } from '../time/clock.js';
 import type { Journal } from './journal.js';
+import { finalAccount } from './final-account.js';
 import { LiveMarketFeed } from './live-market-feed.js';
 import { TOKENS } from './tokens.js';
 import { TradeActivityLog, type TradeActivity } from './trade-activity-log.js';
@@ -144,7 +145,7 @@ export class LiveBot {
         return undefined;
       });
       const open = kernel.adapter.account.open().map((t) => t.clientOrderId);
-      this.journal.note('stopped', { open, canceled: wound?.canceled ?? [], left: wound?.left ?? open });
+      this.journal.note('stopped', { open, canceled: wound?.canceled ?? [], left: wound?.left ?? open, ...finalAccount(kernel, this.strategy.plugin.name, instruments) });
       if (wound !== undefined) {
         logger.log(wound.left.length === 0 ? 'info' : 'warn', `stopped: ${wound.canceled.length} order(s) canceled, ${wound.left.length} left`, {
           canceled: wound.canceled, left: wound.left, timedOut: wound.timedOut, onShutdown: config.execution.onShutdown,
