@@ -146,7 +146,9 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
   /**
    * A report about one of the quotes: an order that ended frees its side (after a back-off when
    * the exchange expired or refused it, or the gate denied it), a refused move backs off, and the
-   * symbol is re-quoted at once (a fill changed the skew; a freed side is quoted again).
+   * symbol is re-quoted at once after a fill or an end (the skew changed; a freed side is quoted
+   * again). A refusal is not answered in the same turn: the next book re-quotes, so a request the
+   * gate refuses at once is never sent again and again within one event.
    */
   function onQuoteReport(ctx: Ctx, report: StrategyReport): void {
     const order = reportedOrder(ctx, report);
@@ -161,6 +163,7 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     } else if (report.kind === 'denied' || report.kind === 'rejected') {
       quote.retryAt = backoffUntil;
     }
+    if (report.kind === 'denied' || report.kind === 'rejected') return;
     const book = ctx.book(symbol);
     if (book !== undefined) requote(ctx, symbol, book);
   }

@@ -127,6 +127,18 @@ describe('market maker quoting', () => {
     expect(summary(h.take())).toEqual(['place buy 0.1 @ 2997.04', 'place sell 0.1 @ 3003.06']);
   });
 
+  it('does not answer a refusal in the same turn, even with no requote interval: the next book moves the quote again', () => {
+    const h = harness({ ...PARAMS, minRequoteIntervalMs: 0 });
+    quoted(h);
+    h.book('ETHUSDT', '3010.00', '3010.10');
+    const [bidMove, askMove] = h.take() as ReplaceIntent[];
+    h.deny(bidMove!);
+    h.deny(askMove!);
+    expect(h.take()).toEqual([]);
+    h.book('ETHUSDT', '3010.00', '3010.10');
+    expect(summary(h.take())).toEqual(['replace s-o1 0.1 @ 3007.03', 'replace s-o2 0.1 @ 3013.07']);
+  });
+
   it('learns a quote from its own update when it overtakes the answer', () => {
     const h = harness();
     h.book('ETHUSDT', '3000.00', '3000.10');
