@@ -13,6 +13,7 @@ import { liveSchedulers } from '../runtime/runtime-ports.js';
 import type { Clock } from '../time/clock.js';
 import type { Journal } from './journal.js';
 import { finalAccount } from './final-account.js';
+import { retryStartStep } from './start-step.js';
 import { LiveMarketFeed } from './live-market-feed.js';
 import { TOKENS } from './tokens.js';
 import { TradeActivityLog, type TradeActivity } from './trade-activity-log.js';
@@ -29,6 +30,17 @@ const STOPPED: unique symbol = Symbol('stopped');
  */
 function unlessStopped<T>(work: Promise<T>, stopped: Promise<typeof STOPPED>): Promise<T | typeof STOPPED> {
   return Promise.race([work, stopped]);
+}
+
+/** Waits `ms`; false when the stop came first. */
+async function pauseUnlessStopped(ms: number, stopped: Promise<typeof STOPPED>): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const paused = new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), ms)));
+  try {
+    return (await Promise.race([paused, stopped])) === true;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Where a {@link LiveBot} stands; a stop may come in any phase. */
@@ -92,7 +104,12 @@ export class LiveBot {
       return STOPPED;
     });
     this.currentPhase = 'starting';
-    const instruments = await unlessStopped(this.instruments(), stopped).catch((error: unknown) => {
+    const retrying = <T>(what: string, step: () => Promise<T>): Promise<T | typeof STOPPED> => unlessStopped(
+      retryStartStep(step, { what, logger, now: () => this.clock.now(), pause: (ms) => pauseUnlessStopped(ms, stopped) })
+        .then((value) => (value === undefined ? STOPPED : value)),
+      stopped,
+    );
+    const instruments = await retrying('fetching the instruments', () => this.instruments()).catch((error: unknown) => {
       this.currentPhase = 'stopped';
       throw error;
     });
@@ -128,7 +145,7 @@ export class LiveBot {
           const open = kernel.adapter.account.open().map((t) => t.clientOrderId);
           this.journal.note('reconciled', { open, adopted: summary.adopted, canceled: summary.canceled, missing: summary.missing });
           logger.log('info', 'bot started', { bot: config.bot.id, strategy: this.strategy.plugin.name, symbols: config.strategy.symbols, openOrders: open.length, restored: recovered.orders.length });
-          await unlessStopped(feed.start(), stopped);
+          await retrying('subscribing the market data', () => feed.start());
           if (config.status.intervalMs > 0 && !stopAsked) {
             statusTimer = setInterval(() => logger.log('info', formatStatus(kernel.status())), config.status.intervalMs);
           }
