@@ -99,14 +99,15 @@ function symbolFilter(query: Params): ((symbol: string) => boolean) {
   return (s) => wanted.has(s);
 }
 
-function paging(query: Params): { sort: 'ASC' | 'DESC'; limit: number; offset: number } {
+/** `sort`, `limit` and `offset` of a history query (document 001 bounds). */
+export function paging(query: Params): { sort: 'ASC' | 'DESC'; limit: number; offset: number } {
   const sort = optText(query, 'sort') ?? 'DESC';
   if (sort !== 'ASC' && sort !== 'DESC') throw invalid('sort', 'must be ASC or DESC');
   return { sort, limit: optInt(query, 'limit', 1000) ?? 100, offset: optInt(query, 'offset', 100_000) ?? 0 };
 }
 
 /** Order history: newest first from the venue; `client_order_id` overrides every other filter. */
-function orderHistory(orders: readonly Order[], query: Params): Record<string, unknown>[] {
+export function orderHistory(orders: readonly Order[], query: Params): Record<string, unknown>[] {
   const id = optText(query, 'client_order_id');
   if (id !== undefined) return orders.filter((o) => o.client_order_id === id).map(orderToWire);
   const { sort, limit, offset } = paging(query);
@@ -121,7 +122,8 @@ function orderHistory(orders: readonly Order[], query: Params): Record<string, u
   return list.slice(offset, offset + limit).map(orderToWire);
 }
 
-function tradeHistory(trades: readonly TradeHistoryRecord[], query: Params): Record<string, unknown>[] {
+/** Trade history: newest first from the venue, filtered and paged as the query says. */
+export function tradeHistory(trades: readonly TradeHistoryRecord[], query: Params): Record<string, unknown>[] {
   const { sort, limit, offset } = paging(query);
   const wanted = symbolFilter(query);
   const orderId = optText(query, 'order_id');

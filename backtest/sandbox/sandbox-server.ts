@@ -11,6 +11,9 @@ import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { Venue, VenueEvent } from '../venue/venue-types.js';
 import { accountRoutes } from './account-routes.js';
 import { FaultInjector } from './fault-injector.js';
+import { futuresAccountRoutes } from './futures-account-routes.js';
+import { futuresOrderRoutes } from './futures-order-routes.js';
+import { FuturesScope, futuresVenueOf } from './futures-scope.js';
 import type { DecodedMarketFrame, FeedFrame } from './market-batches.js';
 import { MarketFeed } from './market-feed.js';
 import { MarketState } from './market-state.js';
@@ -19,6 +22,7 @@ import { PublicStreamHub } from './public-stream-hub.js';
 import { ReportDelivery } from './report-delivery.js';
 import { RequestBudget } from './request-budget.js';
 import { RestHandler } from './rest-handler.js';
+import type { Route } from './rest-route.js';
 import { RpcStream, type StreamClient } from './rpc-stream.js';
 import { SandboxAuth } from './sandbox-auth.js';
 import { resolveSandboxOptions, type ResolvedSandboxOptions, type SandboxApiKey, type SandboxOptions } from './sandbox-config.js';
@@ -94,7 +98,7 @@ export class SandboxServer {
     const trading = new RpcStream({ auth, methods: tradingMethods(venue, market), budget, latency: input.latency, now });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
-      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions })], auth, faults, budget, now,
+      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futuresRoutes(venue, market)], auth, faults, budget, now,
       latency: input.latency,
     });
     const http = createServer((req, res) => void rest.handle(req, res));
@@ -259,6 +263,14 @@ export class SandboxServer {
   }
 }
 
+
+/** The futures endpoints, when the venue has futures accounts (none otherwise: their paths stay 404). */
+function futuresRoutes(venue: Venue, market: MarketState): Route[] {
+  const futures = futuresVenueOf(venue);
+  if (futures === undefined) return [];
+  const scope = new FuturesScope(market);
+  return [...futuresAccountRoutes(futures, scope), ...futuresOrderRoutes(venue, scope)];
+}
 
 /** Decodes the book and trades lines of the symbols the recording's header describes (none: every line is parsed). */
 function lineDecoder(symbols: Readonly<Record<string, SymbolInfo>>): MarketLineDecoder | undefined {
