@@ -44,7 +44,7 @@ export function futuresOrderRoutes(venue: Venue, scope: FuturesScope): Route[] {
         return orderToWire(venue.replaceOrder(accountOf(c), replaceOrderRequest(id, c.body)));
       } },
     { method: 'DELETE', pattern: /^\/futures\/order$/, scope: 'trading', right: 'trading',
-      handle: (c) => cancelAll(venue, scope, accountOf(c), symbolQuery(scope, c.query) ?? symbolQuery(scope, c.body)).map(orderToWire) },
+      handle: (c) => scope.cancelAll(venue, accountOf(c), true, symbolQuery(scope, c.query) ?? symbolQuery(scope, c.body)).map(orderToWire) },
     { method: 'DELETE', pattern: new RegExp(`^/futures/order/${SEG}$`), scope: 'trading', right: 'trading',
       handle: (c) => {
         const id = c.params[0] ?? '';
@@ -69,11 +69,4 @@ export function futuresOrderRoutes(venue: Venue, scope: FuturesScope): Route[] {
 function symbolQuery(scope: FuturesScope, p: Params): string | undefined {
   const symbol = optText(p, 'symbol');
   return symbol === undefined ? undefined : scope.require(symbol);
-}
-
-/** Cancels the account's futures orders (of one contract when given), never its spot orders. */
-function cancelAll(venue: Venue, scope: FuturesScope, account: string, symbol: string | undefined): Order[] {
-  if (symbol !== undefined) return venue.cancelAll(account, symbol);
-  const symbols = [...new Set(scope.only(venue.openOrders(account)).map((o) => o.symbol))].sort();
-  return symbols.flatMap((s) => venue.cancelAll(account, s));
 }

@@ -44,4 +44,20 @@ export class FuturesScope {
   only(orders: readonly Order[]): Order[] {
     return orders.filter((o) => this.has(o.symbol));
   }
+
+  /** The orders on every other symbol (the spot section's). */
+  exclude(orders: readonly Order[]): Order[] {
+    return orders.filter((o) => !this.has(o.symbol));
+  }
+
+  /**
+   * Cancels the account's active orders of one section (futures, or spot when `futures` is false),
+   * of `symbol` only when given (the caller checks it belongs to the section): the venue's cancel
+   * all knows no sections, so it goes symbol by symbol.
+   */
+  cancelAll(venue: Venue, account: string, futures: boolean, symbol?: string): Order[] {
+    if (symbol !== undefined) return venue.cancelAll(account, symbol);
+    const open = venue.openOrders(account).filter((o) => this.has(o.symbol) === futures);
+    return [...new Set(open.map((o) => o.symbol))].sort().flatMap((s) => venue.cancelAll(account, s));
+  }
 }

@@ -82,9 +82,13 @@ describe('sandbox futures REST over the SimulatedVenue, through the framework cl
     expect([replaced.client_order_id, replaced.quantity.toFixed(), replaced.price?.toFixed()]).toEqual(['f1b', '2', '96']);
     expect((await rest.futures.getFee('BTCUSDT_PERP')).take_rate.toFixed()).toBe('0.0005');
     expect((await rest.futures.getFees()).map((f) => f.symbol)).toEqual(['BTCUSDT_PERP']);
+    // Each section's cancel-all leaves the other's orders alone.
+    expect((await rest.spot.cancelOrders()).map((o) => o.client_order_id)).toEqual(['s1']);
+    expect(await codeOf(rest.spot.createOrder({ symbol: 'BTCUSDT_PERP', side: 'buy', quantity: '1', price: '90' }))).toBe(2001);
+    await rest.spot.createOrder({ client_order_id: 's2', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '90' });
     const canceled = await rest.futures.cancelOrders();
     expect(canceled.map((o) => [o.client_order_id, o.status]).sort()).toEqual([['f1b', 'canceled'], ['f2', 'canceled']]);
-    expect((await rest.spot.getActiveOrders()).map((o) => o.client_order_id)).toEqual(['s1']);
+    expect((await rest.spot.getActiveOrders()).map((o) => o.client_order_id)).toEqual(['s2']);
   });
 
   it('refuses with the exchange codes', async () => {
