@@ -4,7 +4,7 @@ import { Decimal } from '../../framework/model/decimal.js';
 import type { SimulatedFuturesVenue } from '../venue/futures/simulated-futures-venue.js';
 import { paging } from './account-routes.js';
 import type { FuturesScope } from './futures-scope.js';
-import { clearingToWire, marginAccountToWire, positionHistoryToWire, positionToWire } from './futures-wire.js';
+import { clearingToWire, futuresConfigToWire, marginAccountToWire, positionHistoryToWire, positionToWire } from './futures-wire.js';
 import { invalid, optBool, optText, type Params } from './request-params.js';
 import { accountOf, type Route, type RouteContext } from './rest-route.js';
 
@@ -12,9 +12,9 @@ const SEG = '([^/]+)';
 
 /**
  * Futures balances, accounts and positions (document 001, Futures) over the venue's futures
- * accounts: balances, isolated accounts, leverage and margin balance (`PUT`: the margin moves from
- * or to the spot trading account, the one transfer the venue supports), closing positions, and the
- * position and clearing histories. `GET .../account/isolated/{symbol}` takes the eased right (R1).
+ * accounts: balances, isolated accounts, the contracts' position configuration, leverage and margin
+ * balance (`PUT`: the margin moves from or to the spot trading account, the one transfer the venue
+ * supports), closing positions, and the position and clearing histories. `GET .../account/isolated/{symbol}` takes the eased right (R1).
  */
 export function futuresAccountRoutes(futures: SimulatedFuturesVenue, scope: FuturesScope): Route[] {
   return [
@@ -46,6 +46,11 @@ export function futuresAccountRoutes(futures: SimulatedFuturesVenue, scope: Futu
       } },
     { method: 'DELETE', pattern: new RegExp(`^/futures/position/isolated/${SEG}$`), scope: 'other', right: 'trading',
       handle: (c) => closeOne(futures, scope, c) },
+    { method: 'GET', pattern: /^\/futures\/config$/, scope: 'other', right: 'orderbook',
+      handle: () => ({ config: scope.symbols.flatMap((s) => {
+        const terms = futures.terms().get(s);
+        return terms === undefined ? [] : [futuresConfigToWire(terms)];
+      }) }) },
     { method: 'GET', pattern: /^\/futures\/history\/positions$/, scope: 'other', right: 'orderbook',
       handle: (c) => {
         const range = nanoRange(c.query);

@@ -3,6 +3,8 @@ import type { ExchangeError } from '../../framework/exchange/errors.js';
 import type { RestClient } from '../../framework/exchange/rest/rest-client.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
+import type { SimulatedVenueOptions } from '../../backtest/venue/simulated-venue.js';
+import { Decimal } from '../../framework/model/decimal.js';
 import { startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
@@ -14,8 +16,8 @@ afterEach(async () => {
   server = transport = undefined;
 });
 
-async function start(): Promise<RestClient> {
-  const started = await startFuturesSandbox();
+async function start(venueOptions?: SimulatedVenueOptions): Promise<RestClient> {
+  const started = await startFuturesSandbox(venueOptions);
   ({ server, transport } = started);
   return started.rest;
 }
@@ -109,6 +111,25 @@ describe('sandbox futures REST over the SimulatedVenue, through the framework cl
     expect(await codeOf(rest.futures.closePosition('BTCUSDT_PERP'))).toBe(20002);
     expect(await codeOf(rest.futures.cancelOrder('none'))).toBe(20002);
     expect((await rest.spot.getActiveOrders()).map((o) => o.client_order_id)).toEqual(['s1']);
+  });
+
+  it('reports each contract\'s position configuration: the venue defaults, or the configuration it was given', async () => {
+    let rest = await start();
+    expect((await rest.futures.getConfig()).map((c) => [
+      c.symbol, c.max_initial_leverage.toFixed(), c.margin_call_leverage_mul.toFixed(), c.liquidation_leverage_mul.toFixed(),
+      c.force_close_fee.toFixed(), c.margin_mode, c.enabled, c.active, c.limit_base,
+    ])).toEqual([['BTCUSDT_PERP', '20', '1.5', '2', '0', 'isolated', true, true, undefined]]);
+    await transport?.close();
+    await server?.close();
+    const given = {
+      symbol: 'BTCUSDT_PERP', margin_call_leverage_mul: new Decimal('1.2'), liquidation_leverage_mul: new Decimal('3'),
+      max_initial_leverage: new Decimal('50'), margin_mode: 'isolated', force_close_fee: new Decimal('0.001'), enabled: true, active: true,
+      limit_base: new Decimal('1000000'), limit_power: new Decimal('1'), unlimited_threshold: new Decimal('5'),
+    };
+    rest = await start({ futures: { configs: [given] } });
+    const [config] = await rest.futures.getConfig();
+    expect(Object.fromEntries(Object.entries(config!).map(([k, v]) => [k, Decimal.isDecimal(v) ? v.toFixed() : v])))
+      .toEqual(Object.fromEntries(Object.entries(given).map(([k, v]) => [k, Decimal.isDecimal(v) ? v.toFixed() : v])));
   });
 
   it('answers the exchange envelope to a request without credentials', async () => {

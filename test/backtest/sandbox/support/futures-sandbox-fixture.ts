@@ -5,6 +5,7 @@ import { RestTransport } from '../../../../framework/exchange/rest/rest-transpor
 import { RetryPolicy } from '../../../../framework/exchange/rest/retry-policy.js';
 import { SandboxServer } from '../../../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../../../backtest/sandbox/simulated-venue-factory.js';
+import type { SimulatedVenueOptions } from '../../../../backtest/venue/simulated-venue.js';
 import { PushedMarket, SYMBOLS, eventually } from './sandbox-fixture.js';
 
 /** BTCUSDT_PERP: perpetual, margin and fees in USDT, tick 0.1, lot 0.001, max leverage 20. */
@@ -25,11 +26,11 @@ export function perpBook(sequence = 1): Record<string, unknown> {
   };
 }
 
-/** A sandbox over the real SimulatedVenue with spot and futures symbols, the PERP book served, and a REST client. */
-export async function startFuturesSandbox(): Promise<{ server: SandboxServer; market: PushedMarket; rest: RestClient; transport: RestTransport }> {
+/** A sandbox over the real SimulatedVenue (with `venueOptions`) with spot and futures symbols, the PERP book served, and a REST client. */
+export async function startFuturesSandbox(venueOptions: SimulatedVenueOptions = {}): Promise<{ server: SandboxServer; market: PushedMarket; rest: RestClient; transport: RestTransport }> {
   const market = new PushedMarket();
   const server = await SandboxServer.start({
-    venue: simulatedVenueFactory(),
+    venue: simulatedVenueFactory(0, venueOptions),
     market: { kind: 'frames', symbols: FUTURES_SYMBOLS, startTime: PushedMarket.START, frames: () => market.frames() },
     speed: Infinity,
     accounts: [{ id: 'main', spot: { USDT: '1000', BTC: '1' }, wallet: { USDT: '500' } }],
