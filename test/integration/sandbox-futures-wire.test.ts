@@ -14,8 +14,8 @@ afterEach(async () => {
 });
 
 /** A raw request with Basic auth: the JSON exactly as served, before any client parses it. */
-async function raw(method: string, path: string, body?: Record<string, unknown>): Promise<{ status: number; json: unknown }> {
-  const key = server!.apiKeys[0]!;
+async function raw(method: string, path: string, body?: Record<string, unknown>, keyIndex = 0): Promise<{ status: number; json: unknown }> {
+  const key = server!.apiKeys[keyIndex]!;
   const res = await fetch(`${server!.baseUrl}/api/3${path}`, {
     method,
     headers: {
@@ -70,6 +70,23 @@ describe('sandbox futures wire shapes (document 001)', () => {
     const wrongSort = await raw('GET', '/futures/history/positions?sort=UP');
     expect([wrongSort.status, (wrongSort.json as { error: { code: number } }).error.code]).toEqual([400, 10001]);
     expect(((await raw('GET', '/futures/history/positions?from=1x')).json as { error: { code: number } }).error.code).toBe(10001);
+  });
+
+  it('asks the spot routes\' rights: R1 reads, R2 trades and moves margin', async () => {
+    ({ server, transport } = await startFuturesSandbox({}, {
+      apiKeys: [{ apiKey: 'trader', secretKey: 'trader-secret' }, { apiKey: 'reader', secretKey: 'reader-secret', rights: ['orderbook'] }],
+    }));
+    const code = (answer: { json: unknown }) => (answer.json as { error?: { code: number } }).error?.code;
+    for (const path of ['/futures/balance', '/futures/account', '/futures/account/isolated/BTCUSDT_PERP', '/futures/history/positions', '/futures/config']) {
+      expect([path, (await raw('GET', path, undefined, 1)).status]).toEqual([path, 200]);
+    }
+    const refused = [
+      await raw('GET', '/futures/order', undefined, 1),
+      await raw('POST', '/futures/order', { symbol: 'BTCUSDT_PERP', side: 'buy', quantity: '1', price: '90' }, 1),
+      await raw('PUT', '/futures/account/isolated/BTCUSDT_PERP', { margin_balance: '10' }, 1),
+      await raw('DELETE', '/futures/position', undefined, 1),
+    ];
+    expect(refused.map((a) => [a.status, code(a)])).toEqual(Array(4).fill([403, 1003]));
   });
 
   it('lists the futures contract among the public symbols', async () => {

@@ -4,6 +4,7 @@ import { RestClient } from '../../../../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../../../../framework/exchange/rest/rest-transport.js';
 import { RetryPolicy } from '../../../../framework/exchange/rest/retry-policy.js';
 import { SandboxServer } from '../../../../backtest/sandbox/sandbox-server.js';
+import type { SandboxOptions } from '../../../../backtest/sandbox/sandbox-config.js';
 import { simulatedVenueFactory } from '../../../../backtest/sandbox/simulated-venue-factory.js';
 import type { SimulatedVenueOptions } from '../../../../backtest/venue/simulated-venue.js';
 import { PushedMarket, SYMBOLS, eventually } from './sandbox-fixture.js';
@@ -26,15 +27,21 @@ export function perpBook(sequence = 1): Record<string, unknown> {
   };
 }
 
-/** A sandbox over the real SimulatedVenue (with `venueOptions`) with spot and futures symbols, the PERP book served, and a REST client. */
-export async function startFuturesSandbox(venueOptions: SimulatedVenueOptions = {}): Promise<{ server: SandboxServer; market: PushedMarket; rest: RestClient; transport: RestTransport }> {
+/**
+ * A sandbox over the real SimulatedVenue (with `venueOptions`) with spot and futures symbols, the
+ * PERP book served, and a REST client of its first key.
+ */
+export async function startFuturesSandbox(
+  venueOptions: SimulatedVenueOptions = {}, overrides: Partial<SandboxOptions> = {},
+): Promise<{ server: SandboxServer; market: PushedMarket; rest: RestClient; transport: RestTransport }> {
   const market = new PushedMarket();
   const server = await SandboxServer.start({
-    venue: simulatedVenueFactory(0, venueOptions),
+    venue: simulatedVenueFactory(PushedMarket.START, venueOptions),
     market: { kind: 'frames', symbols: FUTURES_SYMBOLS, startTime: PushedMarket.START, frames: () => market.frames() },
     speed: Infinity,
     accounts: [{ id: 'main', spot: { USDT: '1000', BTC: '1' }, wallet: { USDT: '500' } }],
     seed: 'test-seed',
+    ...overrides,
   });
   market.push(perpBook());
   await eventually(() => server.framesServed === 1);
