@@ -93,6 +93,27 @@ describe('sandbox futures REST over the SimulatedVenue, through the framework cl
     expect((await rest.spot.getActiveOrders()).map((o) => o.client_order_id)).toEqual(['s2']);
   });
 
+  it('places futures order lists (oneCancelOther) and keeps spot symbols out of them', async () => {
+    const rest = await start();
+    await rest.futures.updateAccount('BTCUSDT_PERP', { margin_balance: '500' });
+    const oco = await rest.futures.createOrderList({
+      contingency_type: 'oneCancelOther',
+      orders: [
+        { client_order_id: 'l1', symbol: 'BTCUSDT_PERP', side: 'buy', quantity: '1', price: '95' },
+        { client_order_id: 'l2', symbol: 'BTCUSDT_PERP', side: 'buy', type: 'stopLimit', quantity: '1', price: '106', stop_price: '105' },
+      ],
+    });
+    expect(oco.map((o) => [o.client_order_id, o.contingency_type])).toEqual([['l1', 'oneCancelOther'], ['l2', 'oneCancelOther']]);
+    expect((await rest.futures.getActiveOrders()).map((o) => o.client_order_id).sort()).toEqual(['l1', 'l2']);
+    expect(await codeOf(rest.futures.createOrderList({
+      contingency_type: 'oneCancelOther',
+      orders: [
+        { symbol: 'BTCUSDT_PERP', side: 'buy', quantity: '1', price: '95' },
+        { symbol: 'BTCUSDT', side: 'buy', type: 'stopLimit', quantity: '1', price: '106', stop_price: '105' },
+      ],
+    }))).toBe(2001);
+  });
+
   it('refuses with the exchange codes', async () => {
     const rest = await start();
     await rest.spot.createOrder({ client_order_id: 's1', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '90' });

@@ -67,6 +67,11 @@ describe('sandbox futures wire shapes (document 001)', () => {
     expect(closed.json).toEqual([position]);
     const [closing] = (await raw('GET', '/futures/order')).json as Record<string, unknown>[];
     expect(closing).toMatchObject({ symbol: 'BTCUSDT_PERP', side: 'buy', type: 'limit', price: '100', quantity: '0.5', reduce_only: true });
+    const allOrNone = await raw('POST', '/futures/order/list', {
+      contingency_type: 'allOrNone',
+      orders: [{ symbol: 'BTCUSDT_PERP', side: 'buy', quantity: '1', price: '90' }, { symbol: 'BTCUSDT_PERP', side: 'buy', quantity: '1', price: '91' }],
+    });
+    expect([allOrNone.status, (allOrNone.json as { error: { code: number } }).error.code]).toEqual([400, 10001]);
     const wrongSort = await raw('GET', '/futures/history/positions?sort=UP');
     expect([wrongSort.status, (wrongSort.json as { error: { code: number } }).error.code]).toEqual([400, 10001]);
     expect(((await raw('GET', '/futures/history/positions?from=1x')).json as { error: { code: number } }).error.code).toBe(10001);
