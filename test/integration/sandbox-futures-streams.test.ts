@@ -3,6 +3,7 @@ import type { ExchangeError } from '../../framework/exchange/errors.js';
 import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
+import { parseMarginAccountList } from '../../framework/model/resources/margin-account.js';
 import type { BalanceNotification } from '../../framework/model/stream/balance-update.js';
 import type { OrderReportNotification } from '../../framework/model/stream/order-report.js';
 import { LiveClock } from '../../framework/time/clock.js';
@@ -70,6 +71,9 @@ describe('sandbox futures_* trading-stream methods, through the framework sessio
     expect([usdt.reserved.toFixed(), usdt.reserved_margin?.toFixed()]).toEqual(['101', '101']);
     expect((await session.futures.balances()).map((b) => b.currency)).toEqual(['USDT']);
     expect((await session.futures.fees()).map((f) => [f.symbol, f.take_rate.toFixed()])).toEqual([['BTCUSDT_PERP', '0.0005']]);
+    // futures_get_accounts (document 002) answers the REST account shape.
+    const accounts = await session.request('futures_get_accounts', undefined, (r) => parseMarginAccountList(r, 'result'));
+    expect(accounts.map((a) => [a.symbol, a.positions?.map((p) => p.quantity.toFixed())])).toEqual([['BTCUSDT_PERP', ['1']]]);
 
     expect(await codeOf(session.futures.newOrder({ symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '90' }))).toBe(2001);
     expect(await codeOf(session.futures.cancelOrder('s1'))).toBe(20002);
