@@ -19,12 +19,12 @@ export const PERP_INFO: SymbolInfo = parseSymbolInfo({
 /** The spot BTCUSDT of the spot fixture and the BTCUSDT_PERP contract. */
 export const FUTURES_SYMBOLS: Record<string, SymbolInfo> = { ...SYMBOLS, BTCUSDT_PERP: PERP_INFO };
 
-/** A BTCUSDT_PERP book: asks 101 (2) and 102 (5), bids 99 (2) and 98 (5). */
-export function perpBook(sequence = 1): Record<string, unknown> {
-  return {
-    ch: 'orderbook/full',
-    snapshot: { BTCUSDT_PERP: { t: PushedMarket.START, s: sequence, a: [['101.0', '2'], ['102.0', '5']], b: [['99.0', '2'], ['98.0', '5']] } },
-  };
+/** A BTCUSDT_PERP book: by default asks 101 (2) and 102 (5), bids 99 (2) and 98 (5); else one level each side. */
+export function perpBook(sequence = 1, bidAsk?: readonly [string, string]): Record<string, unknown> {
+  const [a, b] = bidAsk === undefined
+    ? [[['101.0', '2'], ['102.0', '5']], [['99.0', '2'], ['98.0', '5']]]
+    : [[[bidAsk[1], '5']], [[bidAsk[0], '5']]];
+  return { ch: 'orderbook/full', snapshot: { BTCUSDT_PERP: { t: PushedMarket.START, s: sequence, a, b } } };
 }
 
 /**
