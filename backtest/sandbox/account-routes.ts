@@ -6,6 +6,7 @@ import { orderToWire, type Order } from '../../framework/model/resources/order.j
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import { idToWire, msToIso, wireRecord } from '../../framework/model/resources/wire-values.js';
 import { VenueRejection, type Venue } from '../venue/venue-types.js';
+import { FuturesScope } from './futures-scope.js';
 import type { MarketState } from './market-state.js';
 import {
   invalid, newOrderRequest, optInt, optText, optTime, orderListRequest, replaceOrderRequest, transferRequest, type Params,
@@ -27,6 +28,8 @@ export interface AccountServices {
  * names, answered from the venue in the exchange's wire shapes.
  */
 export function accountRoutes({ venue, market, transactions }: AccountServices): Route[] {
+  // Futures contracts and their orders belong to the futures section (futures-order-routes.ts).
+  const futures = new FuturesScope(market);
   return [
     { method: 'GET', pattern: /^\/spot\/balance$/, scope: 'other', right: 'orderbook',
       handle: (c) => venue.spotBalances(accountOf(c)).map(tradingBalanceToWire) },
@@ -37,17 +40,25 @@ export function accountRoutes({ venue, market, transactions }: AccountServices):
         return tradingBalanceToWire(found ?? zeroBalance(currency, true));
       } },
     { method: 'GET', pattern: /^\/spot\/order$/, scope: 'other', right: 'trading',
-      handle: (c) => venue.openOrders(accountOf(c), optText(c.query, 'symbol')).map(orderToWire) },
+      handle: (c) => futures.exclude(venue.openOrders(accountOf(c), optText(c.query, 'symbol'))).map(orderToWire) },
     { method: 'GET', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'other', right: 'trading',
       handle: (c) => orderToWire(venue.getOpenOrder(accountOf(c), c.params[0] ?? '')) },
     { method: 'POST', pattern: /^\/spot\/order$/, scope: 'trading', right: 'trading',
-      handle: (c) => orderToWire(venue.placeOrder(accountOf(c), newOrderRequest(c.body))) },
+      handle: (c) => {
+        const request = newOrderRequest(c.body);
+        if (futures.has(request.symbol)) throw new VenueRejection(ErrorCode.SymbolNotFound, `spot symbol ${request.symbol} not found`);
+        return orderToWire(venue.placeOrder(accountOf(c), request));
+      } },
     { method: 'POST', pattern: /^\/spot\/order\/list$/, scope: 'trading', right: 'trading',
       handle: (c) => venue.placeOrderList(accountOf(c), orderListRequest(c.body)).map(orderToWire) },
     { method: 'PATCH', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'trading', right: 'trading',
       handle: (c) => orderToWire(venue.replaceOrder(accountOf(c), replaceOrderRequest(c.params[0] ?? '', c.body))) },
     { method: 'DELETE', pattern: /^\/spot\/order$/, scope: 'trading', right: 'trading',
-      handle: (c) => venue.cancelAll(accountOf(c), optText(c.query, 'symbol') ?? optText(c.body, 'symbol')).map(orderToWire) },
+      handle: (c) => {
+        const symbol = optText(c.query, 'symbol') ?? optText(c.body, 'symbol');
+        if (symbol !== undefined && futures.has(symbol)) throw new VenueRejection(ErrorCode.SymbolNotFound, `spot symbol ${symbol} not found`);
+        return futures.cancelAll(venue, accountOf(c), false, symbol).map(orderToWire);
+      } },
     { method: 'DELETE', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'trading', right: 'trading',
       handle: (c) => orderToWire(venue.cancelOrder(accountOf(c), c.params[0] ?? '')) },
     { method: 'GET', pattern: /^\/spot\/fee$/, scope: 'other', right: 'trading',
@@ -99,14 +110,15 @@ function symbolFilter(query: Params): ((symbol: string) => boolean) {
   return (s) => wanted.has(s);
 }
 
-function paging(query: Params): { sort: 'ASC' | 'DESC'; limit: number; offset: number } {
+/** `sort`, `limit` and `offset` of a history query (document 001 bounds). */
+export function paging(query: Params): { sort: 'ASC' | 'DESC'; limit: number; offset: number } {
   const sort = optText(query, 'sort') ?? 'DESC';
   if (sort !== 'ASC' && sort !== 'DESC') throw invalid('sort', 'must be ASC or DESC');
   return { sort, limit: optInt(query, 'limit', 1000) ?? 100, offset: optInt(query, 'offset', 100_000) ?? 0 };
 }
 
 /** Order history: newest first from the venue; `client_order_id` overrides every other filter. */
-function orderHistory(orders: readonly Order[], query: Params): Record<string, unknown>[] {
+export function orderHistory(orders: readonly Order[], query: Params): Record<string, unknown>[] {
   const id = optText(query, 'client_order_id');
   if (id !== undefined) return orders.filter((o) => o.client_order_id === id).map(orderToWire);
   const { sort, limit, offset } = paging(query);
@@ -121,7 +133,8 @@ function orderHistory(orders: readonly Order[], query: Params): Record<string, u
   return list.slice(offset, offset + limit).map(orderToWire);
 }
 
-function tradeHistory(trades: readonly TradeHistoryRecord[], query: Params): Record<string, unknown>[] {
+/** Trade history: newest first from the venue, filtered and paged as the query says. */
+export function tradeHistory(trades: readonly TradeHistoryRecord[], query: Params): Record<string, unknown>[] {
   const { sort, limit, offset } = paging(query);
   const wanted = symbolFilter(query);
   const orderId = optText(query, 'order_id');

@@ -11,6 +11,9 @@ import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { Venue, VenueEvent } from '../venue/venue-types.js';
 import { accountRoutes } from './account-routes.js';
 import { FaultInjector } from './fault-injector.js';
+import type { FuturesScope } from './futures-scope.js';
+import { futuresSection } from './futures-section.js';
+import { FUTURES_BALANCE_SUBSCRIPTION, FUTURES_ORDERS_SUBSCRIPTION } from './futures-stream-methods.js';
 import type { DecodedMarketFrame, FeedFrame } from './market-batches.js';
 import { MarketFeed } from './market-feed.js';
 import { MarketState } from './market-state.js';
@@ -61,7 +64,7 @@ export class SandboxServer {
     readonly venue: Venue,
     private readonly parts: {
       market: MarketState; hub: PublicStreamHub; trading: RpcStream; wallet: RpcStream; feed: MarketFeed; delivery: ReportDelivery;
-      faults: FaultInjector;
+      faults: FaultInjector; futures: FuturesScope;
     },
     /** What every served time adds to the recorded one (`shiftToNow`); 0 when times are the recorded ones. */
     readonly timeShiftMs = 0,
@@ -91,10 +94,11 @@ export class SandboxServer {
     const budget = new RequestBudget(now, options.rateLimits);
     const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
     hub.markRecorded(await MarketFeed.recordedChannels(input.market));
-    const trading = new RpcStream({ auth, methods: tradingMethods(venue, market), budget, latency: input.latency, now });
+    const futures = futuresSection(venue, market);
+    const trading = new RpcStream({ auth, methods: { ...tradingMethods(venue, market), ...futures.methods }, budget, latency: input.latency, now });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
-      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions })], auth, faults, budget, now,
+      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futures.routes], auth, faults, budget, now,
       latency: input.latency,
     });
     const http = createServer((req, res) => void rest.handle(req, res));
@@ -109,7 +113,7 @@ export class SandboxServer {
       http.once('error', reject);
       http.listen(options.port, options.host, () => resolve());
     });
-    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults }, timeShiftMs);
+    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults, futures: futures.scope }, timeShiftMs);
     holder.server = s;
     route = (event) => s.onVenueEvent(event);
     transactions.onTransaction((account, tx) => {
@@ -247,8 +251,12 @@ export class SandboxServer {
     const targets = (stream: RpcStream, subscription: string): StreamClient[] =>
       [...stream.connections].filter((c) => c.key?.account === event.account && c.subscriptions.has(subscription));
     if (event.kind === 'order') {
-      const frame = { jsonrpc: '2.0', method: 'spot_order', params: orderReportToWire(event.report) };
-      for (const c of targets(this.parts.trading, ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
+      const futures = this.parts.futures.has(event.report.symbol);
+      const frame = { jsonrpc: '2.0', method: futures ? 'futures_order' : 'spot_order', params: orderReportToWire(event.report) };
+      for (const c of targets(this.parts.trading, futures ? FUTURES_ORDERS_SUBSCRIPTION : ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
+    } else if (event.kind === 'futures') {
+      const frame = { jsonrpc: '2.0', method: 'futures_balance', params: event.balances.map(tradingBalanceToWire) };
+      for (const c of targets(this.parts.trading, FUTURES_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
     } else if (event.kind === 'balance') {
       const frame = { jsonrpc: '2.0', method: 'spot_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, SPOT_BALANCE_SUBSCRIPTION)) send(c.socket, frame);

@@ -1,19 +1,21 @@
 import { Instrument } from '../../framework/model/instrument.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
-import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { SimulatedVenue, type SimulatedVenueOptions } from '../venue/simulated-venue.js';
 import type { VenueFactory } from './sandbox-config.js';
 
 /**
  * The sandbox's venue: the same {@link SimulatedVenue} the backtester drives, one replayed market
  * per symbol (fills against the outside book and trades), so paper and backtest fill alike.
- * Venue time starts at `startTime` and follows the market frames from there.
+ * Venue time starts at `startTime` and follows the market frames from there; `options` are the
+ * venue's (history retention, futures terms such as the contracts' position configurations).
  */
-export function simulatedVenueFactory(startTime = 0): VenueFactory {
+export function simulatedVenueFactory(startTime = 0, options: SimulatedVenueOptions = {}): VenueFactory {
   return ({ symbols, accounts, onEvent }) => new SimulatedVenue(
     Object.entries(symbols).map(([code, info]) => new Instrument(code, info)),
     Object.fromEntries(accounts.map((a) => [a.id, { spot: a.spot, wallet: a.wallet }])),
     (instrument) => new ReplayedSymbolMarket(instrument),
     onEvent,
     startTime,
+    options,
   );
 }

@@ -5,6 +5,7 @@ import { orderReportToWire, type ReportType } from '../../framework/model/stream
 import { Decimal } from '../../framework/model/decimal.js';
 import { ErrorCode } from '../../framework/exchange/errors.js';
 import { VenueRejection, type Venue } from '../venue/venue-types.js';
+import { FuturesScope } from './futures-scope.js';
 import type { MarketState } from './market-state.js';
 import { newOrderRequest, orderListRequest, reqText, replaceOrderRequest } from './request-params.js';
 import type { StreamClient, StreamMethod } from './rpc-stream.js';
@@ -26,32 +27,38 @@ export function reportWire(order: Order, type: ReportType): Record<string, unkno
   return orderReportToWire({ ...rest, report_type: type });
 }
 
-function account(client: StreamClient): string {
+/** The account of a logged-in stream client (1001 before login). */
+export function account(client: StreamClient): string {
   if (client.key === undefined) throw new VenueRejection(ErrorCode.AuthorizationRequired, 'login first');
   return client.key.account;
 }
 
-const subscribe = (name: string, snapshot?: (client: StreamClient) => void): StreamMethod['handle'] => (client) => {
+/** A method that adds the `name` subscription, then sends `snapshot` after the acknowledgement. */
+export const subscribe = (name: string, snapshot?: (client: StreamClient) => void): StreamMethod['handle'] => (client) => {
   client.subscriptions.add(name);
   return { result: true, after: snapshot === undefined ? undefined : () => snapshot(client) };
 };
-const unsubscribe = (name: string): StreamMethod['handle'] => (client) => {
+/** A method that drops the `name` subscription. */
+export const unsubscribe = (name: string): StreamMethod['handle'] => (client) => {
   client.subscriptions.delete(name);
   return { result: true };
 };
 
 /** `/api/3/ws/trading` spot methods (exchange-notes.md), over the venue. */
 export function tradingMethods(venue: Venue, market: MarketState): Record<string, StreamMethod> {
+  // The spot methods see no futures contract nor order: those are the futures_ methods'.
+  const futures = new FuturesScope(market);
+  const active = (client: StreamClient) => futures.exclude(venue.openOrders(account(client))).map((o) => reportWire(o, 'status'));
   const fee = (client: StreamClient, symbol: string) => feeRateToWire({ symbol, ...venue.feeRate(account(client), symbol) });
   const methods: Record<string, StreamMethod> = {
     spot_subscribe: {
       right: 'trading',
       handle: subscribe(ORDERS_SUBSCRIPTION, (client) => send(client.socket, {
-        jsonrpc: '2.0', method: 'spot_orders', params: venue.openOrders(account(client)).map((o) => reportWire(o, 'status')),
+        jsonrpc: '2.0', method: 'spot_orders', params: active(client),
       })),
     },
     spot_unsubscribe: { right: 'trading', handle: unsubscribe(ORDERS_SUBSCRIPTION) },
-    spot_get_orders: { right: 'trading', handle: (c) => ({ result: venue.openOrders(account(c)).map((o) => reportWire(o, 'status')) }) },
+    spot_get_orders: { right: 'trading', handle: (c) => ({ result: active(c) }) },
     spot_new_order: { right: 'trading', handle: (c, p) => ({ result: reportWire(venue.placeOrder(account(c), newOrderRequest(p)), 'new') }) },
     spot_new_order_list: {
       right: 'trading',
@@ -61,7 +68,10 @@ export function tradingMethods(venue: Venue, market: MarketState): Record<string
       right: 'trading',
       handle: (c, p) => ({ result: reportWire(venue.cancelOrder(account(c), reqText(p, 'client_order_id')), 'canceled') }),
     },
-    spot_cancel_orders: { right: 'trading', handle: (c) => ({ result: venue.cancelAll(account(c)).map((o) => reportWire(o, 'canceled')) }) },
+    spot_cancel_orders: {
+      right: 'trading',
+      handle: (c) => ({ result: futures.cancelAll(venue, account(c), false).map((o) => reportWire(o, 'canceled')) }),
+    },
     spot_replace_order: {
       right: 'trading',
       handle: (c, p) => ({ result: reportWire(venue.replaceOrder(account(c), replaceOrderRequest(reqText(p, 'client_order_id'), p)), 'replaced') }),

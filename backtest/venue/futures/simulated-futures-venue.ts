@@ -11,6 +11,7 @@ import type { VenueEngine } from '../venue-engine.js';
 import type { AccountId } from '../venue-types.js';
 import { closePosition, futuresAccount, setLeverage, setMarginBalance } from './futures-requests.js';
 import { liquidateIfDue, type LiquidationRecord } from './liquidation.js';
+import type { FuturesTerms } from './futures-terms.js';
 import { futuresBalances } from './futures-views.js';
 
 /** What the futures requests need from the venue that owns them. */
@@ -122,6 +123,11 @@ export class SimulatedFuturesVenue {
     }
     liquidateIfDue(engine);
     engine.commit();
+  }
+
+  /** The trading terms of every futures contract, by contract code (what `GET /api/3/futures/config` reports). */
+  terms(): ReadonlyMap<string, FuturesTerms> {
+    return this.host.engine.futures.terms;
   }
 
   /** Current mark price of a symbol (see `MarkPrices`), undefined when none is known. */
