@@ -1,9 +1,11 @@
 import { createHash } from 'node:crypto';
+import { Prng } from '../../backtest/venue/prng.js';
 
 /**
- * A seeded uniform source in [0, 1) (mulberry32): a soak run's kill moments, downtimes and market
- * come from its seed, so a failing seed replays the same schedule. Each named stream is
- * independent, so changing how often one is drawn does not move the others.
+ * A seeded uniform source in [0, 1) (the venue's generator, one per named stream): a soak run's
+ * kill moments, downtimes and market come from its seed, so a failing seed replays the same
+ * schedule. Each named stream is independent, so changing how often one is drawn does not move
+ * the others.
  */
 export class SeededRandom {
   private readonly streams = new Map<string, () => number>();
@@ -14,7 +16,8 @@ export class SeededRandom {
   next(name: string): number {
     let stream = this.streams.get(name);
     if (stream === undefined) {
-      stream = mulberry32(createHash('sha256').update(`${this.seed}/${name}`).digest().readUInt32LE(0));
+      const prng = new Prng(createHash('sha256').update(`${this.seed}/${name}`).digest().readUInt32LE(0));
+      stream = () => prng.uniform();
       this.streams.set(name, stream);
     }
     return stream();
@@ -29,15 +32,4 @@ export class SeededRandom {
   integer(name: string, min: number, max: number): number {
     return min + Math.floor((max - min + 1) * this.next(name));
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
