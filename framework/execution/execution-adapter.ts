@@ -201,6 +201,15 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 
   /**
+   * Reads the account's balances from the venue and makes them the truth (a stop's last step: a
+   * balance notification still on its way when the bot stops listening would otherwise leave the
+   * bot's last balances behind the exchange's). Rejects when the venue cannot be read.
+   */
+  async refreshBalances(): Promise<void> {
+    this.setBalances(await this.options.venue.balances());
+  }
+
+  /**
    * Books the executions the exchange counts for an order (its executed quantity) that no report
    * brought yet, from the order's trade history. Rejects when the history cannot be read.
    */

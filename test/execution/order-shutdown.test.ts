@@ -78,8 +78,10 @@ class FakeVenue implements VenuePort {
   async openOrders(): Promise<Order[]> {
     return [...this.orders.values()].filter((o) => o.status === 'new');
   }
+  /** What the exchange holds now (a notification of it may still be on its way). */
+  heldBalances: TradingBalance[] = [];
   async balances(): Promise<TradingBalance[]> {
-    return [];
+    return this.heldBalances;
   }
   placeOrderList(): Promise<Order[]> {
     throw new Error('not used');
@@ -174,6 +176,16 @@ describe('shutdownOrders', () => {
     expect(summary).toEqual({ canceled: ['t_20240105_1'], left: [], timedOut: true });
     expect(venue.calls).toEqual(['place:t_20240105_1', 'find:t_20240105_1', 'cancel:t_20240105_1']);
     expect([...venue.orders.values()].filter((o) => o.status === 'new')).toEqual([]);
+  });
+
+  it('reads the balances once more at the end, so the bot\'s last balances are the exchange\'s', async () => {
+    const { venue, adapter } = await setup();
+    await adapter.submit(place('i1'));
+    venue.fillSilently('t_20240105_1', '100');
+    // The exchange's balance after the fill; its notification has not come.
+    venue.heldBalances = [{ currency: 'USDT', available: dec('949.99'), reserved: dec('0') }];
+    await shutdownOrders(adapter, { cancel: true, timeoutMs: 1_000 });
+    expect(adapter.account.balance('USDT')?.available.toFixed()).toBe('949.99');
   });
 
   it('refuses intents that make orders from the start of the shutdown; keep leaves open orders and names them', async () => {
