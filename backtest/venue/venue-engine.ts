@@ -295,6 +295,16 @@ export class VenueEngine {
       id: trade.id, order_id: order.id, client_order_id: order.clientOrderId, symbol: inst.symbol, side: order.side,
       quantity, price, fee, timestamp: this.time, taker: fill.taker,
     });
+    this.afterExecution(order, trade);
+    return true;
+  }
+
+  /**
+   * An execution was booked on `order` (spot or futures): its status moves on; filled, it leaves
+   * the book, its funds and the live orders for the history; partly filled, it holds what its
+   * remainder needs. Then its trade report goes out. Returns whether it filled.
+   */
+  afterExecution(order: OrderRecord, trade: OrderTrade): boolean {
     const filled = remainingLots(order) <= 0;
     transition(order, filled ? 'filled' : 'partiallyFilled', this.time);
     if (filled) {
@@ -308,7 +318,7 @@ export class VenueEngine {
       this.hold(order, this.needOf(order));
     }
     this.report(order, 'trade', trade);
-    return true;
+    return filled;
   }
 
   /** Sum over accounts of a currency plus what the venue collected in fees (conservation checks). */

@@ -4,7 +4,7 @@ import { tradeFee } from '../fees.js';
 import { afterClose } from '../list-effects.js';
 import { lotsDecimal, ticksDecimal } from '../grid-decimals.js';
 import type { MatchFill } from '../matching/market-port.js';
-import { remainingLots, transition, type OrderRecord } from '../order-state.js';
+import type { OrderRecord } from '../order-state.js';
 import type { VenueEngine } from '../venue-engine.js';
 import { applyFill, FLAT } from './position-math.js';
 
@@ -59,18 +59,7 @@ export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: Mat
     quantity, price, fee, timestamp: engine.time, taker: fill.taker, position_id: record.id, pnl: realized,
     liquidation: order.liquidation ? true : undefined,
   });
-  const filled = remainingLots(order) <= 0;
-  transition(order, filled ? 'filled' : 'partiallyFilled', engine.time);
-  if (filled) {
-    if (order.resting) engine.market(order).remove(order.key);
-    order.resting = false;
-    engine.hold(order, undefined);
-    engine.unregister(order);
-    engine.history.addClosed(order.account, order, engine.time);
-  } else {
-    engine.hold(order, engine.needOf(order));
-  }
-  engine.report(order, 'trade', trade);
+  const filled = engine.afterExecution(order, trade);
   // The cut remainder: list effects of the execution come from the caller (settleAll), a
   // oneTriggerOneCancelOther primary that did not fill whole cancels its secondaries here.
   if (!filled && lots < fill.lots) {
