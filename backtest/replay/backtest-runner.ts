@@ -1,5 +1,4 @@
 import { performance } from 'node:perf_hooks';
-import { setImmediate as macrotask } from 'node:timers/promises';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
 import { SimulatedVenuePort } from '../venue/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
@@ -20,7 +19,7 @@ import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.j
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
-import { LatentVenuePort } from './latent-venue-port.js';
+import { SimulatedGateway } from './simulated-gateway.js';
 import { mergeFrameBatches } from '../recording/frame-batches.js';
 import { FrameQueue } from './frame-queue.js';
 import { RecordingError } from '../recording/recording-error.js';
@@ -156,7 +155,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const kernel = new BotKernel({
     botId: options.botId ?? 'bt', strategyId: options.plugin.name, plugin: options.plugin, params: options.params, instruments,
     market: { books$: feed.books$, market$: feed.market$, candleClosed$: closedCandles(feed.market$) },
-    venue: new LatentVenuePort(port, scheduler, latency, () => venue.advanceTo(clock.now())),
+    venue: port, gateway: new SimulatedGateway(port, scheduler, latency, () => venue.advanceTo(clock.now())),
     clock, schedulers: virtualSchedulers(scheduler), risk: options.risk ?? {}, errorPolicy: options.errorPolicy ?? 'halt',
     unknownOrders: 'cancel', logger,
     hooks: {
@@ -173,44 +172,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   collector.onBalances(venue.spotBalances(ACCOUNT));
   const initialBalances = totals(venue.spotBalances(ACCOUNT));
 
-  /** Runs everything due by `time`: scheduled actions in time order, letting the adapter's promise chains finish after each. */
-  const settle = async (time: number): Promise<void> => {
-    if (idle(time)) {
-      scheduler.advanceTo(time);
-      return;
-    }
-    for (;;) {
-      const next = scheduler.actions[0];
-      if (next !== undefined && next.delay <= time) {
-        scheduler.advanceTo(next.delay);
-        if (kernel.pipeline.inFlight > 0) await macrotask();
-        continue;
-      }
-      if (kernel.pipeline.inFlight === 0) break;
-      await macrotask();
-      const after = scheduler.actions[0];
-      if (after === undefined || after.delay > time) break;
-    }
-    scheduler.advanceTo(time);
-  };
-  /** True when nothing is due by `time` and no request is in flight: the clock just moves. */
-  const idle = (time: number): boolean => {
-    const next = scheduler.actions[0];
-    return (next === undefined || next.delay > time) && kernel.pipeline.inFlight === 0;
-  };
-  /** Drives virtual time until `promise` settles (a shutdown waiting for delayed answers). */
-  const drive = async <T>(promise: Promise<T>): Promise<T> => {
-    let done = false;
-    const watched = promise.finally(() => { done = true; });
-    for (let guard = 0; !done && guard < 100_000; guard++) {
-      await macrotask();
-      const next = scheduler.actions[0];
-      if (!done && next !== undefined) await settle(Math.max(next.delay, clock.now()));
-    }
-    return watched;
-  };
-
-  await drive(kernel.start());
+  // The venue answers the start-up reconciliation's reads at once: no virtual time passes.
+  await kernel.start();
   // Candle-only runs chart the candles themselves; book runs take prices from trades.
   const closedBy = mode === 'candles' ? closedCandles(feed.market$).subscribe((event) => onClosedCandle(event)) : undefined;
   function onClosedCandle(event: CandlesEvent): void {
@@ -232,9 +195,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     count++;
     const time = frame.t;
     lastTime = time;
-    // Most frames have nothing due before them: the clock moves without a trip through the event loop.
-    if (idle(time)) scheduler.advanceTo(time);
-    else await settle(time);
+    scheduler.advanceTo(time);
     let parsed: ParsedFrame;
     try {
       parsed = frame.books !== undefined ? frame : feed.parse(frame.msg, time);
@@ -255,8 +216,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
         if (last !== undefined) collector.onPrice(event.symbol, last.price, time);
       }
     }
-    if (idle(time)) scheduler.advanceTo(time);
-    else await settle(time);
+    scheduler.advanceTo(time);
     collector.tick(time);
     if (options.onProgress !== undefined && count % progressEvery === 0) options.onProgress(count);
   }
@@ -309,8 +269,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     if (problems.length > 0) logger.log('warn', `${report.file}: not replayed as recorded: ${problems.join('; ')}`);
   }
 
-  await settle(lastTime);
-  await drive(kernel.stop('cancel'));
+  scheduler.advanceTo(lastTime);
+  // No market time comes any more: the stop's commands and answers run as they are scheduled.
+  scheduler.runFreely();
+  await kernel.stop('cancel');
   closedBy?.unsubscribe();
   collector.sample(lastTime);
   feed.close();

@@ -15,8 +15,9 @@ import { VenueRejection } from './venue-types.js';
 const HISTORY_PAGE = 1000;
 
 /**
- * One account of the in-process simulated venue (backtest). Venue calls are synchronous; they are
- * wrapped in promises, and a refusal becomes the ExchangeError a real exchange would answer. The
+ * One account of the in-process simulated venue (backtest). Venue calls are synchronous: the `...Now`
+ * methods answer at once (the backtest's gateway schedules them in virtual time), the VenuePort
+ * methods wrap them in promises; a refusal becomes the ExchangeError a real exchange would answer. The
  * venue emits its reports and balance changes during the call, before the answer resolves (the
  * adapter tracks an order before sending it, so that order is harmless). There is no connection,
  * so `reconnected$` never fires and no outcome is ever unknown.
@@ -49,57 +50,87 @@ export class SimulatedVenuePort implements VenuePort {
   }
 
   placeOrder(order: VenueOrderRequest): Promise<Order> {
-    return this.call((v) => v.placeOrder(this.accountId, wireOrder(order)));
+    return this.call(() => this.placeOrderNow(order));
   }
 
   placeOrderList(list: VenueOrderListRequest): Promise<Order[]> {
-    const request = { order_list_id: list.order_list_id, contingency_type: list.contingency_type, orders: list.orders.map(wireOrder) };
-    return this.call((v) => v.placeOrderList(this.accountId, request));
+    return this.call(() => this.placeOrderListNow(list));
   }
 
   replaceOrder(clientOrderId: string, change: VenueReplaceRequest): Promise<Order> {
-    return this.call((v) => v.replaceOrder(this.accountId, {
+    return this.call(() => this.replaceOrderNow(clientOrderId, change));
+  }
+
+  cancelOrder(clientOrderId: string): Promise<Order> {
+    return this.call(() => this.cancelOrderNow(clientOrderId));
+  }
+
+  cancelAll(symbol?: string): Promise<Order[]> {
+    return this.call(() => this.invoke((v) => v.cancelAll(this.accountId, symbol)));
+  }
+
+  findOrder(clientOrderId: string): Promise<Order | undefined> {
+    return this.call(() => this.findOrderNow(clientOrderId));
+  }
+
+  openOrders(symbol?: string): Promise<Order[]> {
+    return this.call(() => this.invoke((v) => v.openOrders(this.accountId, symbol)));
+  }
+
+  orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
+    return this.call(() => this.orderTradesNow(order));
+  }
+
+  /** {@link placeOrder}, answered at once (a refusal is thrown as the exchange's ExchangeError). */
+  placeOrderNow(order: VenueOrderRequest): Order {
+    return this.invoke((v) => v.placeOrder(this.accountId, wireOrder(order)));
+  }
+
+  /** {@link placeOrderList}, answered at once. */
+  placeOrderListNow(list: VenueOrderListRequest): Order[] {
+    const request = { order_list_id: list.order_list_id, contingency_type: list.contingency_type, orders: list.orders.map(wireOrder) };
+    return this.invoke((v) => v.placeOrderList(this.accountId, request));
+  }
+
+  /** {@link replaceOrder}, answered at once. */
+  replaceOrderNow(clientOrderId: string, change: VenueReplaceRequest): Order {
+    return this.invoke((v) => v.replaceOrder(this.accountId, {
       client_order_id: clientOrderId, new_client_order_id: change.new_client_order_id, quantity: this.quantityText(change.quantity),
       price: change.price === undefined ? undefined : toWire(change.price),
     }));
   }
 
-  cancelOrder(clientOrderId: string): Promise<Order> {
-    return this.call((v) => v.cancelOrder(this.accountId, clientOrderId));
+  /** {@link cancelOrder}, answered at once. */
+  cancelOrderNow(clientOrderId: string): Order {
+    return this.invoke((v) => v.cancelOrder(this.accountId, clientOrderId));
   }
 
-  cancelAll(symbol?: string): Promise<Order[]> {
-    return this.call((v) => v.cancelAll(this.accountId, symbol));
-  }
-
-  findOrder(clientOrderId: string): Promise<Order | undefined> {
-    return this.call((v) => {
+  /** {@link findOrder}, answered at once. */
+  findOrderNow(clientOrderId: string): Order | undefined {
+    return this.invoke((v) => {
       const open = v.openOrders(this.accountId).find((o) => o.client_order_id === clientOrderId);
       return open ?? v.orderHistory(this.accountId).find((o) => o.client_order_id === clientOrderId);
     });
   }
 
-  openOrders(symbol?: string): Promise<Order[]> {
-    return this.call((v) => v.openOrders(this.accountId, symbol));
-  }
-
-  orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
-    return this.call((v) => v.tradeHistory(this.accountId).filter((t) => t.client_order_id === order.client_order_id));
+  /** {@link orderTrades}, answered at once. */
+  orderTradesNow(order: Order): TradeHistoryRecord[] {
+    return this.invoke((v) => v.tradeHistory(this.accountId).filter((t) => t.client_order_id === order.client_order_id));
   }
 
   orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
-    return this.call((v) => {
+    return this.call(() => this.invoke((v) => {
       const all = v.orderHistory(this.accountId);
       return { items: all.slice(offset, offset + HISTORY_PAGE), last: offset + HISTORY_PAGE >= all.length };
-    });
+    }));
   }
 
   tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {
-    return this.call((v) => ({ items: v.tradeHistory(this.accountId).filter((t) => inRange(t.timestamp, range)), complete: true }));
+    return this.call(() => this.invoke((v) => ({ items: v.tradeHistory(this.accountId).filter((t) => inRange(t.timestamp, range)), complete: true })));
   }
 
   balances(): Promise<TradingBalance[]> {
-    return this.call((v) => v.spotBalances(this.accountId));
+    return this.call(() => this.invoke((v) => v.spotBalances(this.accountId)));
   }
 
   private quantityText(value: Decimal): string {
@@ -113,7 +144,13 @@ export class SimulatedVenuePort implements VenuePort {
     this.balanceSubject.complete();
   }
 
-  private async call<T>(act: (venue: Venue) => T): Promise<T> {
+  /** A call as a promise: its answer, or its refusal as a rejection. */
+  private async call<T>(answer: () => T): Promise<T> {
+    return answer();
+  }
+
+  /** Runs one venue call now; a refusal becomes the ExchangeError a real exchange would answer. */
+  private invoke<T>(act: (venue: Venue) => T): T {
     const venue = this.venue;
     if (venue === undefined) throw new Error('SimulatedVenuePort: attach(venue) first');
     try {

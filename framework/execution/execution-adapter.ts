@@ -14,25 +14,32 @@ import { AccountState } from './account-state.js';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from './order-tracker.js';
 import type { CurrencyLookup } from './position-book.js';
 import { reconcile, statusReport, type ReconcileSummary, type UnknownOrderPolicy } from './reconciler.js';
-import {
-  DEFAULT_RECOVERY, OutcomeUnknownError, isRetryableFailure, lookupList, lookupWithRetry, sendWithoutDuplicates,
-  type RecoveryOptions,
-} from './unknown-outcome.js';
+import { DEFAULT_RECOVERY, OutcomeUnknownError, type RecoveryOptions } from './unknown-outcome.js';
+import { OrderCancellation, isNotFound } from './order-cancellation.js';
 import { toRequest } from './order-request.js';
+import { PortGateway } from './port-gateway.js';
+import type { Answer, VenueGateway } from './venue-gateway.js';
 import type { VenueOrderRequest, VenuePort } from './venue-port.js';
 
 /**
- * Executes intents that passed the risk gate. Distinct from the runtime's IntentSink (which the
- * risk-checked pipeline implements): this one settles when the intent is done.
+ * Executes intents that passed the risk gate, synchronously: an intent becomes venue commands at
+ * once; their answers come back later and end the intent. Distinct from the runtime's IntentSink
+ * (which the risk-checked pipeline implements).
  */
 export interface IntentExecutor {
-  /** Executes one intent; settles when it is done (never rejects: failures become reports). */
-  submit(intent: Intent): Promise<void>;
+  /**
+   * Executes one intent (never throws: failures become reports); `done` runs once when every
+   * answer of its commands has been applied.
+   */
+  submit(intent: Intent, done?: () => void): void;
 }
 
 /** Wiring and policy of an {@link ExecutionAdapter}. */
 export interface ExecutionAdapterOptions {
+  /** Reports, balances and reconnects, and the reconciliation's reads. */
   readonly venue: VenuePort;
+  /** Where commands go; a {@link PortGateway} over `venue` by default (live and sandbox). */
+  readonly gateway?: VenueGateway;
   readonly ids: ClientOrderIdGenerator;
   readonly clock: Clock;
   /** What to do with open orders on the exchange that this bot does not know (default adopt). */
@@ -56,30 +63,34 @@ export interface ExecutionAdapterOptions {
 export const LOCAL_REJECT_CODE = 0;
 
 /**
- * Executes intents on a {@link VenuePort} and reports back as data. Places, replaces (always under
- * a fresh client_order_id), cancels, cancels all of one strategy's own orders (never the account's
- * others) and places order lists (order_list_id = first client_order_id). Every order is tracked
- * from before its request is sent, so stream reports racing the reply land on it; reports drive the
- * trackers and each change goes to the strategy with its intentId.
+ * The execution engine: executes intents through a {@link VenueGateway} and reports back as data.
+ * Places, replaces (always under a fresh client_order_id), cancels, cancels all of one strategy's
+ * own orders (never the account's others) and places order lists (order_list_id = first
+ * client_order_id). It is synchronous: an intent becomes commands at once, and each answer is an
+ * event applied when it arrives. Every order is tracked from before its command leaves, so stream
+ * reports racing the answer land on it; reports drive the trackers and each change goes to the
+ * strategy with its intentId. It alone writes the {@link AccountState}.
  *
- * Unknown outcomes are resolved by lookup before any retry (see {@link sendWithoutDuplicates}), so
- * an intent never makes two orders and an order that exists is never forgotten; what stays unknown
- * is settled by {@link reconcile}, which runs at start and after every reconnect.
+ * Unknown outcomes are resolved by lookup before any retry (the gateway's concern, see
+ * {@link PortGateway}), so an intent never makes two orders and an order that exists is never
+ * forgotten; what stays unknown is settled by {@link reconcile}, which runs at start and after every
+ * reconnect.
  */
 export class ExecutionAdapter implements IntentExecutor {
   private readonly reportSubject = new Subject<StrategyReport>();
   private readonly balanceSubject = new Subject<readonly TradingBalance[]>();
   private readonly subscriptions: Subscription[] = [];
   private readonly recovery: RecoveryOptions;
+  private readonly gateway: VenueGateway;
   private reconciling: Promise<ReconcileSummary> | undefined;
   /** Intents whose orders ended with an unknown outcome, by client_order_id, until reconciliation settles them. */
   private readonly unsettled = new Map<string, Intent>();
-  /** Intents being executed (their requests may be on the wire). */
-  private readonly executing = new Set<Promise<void>>();
+  /** Intents whose answers have not all come. */
+  private executing = 0;
+  private idleWaiters: (() => void)[] = [];
   /** Set at shutdown: intents that would make orders are refused before anything is sent. */
   private closing = false;
-  /** Orders canceled since {@link refuseNewOrders} (a strategy's onStop and the shutdown alike). */
-  private readonly canceledClosing = new Set<string>();
+  private readonly cancellation: OrderCancellation;
   readonly account: AccountState;
   /** Accepted, rejected and order-update reports, in the order they happened. */
   readonly reports$: Observable<StrategyReport> = this.reportSubject.asObservable();
@@ -89,6 +100,11 @@ export class ExecutionAdapter implements IntentExecutor {
   constructor(private readonly options: ExecutionAdapterOptions) {
     this.account = new AccountState(options.currencies, options.onFill, options.onOrderFinished);
     this.recovery = { ...DEFAULT_RECOVERY, ...options.recovery };
+    this.gateway = options.gateway ?? new PortGateway(options.venue, this.recovery);
+    this.cancellation = new OrderCancellation({
+      gateway: this.gateway, account: this.account, recovery: this.recovery, stopping: () => this.closing,
+      emitStatus: (order) => this.emitOrder(statusReport(order)),
+    });
   }
 
   /** Listens to the venue's reports, balances and reconnects, then reconciles once. */
@@ -137,34 +153,55 @@ export class ExecutionAdapter implements IntentExecutor {
     }
   }
 
-  submit(intent: Intent): Promise<void> {
+  submit(intent: Intent, done?: () => void): void {
+    this.executing++;
     if (this.closing && makesOrders(intent)) {
       this.reportSubject.next({ kind: 'rejected', intent, code: LOCAL_REJECT_CODE, message: 'the bot is stopping: no new orders', time: this.options.clock.now() });
-      return Promise.resolve();
+      this.finish(done);
+      return;
     }
-    const run = this.execute(intent);
-    this.executing.add(run);
-    void run.finally(() => this.executing.delete(run));
-    return run;
+    try {
+      switch (intent.kind) {
+        case 'place': return this.place(intent, intent, done);
+        case 'replace': return this.replace(intent, done);
+        case 'cancel': return this.cancel(intent, done);
+        case 'cancelAll': return this.cancelAll(intent, done);
+        case 'orderList': return this.orderList(intent, done);
+        case 'closePosition': return this.closePosition(intent, done);
+      }
+    } catch (error) {
+      // Thrown before any command left (validation): the intent ends here.
+      this.reject(intent, error);
+      this.finish(done);
+    }
+  }
+
+  /** Intents whose answers have not all come (their commands may be on the wire). */
+  get inFlight(): number {
+    return this.executing;
   }
 
   /**
    * From now on intents that make orders (place, replace, order list) are refused with a local
-   * rejection before anything is sent; cancels and position closes still go out. Used at shutdown.
+   * rejection before anything is sent, and a creating request that failed is not sent again;
+   * cancels and position closes still go out. Used at shutdown.
    */
   refuseNewOrders(): void {
     this.closing = true;
+    this.gateway.stopRepeats();
   }
 
   /** client_order_ids of the orders canceled since {@link refuseNewOrders}, in the order the answers came. */
   get canceledSinceStop(): readonly string[] {
-    return [...this.canceledClosing];
+    return [...this.cancellation.canceledWhileStopping];
   }
 
   /** Settles when no intent is executing and no reconciliation runs (including those that start meanwhile). */
   async whenIdle(): Promise<void> {
-    while (this.executing.size > 0 || this.reconciling !== undefined) {
-      await Promise.allSettled([...this.executing, ...(this.reconciling === undefined ? [] : [this.reconciling])]);
+    for (;;) {
+      if (this.reconciling !== undefined) await this.reconciling.catch(() => undefined);
+      else if (this.executing > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      else return;
     }
   }
 
@@ -174,7 +211,7 @@ export class ExecutionAdapter implements IntentExecutor {
    * rejects with the 20002 unless the order was in fact canceled.
    */
   cancelTracker(tracker: OrderTracker): Promise<Order> {
-    return this.cancelTracked(tracker);
+    return promised<Order>((answer) => this.cancellation.cancel(tracker, answer));
   }
 
   /**
@@ -186,7 +223,7 @@ export class ExecutionAdapter implements IntentExecutor {
   async lookUp(tracker: OrderTracker): Promise<Order | undefined> {
     const id = tracker.clientOrderId;
     const wasPending = tracker.status === 'pending';
-    const found = await lookupWithRetry(() => this.options.venue.findOrder(id), this.recovery);
+    const found = await promised<Order | undefined>((answer) => this.gateway.find(id, answer));
     if (found === undefined) {
       if (wasPending && !tracker.inFlight) {
         this.account.forget(id);
@@ -213,26 +250,8 @@ export class ExecutionAdapter implements IntentExecutor {
    * Books the executions the exchange counts for an order (its executed quantity) that no report
    * brought yet, from the order's trade history. Rejects when the history cannot be read.
    */
-  async bookMissedFills(tracker: OrderTracker): Promise<void> {
-    const order = tracker.order;
-    if (order === undefined || !tracker.unattributedQuantity.isPositive() || tracker.unattributedQuantity.isZero()) return;
-    this.account.applyTrades(tracker.clientOrderId, await this.options.venue.orderTrades({ ...order, trades: undefined }));
-  }
-
-  private async execute(intent: Intent): Promise<void> {
-    try {
-      switch (intent.kind) {
-        case 'place': return await this.place(intent);
-        case 'replace': return await this.replace(intent);
-        case 'cancel': return await this.cancel(intent);
-        case 'cancelAll': return await this.cancelAll(intent);
-        case 'orderList': return await this.orderList(intent);
-        case 'closePosition': return await this.closePosition(intent);
-      }
-    } catch (error) {
-      if (error instanceof OutcomeUnknownError) return; // reconciliation reports it, accepted or rejected
-      this.reject(intent, error);
-    }
+  bookMissedFills(tracker: OrderTracker): Promise<void> {
+    return promised<void>((answer) => this.cancellation.bookMissedFills(tracker, (error) => answer(error, undefined)));
   }
 
   /** A pending order of an unknown outcome was found on the exchange, or is known never to have been made. */
@@ -244,17 +263,21 @@ export class ExecutionAdapter implements IntentExecutor {
     else this.reportSubject.next({ kind: 'rejected', intent, code: LOCAL_REJECT_CODE, message: 'order never reached the exchange', time: this.options.clock.now() });
   }
 
-  private async place(intent: PlaceIntent | ClosePositionIntent, spec: OrderSpec = intent as PlaceIntent): Promise<void> {
+  private place(intent: PlaceIntent | ClosePositionIntent, spec: OrderSpec, done: (() => void) | undefined): void {
     const request = toRequest(intent.clientOrderId ?? this.options.ids.next(), spec);
     const tracker = this.trackNew(intent, request);
-    const venue = this.options.venue;
-    const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
-      this.repeatUnlessStopping(() => venue.placeOrder(request)), () => venue.findOrder(request.client_order_id), this.recovery,
-    ));
-    this.accept(intent, [order]);
+    tracker.inFlight = true;
+    this.gateway.place(request, (error, order) => {
+      tracker.inFlight = false;
+      this.answered(intent, done, () => {
+        if (error !== undefined) return this.refused(intent, [tracker], error);
+        this.account.applyOrder(order!);
+        this.accept(intent, [order!]);
+      });
+    });
   }
 
-  private async replace(intent: ReplaceIntent): Promise<void> {
+  private replace(intent: ReplaceIntent, done: (() => void) | undefined): void {
     const old = this.ownActive(intent.strategyId, intent.clientOrderId);
     const newId = intent.newClientOrderId ?? this.options.ids.next();
     const tracker = this.track({
@@ -262,54 +285,70 @@ export class ExecutionAdapter implements IntentExecutor {
       quantity: intent.quantity, orderListId: old.info.orderListId, replaces: old.clientOrderId,
     });
     tracker.inherit(old);
-    const venue = this.options.venue;
-    const change = { new_client_order_id: newId, quantity: intent.quantity, price: intent.price };
-    const order = await this.settle(intent, [tracker], () => sendWithoutDuplicates(
-      this.repeatUnlessStopping(() => venue.replaceOrder(old.clientOrderId, change)), () => venue.findOrder(newId), this.recovery,
-    ));
-    old.replacedBy = newId;
-    // The old order is gone once its replacement exists; its `replaced` report may still be on its way.
-    const before = old.order;
-    if (before !== undefined && old.active) this.account.applyOrder({ ...before, status: 'canceled', updated_at: order.created_at });
-    this.accept(intent, [order]);
+    tracker.inFlight = true;
+    this.gateway.replace(old.clientOrderId, { new_client_order_id: newId, quantity: intent.quantity, price: intent.price }, (error, order) => {
+      tracker.inFlight = false;
+      this.answered(intent, done, () => {
+        if (error !== undefined) return this.refused(intent, [tracker], error);
+        this.account.applyOrder(order!);
+        old.replacedBy = newId;
+        // The old order is gone once its replacement exists; its `replaced` report may still be on its way.
+        const before = old.order;
+        if (before !== undefined && old.active) this.account.applyOrder({ ...before, status: 'canceled', updated_at: order!.created_at });
+        this.accept(intent, [order!]);
+      });
+    });
   }
 
-  private async cancel(intent: CancelIntent): Promise<void> {
+  private cancel(intent: CancelIntent, done: (() => void) | undefined): void {
     const tracker = this.ownActive(intent.strategyId, intent.clientOrderId);
-    const order = await this.cancelTracked(tracker);
-    this.accept(intent, [order]);
+    this.cancellation.cancel(tracker, (error, order) => this.answered(intent, done, () => {
+      if (error !== undefined) this.reject(intent, error);
+      else this.accept(intent, [order!]);
+    }));
   }
 
-  private async cancelAll(intent: CancelAllIntent): Promise<void> {
+  private cancelAll(intent: CancelAllIntent, done: (() => void) | undefined): void {
     const own = this.account.open(intent.strategyId, intent.symbol);
-    const results = await Promise.allSettled(own.map((tracker) => this.cancelTracked(tracker)));
-    const canceled: Order[] = [];
-    for (const result of results) {
-      if (result.status === 'fulfilled') canceled.push(result.value);
-      else if (!isNotFound(result.reason)) this.reject(intent, result.reason);
-    }
-    this.accept(intent, canceled);
+    const outcomes: { error: unknown; order: Order | undefined }[] = [];
+    let waiting = own.length;
+    const end = (): void => this.answered(intent, done, () => {
+      const canceled: Order[] = [];
+      for (const outcome of outcomes) {
+        if (outcome.error === undefined) canceled.push(outcome.order!);
+        else if (!isNotFound(outcome.error)) this.reject(intent, outcome.error);
+      }
+      this.accept(intent, canceled);
+    });
+    // Nothing to cancel still answers later, as every command does.
+    if (waiting === 0) return this.gateway.wait(0, end);
+    own.forEach((tracker, index) => this.cancellation.cancel(tracker, (error, order) => {
+      outcomes[index] = { error, order };
+      if (--waiting === 0) end();
+    }));
   }
 
-  private async orderList(intent: OrderListIntent): Promise<void> {
+  private orderList(intent: OrderListIntent, done: (() => void) | undefined): void {
     const fixed = intent.clientOrderIds;
     if (fixed !== undefined && fixed.length !== intent.orders.length) {
       throw new ValidationError('clientOrderIds', `must name one id per order (${intent.orders.length})`, fixed.length);
     }
     const orders = intent.orders.map((spec, leg) => toRequest(fixed?.[leg] ?? this.options.ids.next(), spec));
-    const ids = orders.map((o) => o.client_order_id);
-    const listId = ids[0];
+    const listId = orders[0]?.client_order_id;
     if (listId === undefined) throw new ValidationError('orders', 'must not be empty', intent.orders.length);
     const trackers = orders.map((request, leg) => this.trackNew(intent, request, listId, leg));
-    const venue = this.options.venue;
-    const list = { order_list_id: listId, contingency_type: intent.contingencyType, orders };
-    const placed = await this.settle(intent, trackers, () => sendWithoutDuplicates(
-      this.repeatUnlessStopping(() => venue.placeOrderList(list)), () => lookupList(ids, (id) => venue.findOrder(id)), this.recovery,
-    ));
-    this.accept(intent, placed);
+    for (const tracker of trackers) tracker.inFlight = true;
+    this.gateway.placeList({ order_list_id: listId, contingency_type: intent.contingencyType, orders }, (error, placed) => {
+      for (const tracker of trackers) tracker.inFlight = false;
+      this.answered(intent, done, () => {
+        if (error !== undefined) return this.refused(intent, trackers, error);
+        for (const order of placed!) this.account.applyOrder(order);
+        this.accept(intent, placed!);
+      });
+    });
   }
 
-  private async closePosition(intent: ClosePositionIntent): Promise<void> {
+  private closePosition(intent: ClosePositionIntent, done: (() => void) | undefined): void {
     const position = this.account.positions.position(intent.strategyId, intent.symbol);
     if (position === undefined || position.quantity.isZero()) {
       throw new ValidationError('symbol', 'has no open position of this strategy to close', intent.symbol);
@@ -317,90 +356,43 @@ export class ExecutionAdapter implements IntentExecutor {
     const spec: OrderSpec = {
       symbol: intent.symbol, side: position.quantity.isNegative() ? 'buy' : 'sell', quantity: position.quantity.abs(),
       type: intent.price === undefined ? 'market' : 'limit', price: intent.price,
-      reduceOnly: this.options.venue.account === 'spot' ? undefined : true,
+      reduceOnly: this.gateway.account === 'spot' ? undefined : true,
     };
-    await this.place(intent, spec);
+    this.place(intent, spec, done);
   }
 
   /**
-   * Cancels one tracked order; after a failure that may have worked, or a "not found" (the order
-   * may have filled, its report still on the way), the order's state decides, looked up by
-   * client_order_id, and executions the lookup shows are booked.
+   * Applies an intent's last answer, then ends the intent. What the application throws is a
+   * rejection of the intent, never lost: the intent still ends.
    */
-  private async cancelTracked(tracker: OrderTracker): Promise<Order> {
-    const venue = this.options.venue;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const order = await venue.cancelOrder(tracker.clientOrderId);
-        this.applyCancelAnswer(order);
-        await this.bookMissedFills(tracker);
-        return this.noteCanceled(order);
-      } catch (error) {
-        if (!isRetryableFailure(error) && !isNotFound(error)) throw error;
-        const found = await lookupWithRetry(() => venue.findOrder(tracker.clientOrderId), this.recovery);
-        if (found !== undefined) {
-          this.applyCancelAnswer(found);
-          await this.bookMissedFills(tracker);
-        }
-        if (found === undefined || !tracker.active) {
-          if (found !== undefined && !isNotFound(error)) return this.noteCanceled(found);
-          // Not canceled by this request (filled, or canceled by a replace or someone else): the
-          // 20002 stands, a canceled order is its answer; executions are booked above either way.
-          if (found?.status === 'canceled') return found;
-          throw error;
-        }
-        if (attempt >= this.recovery.maxAttempts) throw error;
-        await this.recovery.sleep(this.recovery.retryDelayMs);
-      }
-    }
-  }
-
-  /**
-   * A creating request's sender for {@link sendWithoutDuplicates}: the first attempt goes out; once
-   * the bot is stopping a repeat is not sent (it would make an order after the stop): the outcome
-   * stays unknown, for the shutdown's lookup by client_order_id and the next start's reconciliation.
-   */
-  private repeatUnlessStopping<T>(send: () => Promise<T>): () => Promise<T> {
-    let sent = false;
-    return () => {
-      if (sent && this.closing) return Promise.reject(new OutcomeUnknownError('not sent again: the bot is stopping; the order is looked up instead'));
-      sent = true;
-      return send();
-    };
-  }
-
-  /**
-   * Applies a cancel's answer or lookup. While stopping the change also goes out as a `status`
-   * report (the strategy is stopped: its observers, the journal among them, still hear how the
-   * order ended even when the stream's report comes after the bot stopped listening).
-   */
-  private applyCancelAnswer(order: Order): void {
-    if (this.account.applyOrder(order).changed && this.closing) this.emitOrder(statusReport(order));
-  }
-
-  private noteCanceled(order: Order): Order {
-    if (this.closing && order.status === 'canceled') this.canceledClosing.add(order.client_order_id);
-    return order;
-  }
-
-  /** Runs a creating request for pending trackers: answers applied, refusals untrack, unknowns stay for reconciliation. */
-  private async settle<T extends Order | Order[]>(intent: Intent, trackers: readonly OrderTracker[], run: () => Promise<T>): Promise<T> {
-    for (const tracker of trackers) tracker.inFlight = true;
+  private answered(intent: Intent, done: (() => void) | undefined, apply: () => void): void {
     try {
-      const result = await run();
-      for (const order of Array.isArray(result) ? result : [result]) this.applyOrder(order);
-      return result;
+      apply();
     } catch (error) {
-      if (error instanceof OutcomeUnknownError) {
-        // Only the first order of a list settles the intent; its lookup finds the others.
-        const first = trackers[0];
-        if (first !== undefined) this.unsettled.set(first.clientOrderId, intent);
-      } else {
-        for (const tracker of trackers) this.account.forget(tracker.clientOrderId);
-      }
-      throw error;
-    } finally {
-      for (const tracker of trackers) tracker.inFlight = false;
+      this.reject(intent, error);
+    }
+    this.finish(done);
+  }
+
+  /** A creating command failed: an unknown outcome waits for reconciliation (no report yet); a refusal untracks its orders. */
+  private refused(intent: Intent, trackers: readonly OrderTracker[], error: unknown): void {
+    if (error instanceof OutcomeUnknownError) {
+      // Only the first order of a list settles the intent; its lookup finds the others.
+      const first = trackers[0];
+      if (first !== undefined) this.unsettled.set(first.clientOrderId, intent);
+      return;
+    }
+    for (const tracker of trackers) this.account.forget(tracker.clientOrderId);
+    this.reject(intent, error);
+  }
+
+  private finish(done: (() => void) | undefined): void {
+    this.executing--;
+    done?.();
+    if (this.executing === 0 && this.idleWaiters.length > 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      for (const resolve of waiters) resolve();
     }
   }
 
@@ -430,10 +422,6 @@ export class ExecutionAdapter implements IntentExecutor {
     if (update.tracker !== undefined && update.changed) this.emitOrder(report);
   }
 
-  private applyOrder(order: Order): void {
-    this.account.applyOrder(order);
-  }
-
   private setBalances(balances: readonly TradingBalance[]): void {
     this.account.setBalances(balances);
     this.balanceSubject.next(balances);
@@ -460,11 +448,13 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 }
 
+/** A command's answer as a promise (the shutdown's and the reconciliation's asynchronous steps). */
+function promised<T>(command: (answer: Answer<T>) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => command((error, value) => (error === undefined ? resolve(value as T) : reject(error))));
+}
+
 /** Intents that create orders on the exchange (refused once the bot is stopping). */
 function makesOrders(intent: Intent): boolean {
   return intent.kind === 'place' || intent.kind === 'replace' || intent.kind === 'orderList';
 }
 
-function isNotFound(error: unknown): boolean {
-  return error instanceof ExchangeError && error.exchangeCode === ErrorCode.OrderNotFound;
-}

@@ -68,7 +68,6 @@ export class TradingPipeline implements IntentSink, AccountSource {
   private readonly shared = new Map<string, Set<string>>();
   /** Reservations made after the fact (adopted orders, activated list secondaries), by key id: once each. */
   private readonly reservedLate = new Set<string>();
-  private executing = 0;
   /** Order updates from before the engine subscribed (reconciliation at start): handed over on subscription. */
   private held: OrderUpdateReport[] | undefined = [];
   readonly reports$: Observable<StrategyReport> = this.answers.asObservable();
@@ -165,13 +164,12 @@ export class TradingPipeline implements IntentSink, AccountSource {
       return;
     }
     this.options.onVerdict?.({ kind: 'passed', intent });
-    this.executing++;
-    void this.options.executor.submit(intent).finally(() => this.executing--);
+    this.options.executor.submit(intent);
   }
 
-  /** Intents handed to the adapter whose execution has not finished (a replay waits for them). */
+  /** Intents handed to the adapter whose answers have not all come. */
   get inFlight(): number {
-    return this.executing;
+    return this.options.executor.inFlight;
   }
 
   private onExecutorReport(report: StrategyReport): void {
@@ -358,24 +356,26 @@ export class TradingPipeline implements IntentSink, AccountSource {
     if (!shouldFlatten(this.risk, this.options.gate.config)) return;
     this.flattened = true;
     this.logger.log('error', 'kill switch engaged: flattening', { equity: this.equity.current.toFixed(), peak: this.equity.peak.toFixed() });
-    void this.flatten();
+    this.flatten([...this.strategies], 0);
   }
 
   /**
-   * Cancels every strategy's orders and waits for the answers before closing positions: a close
-   * sent beside the cancels would be refused for funds the resting orders still hold.
+   * Cancels each strategy's orders and waits for the answers before closing its positions: a close
+   * sent beside the cancels would be refused for funds the resting orders still hold. Strategies
+   * are flattened one after the other, from `index` on.
    */
-  private async flatten(): Promise<void> {
-    for (const strategyId of [...this.strategies]) {
-      const [cancelAll, ...closes] = flattenIntents(this.risk, strategyId);
-      if (cancelAll !== undefined) {
-        this.options.onVerdict?.({ kind: 'passed', intent: cancelAll });
-        this.executing++;
-        await this.options.executor.submit(cancelAll).finally(() => this.executing--);
-      }
+  private flatten(strategyIds: readonly string[], index: number): void {
+    const strategyId = strategyIds[index];
+    if (strategyId === undefined) return;
+    const [cancelAll, ...closes] = flattenIntents(this.risk, strategyId);
+    const closePositions = (): void => {
       this.risk.now = this.options.clock.now();
       for (const intent of closes) this.submit({ ...intent, intentId: `${intent.intentId}-${strategyId}` });
-    }
+      this.flatten(strategyIds, index + 1);
+    };
+    if (cancelAll === undefined) return closePositions();
+    this.options.onVerdict?.({ kind: 'passed', intent: cancelAll });
+    this.options.executor.submit(cancelAll, closePositions);
   }
 }
 

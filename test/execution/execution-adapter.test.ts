@@ -11,6 +11,7 @@ import type { Order } from '../../framework/model/resources/order.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
 import { VirtualClock } from '../../framework/time/clock.js';
+import { executed } from '../support/executed.js';
 
 type Step = 'ok' | 'lost-after' | 'lost-before' | ExchangeError;
 
@@ -107,7 +108,7 @@ async function setup(options: { unknownOrders?: 'adopt' | 'cancel' } = {}) {
 describe('ExecutionAdapter with a scripted venue', () => {
   it('places under a generated id and reports accepted; stream reports carry the intentId', async () => {
     const { venue, adapter, reports } = await setup();
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     expect(reports.map((r) => r.kind)).toEqual(['accepted']);
     const order = [...venue.orders.values()][0]!;
     expect(order.client_order_id).toBe('t_20240105_1');
@@ -119,7 +120,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
   it('timeout after the order was made: found by lookup and adopted, never placed twice', async () => {
     const { venue, adapter, reports } = await setup();
     venue.script.push('lost-after');
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     expect(venue.calls).toEqual(['place', 'find:t_20240105_1']);
     expect(venue.orders.size).toBe(1);
     expect(reports).toMatchObject([{ kind: 'accepted', orders: [{ client_order_id: 't_20240105_1' }] }]);
@@ -129,7 +130,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
   it('timeout before the order was made: not found, retried with the SAME client_order_id', async () => {
     const { venue, adapter, reports } = await setup();
     venue.script.push('lost-before');
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     expect(venue.calls).toEqual(['place', 'find:t_20240105_1', 'place']);
     expect([...venue.orders.keys()]).toEqual(['t_20240105_1']);
     expect(reports.map((r) => r.kind)).toEqual(['accepted']);
@@ -146,7 +147,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
       if (++lookups === 1) await venue.placeOrder({ client_order_id: id, symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec(1), price: dec(100) });
       return found;
     };
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     expect(venue.calls).toEqual(['place', 'find:t_20240105_1', 'place', 'place', 'find:t_20240105_1']);
     expect(venue.orders.size).toBe(1);
     expect(reports.map((r) => r.kind)).toEqual(['accepted']);
@@ -155,7 +156,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
   it('rejections become reports with the exchange code, and the tracker is dropped', async () => {
     const { venue, adapter, reports } = await setup();
     venue.script.push(new ExchangeError(20001, 'Insufficient funds', undefined, 400));
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     expect(reports).toMatchObject([{ kind: 'rejected', code: 20001, intent: { intentId: 'i1' } }]);
     expect(venue.calls).toEqual(['place']);
     expect(adapter.account.get('t_20240105_1')).toBeUndefined();
@@ -163,14 +164,14 @@ describe('ExecutionAdapter with a scripted venue', () => {
 
   it('replace uses a new id and cancel/cancelAll touch only the strategy\'s own orders', async () => {
     const { venue, adapter, reports } = await setup();
-    await adapter.submit(place('i1', 's1'));
-    await adapter.submit(place('i2', 's2'));
-    await adapter.submit({ kind: 'replace', intentId: 'i3', strategyId: 's1', clientOrderId: 't_20240105_1', quantity: dec(2), price: dec(99) });
+    await executed(adapter, place('i1', 's1'));
+    await executed(adapter, place('i2', 's2'));
+    await executed(adapter, { kind: 'replace', intentId: 'i3', strategyId: 's1', clientOrderId: 't_20240105_1', quantity: dec(2), price: dec(99) });
     expect(venue.orders.get('t_20240105_3')).toMatchObject({ original_client_order_id: 't_20240105_1', status: 'new' });
     expect(adapter.account.get('t_20240105_1')?.replacedBy).toBe('t_20240105_3');
-    await adapter.submit({ kind: 'cancel', intentId: 'i4', strategyId: 's1', clientOrderId: 't_20240105_2' });
+    await executed(adapter, { kind: 'cancel', intentId: 'i4', strategyId: 's1', clientOrderId: 't_20240105_2' });
     expect(reports.at(-1)).toMatchObject({ kind: 'rejected', code: 10001 });
-    await adapter.submit({ kind: 'cancelAll', intentId: 'i5', strategyId: 's1' });
+    await executed(adapter, { kind: 'cancelAll', intentId: 'i5', strategyId: 's1' });
     expect(venue.orders.get('t_20240105_3')?.status).toBe('canceled');
     expect(venue.orders.get('t_20240105_2')?.status).toBe('new');
   });
@@ -179,7 +180,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
     const { venue, adapter, reports } = await setup();
     venue.script.push('lost-after');
     const spec = { symbol: 'BTCUSDT', side: 'sell' as const, type: 'limit' as const, quantity: dec(1), price: dec(110) };
-    await adapter.submit({ kind: 'orderList', intentId: 'l1', strategyId: 's1', contingencyType: 'oneCancelOther', orders: [spec, { ...spec, price: dec(120) }] });
+    await executed(adapter, { kind: 'orderList', intentId: 'l1', strategyId: 's1', contingencyType: 'oneCancelOther', orders: [spec, { ...spec, price: dec(120) }] });
     expect([...venue.orders.values()].map((o) => o.order_list_id)).toEqual(['t_20240105_1', 't_20240105_1']);
     expect(venue.calls.filter((c) => c === 'list')).toHaveLength(1);
     expect(reports).toMatchObject([{ kind: 'accepted', orders: [{}, {}] }]);
@@ -194,7 +195,7 @@ describe('ExecutionAdapter with a scripted venue', () => {
       if (down) throw new NetworkError('down');
       return findOrder(id);
     };
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     expect(reports).toEqual([]);
     down = false;
     const summary = await adapter.reconcile();

@@ -14,6 +14,7 @@ import type { TradeHistoryRecord } from '../../framework/model/resources/trade-h
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
 import { VirtualClock } from '../../framework/time/clock.js';
+import { executed } from '../support/executed.js';
 
 const NOT_FOUND = (): ExchangeError => new ExchangeError(20002, 'Order not found', undefined, 400);
 
@@ -116,7 +117,7 @@ async function setup() {
 describe('a cancel answered 20002 (order not found)', () => {
   it('at shutdown: the order is looked up, found filled, and its fill booked from the trade history', async () => {
     const { venue, adapter, fills, finished } = await setup();
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     const id = 't_20240105_1';
     venue.fillSilently(id, '99.5');
 
@@ -131,9 +132,9 @@ describe('a cancel answered 20002 (order not found)', () => {
 
   it('as a strategy\'s cancel: the 20002 reaches the strategy, and the fill is booked all the same', async () => {
     const { venue, adapter, reports } = await setup();
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     venue.fillSilently('t_20240105_1', '100');
-    await adapter.submit({ kind: 'cancel', intentId: 'i2', strategyId: 's1', clientOrderId: 't_20240105_1' });
+    await executed(adapter, { kind: 'cancel', intentId: 'i2', strategyId: 's1', clientOrderId: 't_20240105_1' });
     expect(reports.at(-1)).toMatchObject({ kind: 'rejected', code: 20002 });
     expect(adapter.account.get('t_20240105_1')?.status).toBe('filled');
     expect(adapter.account.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.5');
@@ -141,7 +142,7 @@ describe('a cancel answered 20002 (order not found)', () => {
 
   it('a late report of the same execution is not booked twice', async () => {
     const { venue, adapter, fills } = await setup();
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     const id = 't_20240105_1';
     venue.fillSilently(id, '99.5');
     await shutdownOrders(adapter, { cancel: true, timeoutMs: 60_000 });
@@ -156,7 +157,7 @@ describe('shutdownOrders', () => {
   it('waits for a create request in flight, then cancels the order its answer names', async () => {
     const { venue, adapter, finished } = await setup();
     venue.holdPlaces = true;
-    const placing = adapter.submit(place('i1'));
+    const placing = executed(adapter, place('i1'));
     const shutdown = shutdownOrders(adapter, { cancel: true, timeoutMs: 60_000 });
     // Nothing is canceled while the answer is outstanding.
     await new Promise((resolve) => setImmediate(resolve));
@@ -171,7 +172,7 @@ describe('shutdownOrders', () => {
   it('an answer that does not come in time: the order is looked up by client_order_id and canceled', async () => {
     const { venue, adapter } = await setup();
     venue.holdPlaces = true;
-    void adapter.submit(place('i1'));
+    void executed(adapter, place('i1'));
     const summary = await shutdownOrders(adapter, { cancel: true, timeoutMs: 1 });
     expect(summary).toEqual({ canceled: ['t_20240105_1'], left: [], timedOut: true });
     expect(venue.calls).toEqual(['place:t_20240105_1', 'find:t_20240105_1', 'cancel:t_20240105_1']);
@@ -180,7 +181,7 @@ describe('shutdownOrders', () => {
 
   it('reads the balances once more at the end, so the bot\'s last balances are the exchange\'s', async () => {
     const { venue, adapter } = await setup();
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     venue.fillSilently('t_20240105_1', '100');
     // The exchange's balance after the fill; its notification has not come.
     venue.heldBalances = [{ currency: 'USDT', available: dec('949.99'), reserved: dec('0') }];
@@ -190,10 +191,10 @@ describe('shutdownOrders', () => {
 
   it('refuses intents that make orders from the start of the shutdown; keep leaves open orders and names them', async () => {
     const { venue, adapter, reports } = await setup();
-    await adapter.submit(place('i1'));
+    await executed(adapter, place('i1'));
     const summary = await shutdownOrders(adapter, { cancel: false, timeoutMs: 60_000 });
     expect(summary).toEqual({ canceled: [], left: ['t_20240105_1'], timedOut: false });
-    await adapter.submit(place('i2', '99'));
+    await executed(adapter, place('i2', '99'));
     expect(reports.at(-1)).toMatchObject({ kind: 'rejected', intent: { intentId: 'i2' }, message: 'the bot is stopping: no new orders' });
     expect(venue.calls).toEqual(['place:t_20240105_1']);
   });
@@ -201,7 +202,7 @@ describe('shutdownOrders', () => {
   it('a create lost on its way is not sent again once the stop is asked: looked up, found never made, and finished', async () => {
     const { venue, adapter, reports, finished } = await setup();
     venue.loseNextPlace = true;
-    const placing = adapter.submit(place('i1'));
+    const placing = executed(adapter, place('i1'));
     const summary = await shutdownOrders(adapter, { cancel: true, timeoutMs: 60_000 });
     await placing;
     expect(venue.calls.filter((c) => c.startsWith('place:'))).toEqual(['place:t_20240105_1']);

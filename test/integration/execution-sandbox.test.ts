@@ -18,6 +18,7 @@ import type { VenueFactory } from '../../backtest/sandbox/sandbox-config.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { VenueRejection, type Venue } from '../../backtest/venue/venue-types.js';
 import { bookSnapshot, eventually, startSandbox, tradeFrame, type PushedMarket } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { executed } from '../support/executed.js';
 
 /** A TCP relay between the client and the sandbox that can cut every connection at once. */
 class Relay {
@@ -135,12 +136,12 @@ const buy = (price: string, quantity = '0.5'): OrderSpec => ({ symbol: 'BTCUSDT'
 describe('ExecutionAdapter + ClientVenuePort against the sandbox (SimulatedVenue) over loopback', () => {
   it('place, replace, cancel, order list; fill reports reach the tracker and the books', async () => {
     const { adapter, rest, market, reports } = await harness();
-    await adapter.submit({ kind: 'place', intentId: 'p1', strategyId: 's', ...buy('95') });
+    await executed(adapter, { kind: 'place', intentId: 'p1', strategyId: 's', ...buy('95') });
     const [placed] = adapter.openOrders('s');
     expect(placed?.status).toBe('new');
     const firstId = placed!.clientOrderId;
 
-    await adapter.submit({ kind: 'replace', intentId: 'r1', strategyId: 's', clientOrderId: firstId, quantity: dec('0.5'), price: dec('99.5') });
+    await executed(adapter, { kind: 'replace', intentId: 'r1', strategyId: 's', clientOrderId: firstId, quantity: dec('0.5'), price: dec('99.5') });
     const [replacement] = adapter.openOrders('s');
     expect(replacement?.clientOrderId).not.toBe(firstId);
     expect(replacement?.intentId).toBe('r1');
@@ -156,13 +157,13 @@ describe('ExecutionAdapter + ClientVenuePort against the sandbox (SimulatedVenue
     expect(dec('1000').plus(adapter.account.positions.flow('s', 'USDT')).toFixed()).toBe(usdt.available.plus(usdt.reserved).toFixed());
 
     const sell = (price: string): OrderSpec => ({ symbol: 'BTCUSDT', side: 'sell', type: 'limit', quantity: dec('0.1'), price: dec(price) });
-    await adapter.submit({ kind: 'orderList', intentId: 'l1', strategyId: 's', contingencyType: 'oneCancelOther', orders: [sell('110'), sell('120')] });
+    await executed(adapter, { kind: 'orderList', intentId: 'l1', strategyId: 's', contingencyType: 'oneCancelOther', orders: [sell('110'), sell('120')] });
     const list = adapter.openOrders('s');
     expect(list).toHaveLength(2);
     expect(new Set(list.map((t) => t.order?.order_list_id))).toEqual(new Set([list[0]!.clientOrderId]));
 
-    await adapter.submit({ kind: 'cancel', intentId: 'c1', strategyId: 's', clientOrderId: list[0]!.clientOrderId });
-    await adapter.submit({ kind: 'cancelAll', intentId: 'c2', strategyId: 's' });
+    await executed(adapter, { kind: 'cancel', intentId: 'c1', strategyId: 's', clientOrderId: list[0]!.clientOrderId });
+    await executed(adapter, { kind: 'cancelAll', intentId: 'c2', strategyId: 's' });
     expect(adapter.openOrders('s')).toEqual([]);
     expect(await rest.spot.getActiveOrders()).toEqual([]);
     expect(reports.filter((r) => r.kind === 'rejected')).toEqual([]);
@@ -191,7 +192,7 @@ describe('ExecutionAdapter + ClientVenuePort against the sandbox (SimulatedVenue
   it('connection cut after the order was made: lookup adopts it, exactly one order', async () => {
     const { adapter, rest, fault, reports } = await harness();
     fault.mode = 'after';
-    await adapter.submit({ kind: 'place', intentId: 'p1', strategyId: 's', ...buy('95') });
+    await executed(adapter, { kind: 'place', intentId: 'p1', strategyId: 's', ...buy('95') });
     const active = await rest.spot.getActiveOrders();
     expect(active).toHaveLength(1);
     expect(reports.filter((r) => r.kind === 'accepted').map((r) => r.kind === 'accepted' && r.orders[0]?.client_order_id)).toEqual([active[0]?.client_order_id]);
@@ -201,7 +202,7 @@ describe('ExecutionAdapter + ClientVenuePort against the sandbox (SimulatedVenue
   it('connection cut before the order was made: not found, sent again under the same id, exactly one order', async () => {
     const { adapter, rest, fault, reports } = await harness();
     fault.mode = 'before';
-    await adapter.submit({ kind: 'place', intentId: 'p1', strategyId: 's', ...buy('95') });
+    await executed(adapter, { kind: 'place', intentId: 'p1', strategyId: 's', ...buy('95') });
     const active = await rest.spot.getActiveOrders();
     expect(active.map((o) => o.client_order_id)).toEqual(adapter.openOrders('s').map((t) => t.clientOrderId));
     expect(active).toHaveLength(1);

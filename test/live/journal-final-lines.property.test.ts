@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../framework/model/decimal.js';
 import type { Intent } from '../../framework/model/intent.js';
 import { finalLines, journalWorld, type Fault, type Life } from './support/journal-world.js';
+import { executed } from '../support/executed.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -57,7 +58,7 @@ async function run(w: ReturnType<typeof journalWorld>, commands: readonly Comman
   let n = 0;
   const submit = async (intent: Intent, script: readonly Fault[]): Promise<void> => {
     life.port.script.push(...script);
-    await life.adapter.submit(intent);
+    await executed(life.adapter, intent);
     life.port.script.length = 0;
   };
   const pick = (i: number): string | undefined => {

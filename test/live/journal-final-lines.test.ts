@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { dec } from '../../framework/model/decimal.js';
 import type { Intent } from '../../framework/model/intent.js';
 import { finalLines, journalWorld, type Life } from './support/journal-world.js';
+import { executed } from '../support/executed.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -35,7 +36,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
   it('filled by a stream report', async () => {
     const w = journalWorld(dirs);
     const life = await started(w);
-    await life.adapter.submit(place('99.5'));
+    await executed(life.adapter, place('99.5'));
     w.trade('99.5', '1', 'sell');
     kill(life);
     expect(finalLines(w.file).get('b_20231114_1')).toEqual({ status: 'filled', reason: 'filled' });
@@ -44,9 +45,9 @@ describe('every way an order ends writes its final line, with the reason', () =>
   it('canceled by a cancel answer, the stream muted', async () => {
     const w = journalWorld(dirs);
     const life = await started(w);
-    await life.adapter.submit(place('99.5'));
+    await executed(life.adapter, place('99.5'));
     life.port.muted = true;
-    await life.adapter.submit(cancel('b_20231114_1'));
+    await executed(life.adapter, cancel('b_20231114_1'));
     kill(life);
     expect(finalLines(w.file).get('b_20231114_1')).toEqual({ status: 'canceled', reason: 'canceled' });
   });
@@ -55,7 +56,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
     const w = journalWorld(dirs);
     const life = await started(w);
     life.port.muted = true;
-    await life.adapter.submit(place('90', { timeInForce: 'IOC' }));
+    await executed(life.adapter, place('90', { timeInForce: 'IOC' }));
     kill(life);
     expect(finalLines(w.file).get('b_20231114_1')).toEqual({ status: 'expired', reason: 'expired' });
   });
@@ -64,7 +65,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
     const w = journalWorld(dirs);
     const life = await started(w);
     life.port.script.push('refused');
-    await life.adapter.submit(place('99.5'));
+    await executed(life.adapter, place('99.5'));
     kill(life);
     expect(finalLines(w.file).get('b_20231114_1')).toEqual({ status: 'canceled', reason: 'rejected' });
   });
@@ -74,7 +75,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
     const life = await started(w);
     // Every attempt and lookup fails: the order is left pending to the reconciliation.
     life.port.script.push('lost-before', 'failed', 'failed', 'failed');
-    await life.adapter.submit(place('99.5'));
+    await executed(life.adapter, place('99.5'));
     expect(finalLines(w.file).get('b_20231114_1')).toBeUndefined();
     const summary = await life.adapter.reconcile();
     expect(summary.missing).toEqual(['b_20231114_1']);
@@ -86,7 +87,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
     const w = journalWorld(dirs);
     const first = await started(w);
     first.port.script.push('lost-before', 'failed', 'failed', 'failed');
-    await first.adapter.submit(place('99.5'));
+    await executed(first.adapter, place('99.5'));
     kill(first);
     const second = await started(w);
     kill(second);
@@ -97,9 +98,9 @@ describe('every way an order ends writes its final line, with the reason', () =>
   it('replaced: the replace answer ends the old order when its `replaced` report never arrives', async () => {
     const w = journalWorld(dirs);
     const life = await started(w);
-    await life.adapter.submit(place('99.5'));
+    await executed(life.adapter, place('99.5'));
     life.port.muted = true;
-    await life.adapter.submit(replace('b_20231114_1', '99.6'));
+    await executed(life.adapter, replace('b_20231114_1', '99.6'));
     kill(life);
     const finals = finalLines(w.file);
     expect(finals.get('b_20231114_1')).toEqual({ status: 'canceled', reason: 'replaced' });
@@ -109,8 +110,8 @@ describe('every way an order ends writes its final line, with the reason', () =>
   it('replaced, learned from the stream\'s report before the answer', async () => {
     const w = journalWorld(dirs);
     const life = await started(w);
-    await life.adapter.submit(place('99.5'));
-    await life.adapter.submit(replace('b_20231114_1', '99.6'));
+    await executed(life.adapter, place('99.5'));
+    await executed(life.adapter, replace('b_20231114_1', '99.6'));
     kill(life);
     expect(finalLines(w.file).get('b_20231114_1')).toEqual({ status: 'canceled', reason: 'replaced' });
   });
@@ -118,10 +119,10 @@ describe('every way an order ends writes its final line, with the reason', () =>
   it('a refused replacement is rejected, and the order it was to replace ends canceled, not replaced', async () => {
     const w = journalWorld(dirs);
     const life = await started(w);
-    await life.adapter.submit(place('99.5'));
+    await executed(life.adapter, place('99.5'));
     life.port.script.push('refused');
-    await life.adapter.submit(replace('b_20231114_1', '99.6'));
-    await life.adapter.submit(cancel('b_20231114_1'));
+    await executed(life.adapter, replace('b_20231114_1', '99.6'));
+    await executed(life.adapter, cancel('b_20231114_1'));
     kill(life);
     const finals = finalLines(w.file);
     expect(finals.get('b_20231114_2')).toEqual({ status: 'canceled', reason: 'rejected' });
@@ -131,7 +132,7 @@ describe('every way an order ends writes its final line, with the reason', () =>
   it('filled while the bot was down: the restart\'s batch read writes the final line, books the execution', async () => {
     const w = journalWorld(dirs);
     const first = await started(w);
-    await first.adapter.submit(place('99.5'));
+    await executed(first.adapter, place('99.5'));
     kill(first);
     w.trade('99.5', '1', 'sell');
     const second = await started(w);
@@ -144,10 +145,10 @@ describe('every way an order ends writes its final line, with the reason', () =>
   it('replaced before a crash whose replace answer was lost: the restart ends the old one as replaced', async () => {
     const w = journalWorld(dirs);
     const first = await started(w);
-    await first.adapter.submit(place('99.5'));
+    await executed(first.adapter, place('99.5'));
     first.port.muted = true;
     first.port.script.push('lost-after', 'failed', 'failed', 'failed');
-    await first.adapter.submit(replace('b_20231114_1', '99.6'));
+    await executed(first.adapter, replace('b_20231114_1', '99.6'));
     kill(first);
     const second = await started(w);
     kill(second);
@@ -160,8 +161,8 @@ describe('every way an order ends writes its final line, with the reason', () =>
   it('the venue\'s clock years behind the bot\'s: orders filled while down are still found by the batch read, not taken as never made', async () => {
     const w = journalWorld(dirs, { botClockAheadMs: 3 * 365 * 86_400_000 });
     const first = await started(w);
-    await first.adapter.submit(place('99.5'));
-    await first.adapter.submit(place('99.4'));
+    await executed(first.adapter, place('99.5'));
+    await executed(first.adapter, place('99.4'));
     const [a, b] = first.adapter.account.open('s').map((t) => t.clientOrderId);
     kill(first);
     w.trade('99.4', '2', 'sell');

@@ -9,6 +9,7 @@ import { VirtualClock } from '../../../framework/time/clock.js';
 import { ReplayedSymbolMarket } from '../../../backtest/venue/matching/replayed-symbol-market.js';
 import { SimulatedVenue } from '../../../backtest/venue/simulated-venue.js';
 import { SYMBOLS, bookSnapshot, tradeFrame } from '../sandbox/support/sandbox-fixture.js';
+import { executed } from '../../support/executed.js';
 
 describe('SimulatedVenuePort under the ExecutionAdapter', () => {
   it('places, fills from the market, books the fill once, and turns refusals into exchange codes', async () => {
@@ -26,7 +27,7 @@ describe('SimulatedVenuePort under the ExecutionAdapter', () => {
     const reports: StrategyReport[] = [];
     adapter.reports$.subscribe((r) => reports.push(r));
     await adapter.start();
-    await adapter.submit({ kind: 'place', intentId: 'i1', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('0.5'), price: dec('99.5') });
+    await executed(adapter, { kind: 'place', intentId: 'i1', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('0.5'), price: dec('99.5') });
     const id = 'bt_20231114_1';
     expect(adapter.account.get(id)?.status).toBe('new');
     venue.onMarketFrame(tradeFrame('99', '5', 7), clock.now() + 10);
@@ -36,7 +37,7 @@ describe('SimulatedVenuePort under the ExecutionAdapter', () => {
     const venueUsdt = venue.spotBalances('main').find((b) => b.currency === 'USDT');
     expect(dec('1000').plus(usdt).toFixed()).toBe(venueUsdt?.available.plus(venueUsdt.reserved).toFixed());
     expect(reports.filter((r) => r.kind === 'order').every((r) => r.kind === 'order' && r.intentId === 'i1')).toBe(true);
-    await adapter.submit({ kind: 'place', intentId: 'i2', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('100'), price: dec('99') });
+    await executed(adapter, { kind: 'place', intentId: 'i2', strategyId: 's', symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('100'), price: dec('99') });
     expect(reports.at(-1)).toMatchObject({ kind: 'rejected', code: 20001 });
     expect(await port.findOrder('nope')).toBeUndefined();
   });
