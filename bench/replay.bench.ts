@@ -15,7 +15,7 @@ const CHILD = path.join(repoRoot, 'bench', 'replay-child.ts');
 const REPEATS = 10;
 /** Backtests of the recording after the first one; the best is the warm figure. */
 const WARM_ROUNDS = 7;
-const TARGET_RATIO = 0.5;
+const TARGET_RATIO = 0.8;
 const MIB = 1024 * 1024;
 
 /**
@@ -23,7 +23,7 @@ const MIB = 1024 * 1024;
  * gunzipping and JSON.parse-ing every line; (a') the batched recording reader with frame validation,
  * as the runner reads it; (b) a whole `runBacktest` of the market-maker example (events/s), its
  * first run in the process (cold JIT) and the best of the next few (warm); the ratio b/a says how
- * much of the budget the simulation costs (target >= 0.5). Both again on the
+ * much of the budget the simulation costs (target >= 0.8). Both again on the
  * recording repeated 10 times, where fixed costs and warm-up fade. Then the memory of a backtest
  * in a child process (its own peak RSS, and the heap left after a full GC), on the recording and
  * on it x10: peak RSS growing while the retained heap stays flat is garbage, not a leak. Timings

@@ -117,6 +117,22 @@ describe('ExecutionAdapter with a scripted venue', () => {
     expect(adapter.account.positions.position('s1', 'BTCUSDT')?.quantity.toFixed()).toBe('0.4');
   });
 
+  it('is synchronous: one handler\'s intents all leave at once, and each answer is applied when it arrives', async () => {
+    const { venue, adapter, reports } = await setup();
+    let ended = 0;
+    adapter.submit(place('i1'), () => ended++);
+    adapter.submit(place('i2'), () => ended++);
+    // Both requests are on the wire before either is answered; the orders are tracked, pending.
+    expect(venue.calls).toEqual(['place', 'place']);
+    expect(reports).toEqual([]);
+    expect(adapter.inFlight).toBe(2);
+    expect(adapter.account.get('t_20240105_2')?.status).toBe('pending');
+    await adapter.whenIdle();
+    expect(ended).toBe(2);
+    expect(reports.map((r) => r.kind === 'accepted' && r.intent.intentId)).toEqual(['i1', 'i2']);
+    expect(adapter.account.get('t_20240105_2')?.status).toBe('new');
+  });
+
   it('timeout after the order was made: found by lookup and adopted, never placed twice', async () => {
     const { venue, adapter, reports } = await setup();
     venue.script.push('lost-after');
