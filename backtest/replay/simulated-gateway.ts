@@ -1,5 +1,6 @@
 import type { Answer, VenueGateway } from '../../framework/execution/venue-gateway.js';
 import type { VenueOrderListRequest, VenueOrderRequest, VenueReplaceRequest } from '../../framework/execution/venue-port.js';
+import type { MarginAccount } from '../../framework/model/resources/margin-account.js';
 import type { Order } from '../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../framework/model/resources/trade-history.js';
 import type { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
@@ -54,6 +55,10 @@ export class SimulatedGateway implements VenueGateway {
 
   orderTrades(order: Order, answer: Answer<readonly TradeHistoryRecord[]>): void {
     this.command('query', () => this.port.orderTradesNow(order), answer);
+  }
+
+  marginAccounts(symbols: readonly string[], answer: Answer<readonly MarginAccount[] | undefined>): void {
+    this.command('query', () => this.port.marginAccountsNow(symbols), answer);
   }
 
   wait(ms: number, then: () => void): void {

@@ -2,7 +2,7 @@ import type { ClearingRecord } from '../../framework/model/resources/clearing.js
 import type { MarginAccount, Position } from '../../framework/model/resources/margin-account.js';
 import type { PositionHistoryRecord } from '../../framework/model/resources/position-history.js';
 import { idToWire, msToIso, wireRecord } from '../../framework/model/resources/wire-values.js';
-import type { FuturesTerms } from '../venue/futures/futures-terms.js';
+import { positionConfigOf, type FuturesTerms } from '../venue/futures/futures-terms.js';
 
 /**
  * Wire forms of the futures resources (document 001: Margin / futures account, Position, Position
@@ -52,23 +52,7 @@ export function clearingToWire(record: ClearingRecord): Record<string, unknown> 
   });
 }
 
-/**
- * Wire form of a contract's position configuration from the venue's terms. The venue margins every
- * contract the same way, so margin_mode is `isolated` (the only documented value), and each contract
- * is `enabled` and `active` (its terms are in force); the risk-limit fields only when it has one.
- */
+/** Wire form of a contract's position configuration from the venue's terms (see {@link positionConfigOf}). */
 export function futuresConfigToWire(terms: FuturesTerms): Record<string, unknown> {
-  return wireRecord({
-    symbol: terms.symbol,
-    margin_call_leverage_mul: terms.marginCallLeverageMul,
-    liquidation_leverage_mul: terms.liquidationLeverageMul,
-    max_initial_leverage: terms.maxLeverage,
-    margin_mode: 'isolated',
-    force_close_fee: terms.forceCloseFee,
-    enabled: true,
-    active: true,
-    limit_base: terms.limitBase,
-    limit_power: terms.limitPower,
-    unlimited_threshold: terms.unlimitedThreshold,
-  });
+  return wireRecord({ ...positionConfigOf(terms) });
 }

@@ -10,6 +10,10 @@ import type {
 } from '../../framework/execution/venue-port.js';
 import type { AccountId, NewOrderRequest, Venue, VenueEvent } from './venue-types.js';
 import { VenueRejection } from './venue-types.js';
+import type { FuturesPositionConfig } from '../../framework/model/resources/futures-config.js';
+import type { MarginAccount } from '../../framework/model/resources/margin-account.js';
+import { positionConfigOf } from './futures/futures-terms.js';
+import type { SimulatedFuturesVenue } from './futures/simulated-futures-venue.js';
 
 /** Orders per page of {@link SimulatedVenuePort.orderHistoryPage}, as the exchange's largest page. */
 const HISTORY_PAGE = 1000;
@@ -25,28 +29,56 @@ const HISTORY_PAGE = 1000;
  * The composition root routes the venue's listener into {@link onVenueEvent}.
  */
 export class SimulatedVenuePort implements VenuePort {
-  readonly account = 'spot' as const;
   private readonly reportSubject = new Subject<OrderReport>();
   private readonly balanceSubject = new Subject<readonly TradingBalance[]>();
   readonly orderReports$: Observable<OrderReport> = this.reportSubject.asObservable();
   readonly balances$: Observable<readonly TradingBalance[]> = this.balanceSubject.asObservable();
   readonly reconnected$: Observable<number> = NEVER;
   private venue: Venue | undefined;
+  private futures: SimulatedFuturesVenue | undefined;
   /** The last replace quantity and its wire text: a quoting strategy resends the same size (Decimals are immutable). */
   private lastQuantity: { readonly value: Decimal; readonly text: string } | undefined;
 
-  constructor(readonly accountId: AccountId) {}
+  /** Futures ports read the isolated accounts and the contracts' position configurations. */
+  readonly marginAccounts?: (symbols: readonly string[]) => Promise<MarginAccount[]>;
+  readonly futuresConfigs?: () => Promise<FuturesPositionConfig[]>;
 
-  /** Connects the venue (built after this port, because the venue takes the listener at construction). */
-  attach(venue: Venue): void {
-    this.venue = venue;
+  /**
+   * `account` is the section traded: spot symbols on a spot port, futures contracts on a futures
+   * port (the venue keeps both under one account id, as the exchange does under one API key).
+   */
+  constructor(readonly accountId: AccountId, readonly account: 'spot' | 'futures' = 'spot') {
+    if (account === 'futures') {
+      this.marginAccounts = (symbols) => this.call(() => this.marginAccountsNow(symbols)!);
+      this.futuresConfigs = () => this.call(() => [...this.futuresVenue().terms().values()].map(positionConfigOf));
+    }
   }
 
-  /** The venue's listener: this account's order reports and balances go to the streams. */
+  /** Connects the venue (built after this port, because the venue takes the listener at construction). */
+  attach(venue: Venue & { readonly futures?: SimulatedFuturesVenue }): void {
+    this.venue = venue;
+    this.futures = venue.futures;
+  }
+
+  /** The venue's listener: this account's order reports and balances of this port's section go to the streams. */
   onVenueEvent(event: VenueEvent): void {
     if (event.account !== this.accountId) return;
-    if (event.kind === 'order') this.reportSubject.next(event.report);
-    else if (event.kind === 'balance') this.balanceSubject.next(event.balances);
+    if (event.kind === 'order') {
+      if (this.trades(event.report.symbol)) this.reportSubject.next(event.report);
+    } else if (event.kind === (this.account === 'spot' ? 'balance' : 'futures')) {
+      this.balanceSubject.next((event as { readonly balances: readonly TradingBalance[] }).balances);
+    }
+  }
+
+  /** Whether a symbol belongs to this port's section (a futures contract on a futures port, anything else on spot). */
+  private trades(symbol: string): boolean {
+    const contract = this.futures?.terms().has(symbol) === true;
+    return this.account === 'futures' ? contract : !contract;
+  }
+
+  private futuresVenue(): SimulatedFuturesVenue {
+    if (this.futures === undefined) throw new Error('SimulatedVenuePort: attach a venue with futures accounts first');
+    return this.futures;
   }
 
   placeOrder(order: VenueOrderRequest): Promise<Order> {
@@ -74,7 +106,7 @@ export class SimulatedVenuePort implements VenuePort {
   }
 
   openOrders(symbol?: string): Promise<Order[]> {
-    return this.call(() => this.invoke((v) => v.openOrders(this.accountId, symbol)));
+    return this.call(() => this.invoke((v) => v.openOrders(this.accountId, symbol).filter((o) => this.trades(o.symbol))));
   }
 
   orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
@@ -108,9 +140,17 @@ export class SimulatedVenuePort implements VenuePort {
   /** {@link findOrder}, answered at once. */
   findOrderNow(clientOrderId: string): Order | undefined {
     return this.invoke((v) => {
-      const open = v.openOrders(this.accountId).find((o) => o.client_order_id === clientOrderId);
-      return open ?? v.orderHistory(this.accountId).find((o) => o.client_order_id === clientOrderId);
+      const found = v.openOrders(this.accountId).find((o) => o.client_order_id === clientOrderId)
+        ?? v.orderHistory(this.accountId).find((o) => o.client_order_id === clientOrderId);
+      return found !== undefined && this.trades(found.symbol) ? found : undefined;
     });
+  }
+
+  /** The isolated accounts of `symbols` on a futures port, answered at once; undefined on a spot port. */
+  marginAccountsNow(symbols: readonly string[]): MarginAccount[] | undefined {
+    if (this.account !== 'futures') return undefined;
+    const futures = this.futuresVenue();
+    return this.invoke(() => symbols.map((symbol) => futures.account(this.accountId, symbol)));
   }
 
   /** {@link orderTrades}, answered at once. */
@@ -120,16 +160,17 @@ export class SimulatedVenuePort implements VenuePort {
 
   orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
     return this.call(() => this.invoke((v) => {
-      const all = v.orderHistory(this.accountId);
+      const all = v.orderHistory(this.accountId).filter((o) => this.trades(o.symbol));
       return { items: all.slice(offset, offset + HISTORY_PAGE), last: offset + HISTORY_PAGE >= all.length };
     }));
   }
 
   tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {
-    return this.call(() => this.invoke((v) => ({ items: v.tradeHistory(this.accountId).filter((t) => inRange(t.timestamp, range)), complete: true })));
+    return this.call(() => this.invoke((v) => ({ items: v.tradeHistory(this.accountId).filter((t) => inRange(t.timestamp, range) && this.trades(t.symbol)), complete: true })));
   }
 
   balances(): Promise<TradingBalance[]> {
+    if (this.account === 'futures') return this.call(() => this.futuresVenue().balances(this.accountId));
     return this.call(() => this.invoke((v) => v.spotBalances(this.accountId)));
   }
 

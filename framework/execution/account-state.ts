@@ -1,4 +1,6 @@
 import type { TradingBalance } from '../model/resources/balance.js';
+import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
+import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { Order } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
@@ -41,6 +43,10 @@ export class AccountState {
   private readonly finished = new BoundedSet<string>(FINISHED_KEPT);
   readonly positions: PositionBook;
   private readonly balanceMap = new Map<string, TradingBalance>();
+  /** Margin and futures: the isolated account of each symbol as the venue last reported it. */
+  private readonly marginAccounts = new Map<string, MarginAccount>();
+  /** Futures: each contract's position configuration as the venue last reported it. */
+  private readonly futuresConfigs = new Map<string, FuturesPositionConfig>();
   /** The active orders (known to the exchange, not terminal), in the order they became active: an index of `trackers`. */
   private readonly activeOrders = new Map<string, OrderTracker>();
 
@@ -71,6 +77,31 @@ export class AccountState {
   /** Every balance the venue last said, by currency. */
   balances(): readonly TradingBalance[] {
     return [...this.balanceMap.values()];
+  }
+
+  /**
+   * A read of the account's isolated accounts (margin, futures) replaces what was known: a symbol
+   * missing from it has no account any more.
+   */
+  setMarginAccounts(accounts: readonly MarginAccount[]): void {
+    this.marginAccounts.clear();
+    for (const account of accounts) this.marginAccounts.set(account.symbol, account);
+  }
+
+  /** The isolated account of a symbol (leverage, margin, open position) as the venue last reported it. */
+  marginAccount(symbol: string): MarginAccount | undefined {
+    return this.marginAccounts.get(symbol);
+  }
+
+  /** A read of the contracts' position configurations replaces what was known. */
+  setFuturesConfigs(configs: readonly FuturesPositionConfig[]): void {
+    this.futuresConfigs.clear();
+    for (const config of configs) this.futuresConfigs.set(config.symbol, config);
+  }
+
+  /** A contract's position configuration (risk limit terms, largest leverage) as the venue last reported it. */
+  futuresConfig(symbol: string): FuturesPositionConfig | undefined {
+    return this.futuresConfigs.get(symbol);
   }
 
   /** Starts tracking an order before its request is sent, so reports racing the reply find it. */

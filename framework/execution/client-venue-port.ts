@@ -1,9 +1,13 @@
 import { Observable, filter, map, type Subscription } from 'rxjs';
 import { ConnectionStateError } from '../exchange/errors.js';
-import type { NewOrderParams } from '../exchange/rest/endpoints/order-params.js';
+import type { TradeHistoryParams } from '../exchange/rest/endpoints/history-params.js';
+import type { NewOrderParams, OrderListParams, ReplaceOrderParams } from '../exchange/rest/endpoints/order-params.js';
 import { isNotFound } from '../exchange/rest/endpoints/trading-requests.js';
 import type { RestClient } from '../exchange/rest/rest-client.js';
+import type { TradingAccountApi } from '../exchange/ws/trading-account-api.js';
 import type { TradingSession } from '../exchange/ws/trading-session.js';
+import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
+import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { Order } from '../model/resources/order.js';
@@ -21,58 +25,88 @@ const HISTORY_PAGES = 10;
 export interface ClientVenuePortOptions {
   readonly session: TradingSession;
   readonly rest: RestClient;
+  /** The account traded: spot (the default) or futures (isolated futures accounts, contracts only). */
+  readonly account?: 'spot' | 'futures';
+}
+
+/** The REST calls a port makes, which the spot and futures sections share (same paths under their prefix). */
+interface AccountEndpoints {
+  getBalances(): Promise<TradingBalance[]>;
+  getActiveOrders(): Promise<Order[]>;
+  getActiveOrder(clientOrderId: string): Promise<Order>;
+  createOrder(params: NewOrderParams): Promise<Order>;
+  createOrderList(params: OrderListParams): Promise<Order[]>;
+  replaceOrder(clientOrderId: string, params: ReplaceOrderParams): Promise<Order>;
+  cancelOrders(params?: { readonly symbol?: string }): Promise<Order[]>;
+  cancelOrder(clientOrderId: string): Promise<Order>;
+  getOrderHistory(params: { readonly client_order_id?: string; readonly limit?: number; readonly offset?: number; readonly sort?: 'ASC' | 'DESC' }): Promise<Order[]>;
+  getTradeHistory(params: TradeHistoryParams): Promise<TradeHistoryRecord[]>;
 }
 
 /**
- * The spot account of a real API v3 endpoint through the framework's clients. Orders go over the
+ * One account (spot or futures) of a real API v3 endpoint through the framework's clients. Orders go over the
  * trading WebSocket while it is logged in, and over REST while it is down (a request the stream
  * could not even send falls back to REST too; one that was sent and lost is NOT repeated here: its
  * outcome is unknown and the adapter looks it up first). Lookups by client_order_id use REST,
  * which alone can search history. Reports and balances come from the stream; `reconnected$` fires
- * when the order-report subscription has been restored after a reconnect.
+ * when the order-report subscription has been restored after a reconnect. A futures port also reads
+ * the isolated accounts and the contracts' position configurations (the risk limit's terms).
  */
 export class ClientVenuePort implements VenuePort {
-  readonly account = 'spot' as const;
+  readonly account: 'spot' | 'futures';
   readonly orderReports$: Observable<OrderReport>;
   readonly balances$: Observable<readonly TradingBalance[]>;
   readonly reconnected$: Observable<number>;
   private readonly session: TradingSession;
   private readonly rest: RestClient;
+  private readonly stream: TradingAccountApi;
+  private readonly endpoints: AccountEndpoints;
   private readonly owned: Subscription[] = [];
   private streamUp = false;
 
   constructor(options: ClientVenuePortOptions) {
     this.session = options.session;
     this.rest = options.rest;
+    const account = options.account ?? 'spot';
+    this.account = account;
+    this.stream = account === 'futures' ? options.session.futures : options.session.spot;
+    this.endpoints = account === 'futures' ? options.rest.futures : options.rest.spot;
+    if (account === 'futures') {
+      this.marginAccounts = (symbols) => futuresAccounts(options.rest, symbols);
+      this.futuresConfigs = () => options.rest.futures.getConfig();
+    }
     // Every order report and balance passes here: one plain subscriber each, not filter + mergeMap hops.
     const session = this.session;
     this.orderReports$ = new Observable<OrderReport>((subscriber) => session.orderReports$.subscribe({
       next: (n) => {
-        if (n.account === 'spot') for (const report of n.reports) subscriber.next(report);
+        if (n.account === account) for (const report of n.reports) subscriber.next(report);
       },
       error: (error: unknown) => subscriber.error(error),
       complete: () => subscriber.complete(),
     }));
     this.balances$ = new Observable<readonly TradingBalance[]>((subscriber) => session.balances$.subscribe({
       next: (n) => {
-        if (n.account === 'spot') subscriber.next(n.balances);
+        if (n.account === account) subscriber.next(n.balances);
       },
       error: (error: unknown) => subscriber.error(error),
       complete: () => subscriber.complete(),
     }));
     let reconnects = 0;
-    this.reconnected$ = this.session.resubscribed$.pipe(filter((r) => r.ch === 'spot_subscribe'), map(() => ++reconnects));
+    this.reconnected$ = this.session.resubscribed$.pipe(filter((r) => r.ch === `${account}_subscribe`), map(() => ++reconnects));
     this.owned.push(this.session.events$.subscribe((event) => {
       if (event.kind === 'logged-in') this.streamUp = true;
       else if (event.kind === 'disconnected' || event.kind === 'login-failed') this.streamUp = false;
     }));
   }
 
+  readonly marginAccounts?: (symbols: readonly string[]) => Promise<MarginAccount[]>;
+  readonly futuresConfigs?: () => Promise<FuturesPositionConfig[]>;
+
   /** Connects, logs in and subscribes to order reports and balances. */
   async start(timeoutMs?: number): Promise<void> {
     await this.session.start(timeoutMs);
-    await this.session.spot.subscribe();
-    await this.session.spot.balanceSubscribe();
+    await this.stream.subscribe();
+    await this.stream.balanceSubscribe();
     this.streamUp = true;
   }
 
@@ -83,66 +117,67 @@ export class ClientVenuePort implements VenuePort {
 
   async orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
     // By id (the default), newest first: creation order, which later changes of an order do not move.
-    const items = await this.rest.spot.getOrderHistory({ sort: 'DESC', limit: HISTORY_PAGE, offset });
+    // The futures history has no sort parameter: newest first is its only order.
+    const items = await this.endpoints.getOrderHistory({ sort: this.account === 'spot' ? 'DESC' : undefined, limit: HISTORY_PAGE, offset });
     return { items, last: items.length < HISTORY_PAGE };
   }
 
   tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {
-    return readPages((offset) => this.rest.spot.getTradeHistory({
+    return readPages((offset) => this.endpoints.getTradeHistory({
       by: 'timestamp', sort: 'ASC', from: new Date(range.from), till: range.till === undefined ? undefined : new Date(range.till),
       limit: HISTORY_PAGE, offset,
     }));
   }
 
   async orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
-    return this.rest.spot.getTradeHistory({ order_id: order.id, limit: 1000 });
+    return this.endpoints.getTradeHistory({ order_id: order.id, limit: 1000 });
   }
 
   placeOrder(order: VenueOrderRequest): Promise<Order> {
     const params = orderParams(order);
-    return this.route(() => this.session.spot.newOrder(params), () => this.rest.spot.createOrder(params));
+    return this.route(() => this.stream.newOrder(params), () => this.endpoints.createOrder(params));
   }
 
   placeOrderList(list: VenueOrderListRequest): Promise<Order[]> {
     const params = { order_list_id: list.order_list_id, contingency_type: list.contingency_type, orders: list.orders.map(orderParams) };
-    return this.route(() => this.session.spot.newOrderList(params), () => this.rest.spot.createOrderList(params));
+    return this.route(() => this.stream.newOrderList(params), () => this.endpoints.createOrderList(params));
   }
 
   replaceOrder(clientOrderId: string, change: VenueReplaceRequest): Promise<Order> {
     const params = { new_client_order_id: change.new_client_order_id, quantity: change.quantity, price: change.price };
     return this.route(
-      () => this.session.spot.replaceOrder({ client_order_id: clientOrderId, ...params }),
-      () => this.rest.spot.replaceOrder(clientOrderId, params),
+      () => this.stream.replaceOrder({ client_order_id: clientOrderId, ...params }),
+      () => this.endpoints.replaceOrder(clientOrderId, params),
     );
   }
 
   cancelOrder(clientOrderId: string): Promise<Order> {
-    return this.route(() => this.session.spot.cancelOrder(clientOrderId), () => this.rest.spot.cancelOrder(clientOrderId));
+    return this.route(() => this.stream.cancelOrder(clientOrderId), () => this.endpoints.cancelOrder(clientOrderId));
   }
 
   cancelAll(symbol?: string): Promise<Order[]> {
     // The stream's cancel-all has no symbol filter.
-    if (symbol !== undefined) return this.rest.spot.cancelOrders({ symbol });
-    return this.route(() => this.session.spot.cancelOrders(), () => this.rest.spot.cancelOrders());
+    if (symbol !== undefined) return this.endpoints.cancelOrders({ symbol });
+    return this.route(() => this.stream.cancelOrders(), () => this.endpoints.cancelOrders());
   }
 
   async findOrder(clientOrderId: string): Promise<Order | undefined> {
     try {
-      return await this.rest.spot.getActiveOrder(clientOrderId);
+      return await this.endpoints.getActiveOrder(clientOrderId);
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
-    const history = await this.rest.spot.getOrderHistory({ client_order_id: clientOrderId });
+    const history = await this.endpoints.getOrderHistory({ client_order_id: clientOrderId });
     return history.find((order) => order.client_order_id === clientOrderId);
   }
 
   async openOrders(symbol?: string): Promise<Order[]> {
-    const orders = await this.route(() => this.session.spot.getOrders(), () => this.rest.spot.getActiveOrders());
+    const orders = await this.route(() => this.stream.getOrders(), () => this.endpoints.getActiveOrders());
     return symbol === undefined ? orders : orders.filter((order) => order.symbol === symbol);
   }
 
   balances(): Promise<TradingBalance[]> {
-    return this.route(() => this.session.spot.balances(), () => this.rest.spot.getBalances());
+    return this.route(() => this.stream.balances(), () => this.endpoints.getBalances());
   }
 
   /**
@@ -154,6 +189,17 @@ export class ClientVenuePort implements VenuePort {
     if (!this.streamUp) return attempt(viaRest);
     return attempt(viaStream).catch((error: unknown) => (notSent(error) ? viaRest() : Promise.reject(error)));
   }
+}
+
+/**
+ * The isolated futures accounts of `symbols`: one read lists those holding a position; each other
+ * symbol is read on its own (its leverage applies to the next order even while it is flat).
+ */
+async function futuresAccounts(rest: RestClient, symbols: readonly string[]): Promise<MarginAccount[]> {
+  const open = await rest.futures.getAccounts();
+  const found = new Set(open.map((a) => a.symbol));
+  const flat = await Promise.all(symbols.filter((s) => !found.has(s)).map((s) => rest.futures.getAccount(s)));
+  return [...open.filter((a) => symbols.includes(a.symbol)), ...flat];
 }
 
 /** `run()`, with a synchronous throw turned into a rejection as an `async` function would. */

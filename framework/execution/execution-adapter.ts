@@ -46,6 +46,8 @@ export interface ExecutionAdapterOptions {
   readonly unknownOrders?: UnknownOrderPolicy;
   /** The strategy adopted orders are booked to (none by default: they are tracked, not attributed). */
   readonly adoptAs?: string;
+  /** The symbols the bot trades: whose isolated accounts (margin, futures) it reads. */
+  readonly symbols?: readonly string[];
   /** Currencies of a symbol, for the strategies' currency flows. */
   readonly currencies?: CurrencyLookup;
   readonly recovery?: Partial<RecoveryOptions>;
@@ -91,6 +93,8 @@ export class ExecutionAdapter implements IntentExecutor {
   /** Set at shutdown: intents that would make orders are refused before anything is sent. */
   private closing = false;
   private readonly cancellation: OrderCancellation;
+  /** The margin accounts' read after fills: none running, one running, or one running and another wanted. */
+  private marginRead: 'idle' | 'reading' | 'again' = 'idle';
   readonly account: AccountState;
   /** Accepted, rejected and order-update reports, in the order they happened. */
   readonly reports$: Observable<StrategyReport> = this.reportSubject.asObservable();
@@ -138,12 +142,14 @@ export class ExecutionAdapter implements IntentExecutor {
     const previous = this.reconciling;
     const run = (async () => {
       if (previous !== undefined) await previous.catch(() => undefined);
-      return reconcile({
+      const summary = await reconcile({
         venue: this.options.venue, account: this.account, policy: this.options.unknownOrders ?? 'adopt',
         adoptAs: this.options.adoptAs, recovery: this.recovery, emit: (report) => this.emitOrder(report),
         setBalances: (balances) => this.setBalances(balances), resolved: (id, order) => this.onResolved(id, order),
         adopted: this.options.onAdopt,
       });
+      await this.refreshMarginAccounts();
+      return summary;
     })();
     this.reconciling = run;
     try {
@@ -244,6 +250,18 @@ export class ExecutionAdapter implements IntentExecutor {
    */
   async refreshBalances(): Promise<void> {
     this.setBalances(await this.options.venue.balances());
+  }
+
+  /**
+   * Margin and futures accounts: reads the isolated accounts (leverage, margin, positions as the
+   * venue keeps them) and, on futures, the contracts' position configurations, and makes them the
+   * truth. Part of every reconciliation; a stop reads them once more. Nothing to do on spot.
+   */
+  async refreshMarginAccounts(): Promise<void> {
+    const venue = this.options.venue;
+    const [accounts, configs] = await Promise.all([venue.marginAccounts?.(this.options.symbols ?? []), venue.futuresConfigs?.()]);
+    if (accounts !== undefined) this.account.setMarginAccounts(accounts);
+    if (configs !== undefined) this.account.setFuturesConfigs(configs);
   }
 
   /**
@@ -420,6 +438,26 @@ export class ExecutionAdapter implements IntentExecutor {
   private onReport(report: OrderReport): void {
     const update = this.account.applyReport(report);
     if (update.tracker !== undefined && update.changed) this.emitOrder(report);
+    if (report.report_type === 'trade' && this.gateway.account !== 'spot') this.readMarginAccountsSoon();
+  }
+
+  /**
+   * A fill moved a margin or futures position: the isolated accounts are read again (the exchange
+   * streams no positions), one read at a time; fills during a read make one more read after it.
+   * A failed read is left to the next fill or reconciliation.
+   */
+  private readMarginAccountsSoon(): void {
+    if (this.marginRead !== 'idle') {
+      this.marginRead = 'again';
+      return;
+    }
+    this.marginRead = 'reading';
+    this.gateway.marginAccounts(this.options.symbols ?? [], (error, accounts) => {
+      if (error === undefined && accounts !== undefined) this.account.setMarginAccounts(accounts);
+      const again = this.marginRead === 'again';
+      this.marginRead = 'idle';
+      if (again) this.readMarginAccountsSoon();
+    });
   }
 
   private setBalances(balances: readonly TradingBalance[]): void {

@@ -35,8 +35,9 @@ export interface OrderShutdownSummary {
  *    a cancel answered "not found" is looked up, and a fill found there is booked;
  * 5. executions the exchange counts for an order but no report brought (a report still delayed)
  *    are booked from the order's trade history;
- * 6. the balances are read once more, so the bot's last balances are the exchange's after all of
- *    the above (a balance notification may still be on its way).
+ * 6. the balances (and, on margin and futures, the isolated accounts) are read once more, so the
+ *    bot's last balances and positions are the exchange's after all of the above (a balance
+ *    notification may still be on its way).
  *
  * Lookups, cancels and trade-history reads are bounded by the adapter's retry policy, not by
  * `timeoutMs`. Each order that ends on the way reaches the adapter's `onOrderFinished` once (the
@@ -48,7 +49,7 @@ export async function shutdownOrders(adapter: ExecutionAdapter, options: OrderSh
   await Promise.allSettled(trackers(adapter).filter((t) => t.status === 'pending').map((t) => adapter.lookUp(t)));
   if (options.cancel) await Promise.allSettled(adapter.account.open().map((tracker) => adapter.cancelTracker(tracker)));
   await Promise.allSettled(trackers(adapter).map((t) => adapter.bookMissedFills(t)));
-  await adapter.refreshBalances().catch(() => undefined);
+  await Promise.all([adapter.refreshBalances().catch(() => undefined), adapter.refreshMarginAccounts().catch(() => undefined)]);
   const left = trackers(adapter).filter((t) => t.active || t.status === 'pending').map((t) => t.clientOrderId);
   return { canceled: adapter.canceledSinceStop, left, timedOut: !idle };
 }

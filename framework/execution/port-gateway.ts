@@ -1,3 +1,4 @@
+import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { Order } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import { DEFAULT_RECOVERY, OutcomeUnknownError, lookupList, lookupWithRetry, sendWithoutDuplicates, type RecoveryOptions } from './unknown-outcome.js';
@@ -51,6 +52,11 @@ export class PortGateway implements VenueGateway {
 
   orderTrades(order: Order, answer: Answer<readonly TradeHistoryRecord[]>): void {
     deliver(this.port.orderTrades(order), answer);
+  }
+
+  marginAccounts(symbols: readonly string[], answer: Answer<readonly MarginAccount[] | undefined>): void {
+    const read = this.port.marginAccounts;
+    deliver(read === undefined ? Promise.resolve(undefined) : read.call(this.port, symbols), answer);
   }
 
   wait(ms: number, then: () => void): void {

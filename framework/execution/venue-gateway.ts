@@ -1,3 +1,4 @@
+import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { Order } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
@@ -29,6 +30,8 @@ export interface VenueGateway {
   find(clientOrderId: string, answer: Answer<Order | undefined>): void;
   /** The executions of one order (its trade history). */
   orderTrades(order: Order, answer: Answer<readonly TradeHistoryRecord[]>): void;
+  /** Margin and futures: the isolated accounts of `symbols` as the venue keeps them; undefined on spot (nothing to read). */
+  marginAccounts(symbols: readonly string[], answer: Answer<readonly MarginAccount[] | undefined>): void;
   /** Runs `then` after `ms` on the engine's time (a retry's pause). */
   wait(ms: number, then: () => void): void;
   /**

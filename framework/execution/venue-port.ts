@@ -2,6 +2,8 @@ import type { Observable } from 'rxjs';
 import type { Decimal } from '../model/decimal.js';
 import type { Side } from '../model/instrument.js';
 import type { TradingBalance } from '../model/resources/balance.js';
+import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
+import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { ContingencyType, Order, OrderType, TimeInForce } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { OrderReport } from '../model/stream/order-report.js';
@@ -42,6 +44,14 @@ export interface VenuePort {
   orderHistoryPage?(offset: number): Promise<HistoryPage<Order>>;
   /** The account's executions from `range.from` (exchange time) on: the trade history by time range, every page; optional. */
   tradeHistory?(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>>;
+  /**
+   * Margin and futures accounts: the isolated account of each of `symbols` (leverage, margin
+   * balance, open position with its entry, liquidation price and unrealized PnL), whether or not it
+   * holds a position: its leverage applies to the next order. Absent on spot.
+   */
+  marginAccounts?(symbols: readonly string[]): Promise<MarginAccount[]>;
+  /** Futures accounts: each contract's position configuration (the risk limit's terms). Absent elsewhere. */
+  futuresConfigs?(): Promise<FuturesPositionConfig[]>;
   /** Order reports of the account, in the order the venue sent them. */
   readonly orderReports$: Observable<OrderReport>;
   /** Balance changes of the account. */

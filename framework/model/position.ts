@@ -10,6 +10,33 @@ export interface PositionView {
   readonly averagePrice?: Decimal;
   /** Realized profit in the quote currency, before fees (fees leave the fee currency's balance). */
   readonly realizedPnl: Decimal;
+  /** Margin and futures symbols: the position's account as the exchange last reported it. */
+  readonly margin?: PositionMargin;
+}
+
+/**
+ * A margin or futures position's terms as the exchange reports them (its isolated account): they
+ * are the exchange's figures, read at reconciliation and at stop, not recomputed per tick.
+ */
+export interface PositionMargin {
+  readonly leverage: Decimal;
+  readonly marginCurrency: string;
+  /** The account's margin balance in `marginCurrency`, as the exchange reports it. */
+  readonly marginBalance: Decimal;
+  /** Margin the exchange holds for the open position. */
+  readonly positionMargin: Decimal;
+  /** Margin the exchange holds for open orders. */
+  readonly ordersMargin: Decimal;
+  /** The exchange's view of the open position (signed); zero when it has none. */
+  readonly exchangeQuantity: Decimal;
+  readonly entryPrice?: Decimal;
+  readonly unrealizedPnl?: Decimal;
+  /** Mark price of the forced close. */
+  readonly liquidationPrice?: Decimal;
+  /** Mark price of the margin call. */
+  readonly marginCallPrice?: Decimal;
+  /** When the exchange last changed the account (ms). */
+  readonly updatedAt: number;
 }
 
 /**

@@ -82,13 +82,18 @@ export interface RiskAccountView {
   /** Signed position of the bot in a symbol; undefined = flat. */
   position(symbol: string): Decimal | undefined;
   positions(): readonly PositionQuantity[];
+  /** A futures contract's position configuration as the exchange reported it. */
+  futuresConfig(symbol: string): FuturesPositionConfig | undefined;
+  /** The leverage of the symbol's margin or futures account as the exchange reported it. */
+  leverage(symbol: string): Decimal | undefined;
 }
 
 /**
  * A {@link RiskView}: books, last prices, instruments and equity kept by its owner from events;
  * funds and the rate window from the ledger and window the gate writes to; open orders and
- * positions read from the account (the bot's account state in the runtime). Without an account
- * (tests, benchmarks) they come from the {@link orders} and {@link positionsBySymbol} maps the
+ * positions, futures configurations and leverages read from the account (the bot's account state
+ * in the runtime, fed by the exchange). Without an account (tests, benchmarks) they come from the
+ * {@link orders}, {@link positionsBySymbol}, {@link futuresConfigs} and {@link leverages} maps the
  * caller fills. Checks only read it through the interface.
  */
 export class RiskState implements RiskView {
@@ -154,10 +159,12 @@ export class RiskState implements RiskView {
   }
 
   futuresConfig(symbol: string): FuturesPositionConfig | undefined {
+    if (this.account !== undefined) return this.account.futuresConfig(symbol);
     return this.futuresConfigs.get(symbol);
   }
 
   leverage(symbol: string): Decimal | undefined {
+    if (this.account !== undefined) return this.account.leverage(symbol);
     return this.leverages.get(symbol);
   }
 

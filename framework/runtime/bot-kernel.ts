@@ -2,6 +2,7 @@ import type { Observable, Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import { ClientOrderIdGenerator, type ClientOrderIdState } from '../execution/client-order-ids.js';
 import { ExecutionAdapter } from '../execution/execution-adapter.js';
+import { withMargin } from '../execution/position-margin.js';
 import { shutdownOrders, type OrderShutdownSummary } from '../execution/order-shutdown.js';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../execution/order-tracker.js';
 import type { ReconcileSummary, UnknownOrderPolicy } from '../execution/reconciler.js';
@@ -125,7 +126,7 @@ export class BotKernel {
     this.ids = new ClientOrderIdGenerator(options.botId, options.clock, options.resumeIds);
     const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
     this.adapter = new ExecutionAdapter({
-      venue: options.venue, gateway: options.gateway, ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
+      venue: options.venue, gateway: options.gateway, symbols: options.instruments.map((i) => i.symbol), ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
       adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onAdopt: hooks.onAdopt?.bind(hooks), onFill: hooks.onFill?.bind(hooks), onOrderFinished: hooks.onOrderFinished?.bind(hooks),
       currencies: (symbol) => {
         const info = bySymbol.get(symbol);
@@ -142,7 +143,7 @@ export class BotKernel {
       strategyId: options.strategyId, strategy: options.plugin.create(options.params), params: options.params,
       sink: this.pipeline, account: this.pipeline, intentsBefore: options.intentsBefore, clock: options.clock, schedulers: options.schedulers,
       errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
-      positions: (symbol) => this.adapter.account.positions.position(options.strategyId, symbol),
+      positions: (symbol) => withMargin(symbol, this.adapter.account.positions.position(options.strategyId, symbol), this.adapter.account.marginAccount(symbol)),
       nextClientOrderId: () => this.ids.next(),
       freeBalance: (currency) => (this.adapter.account.balance(currency) === undefined ? undefined : this.ledger.free(currency)),
       onIndicator: hooks.onIndicator?.bind(hooks),

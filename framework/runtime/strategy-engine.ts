@@ -139,15 +139,15 @@ export class StrategyEngine<Params = unknown> {
   }
 
   /**
-   * Runs `onStart`, then subscribes to every source. `openOrders` are the strategy's orders the
+   * Subscribes to every source, then runs `onStart`. `openOrders` are the strategy's orders the
    * exchange still has (after a restart): `ctx.openOrders()` shows them from `onStart` on.
    */
   start(openOrders: readonly (Order & { readonly intentId?: string })[] = []): void {
     if (this.currentStatus !== 'idle') throw new ValidationError('status', 'must be idle to start', this.currentStatus);
     this.currentStatus = 'running';
     this.state.seedOrders(openOrders);
-    this.run(() => this.options.strategy.onStart?.(this.context), 'onStart');
-    if (this.currentStatus !== 'running') return;
+    // Sources first: what they deliver now (a replayed book, the reconciliation's updates) and the
+    // answers to onStart's own intents (a denial is told at once) wait in the queue for the drain.
     const { market, account, sink } = this.options;
     this.sources = subscribeAll([
       eventSource(sink.reports$, (report) => ({ kind: 'report', report })),
@@ -157,6 +157,7 @@ export class StrategyEngine<Params = unknown> {
       eventSource(market.market$, toMarketEvent),
       eventSource(market.candleClosed$ ?? EMPTY, (event) => ({ kind: 'candle', event, closed: true })),
     ], (event) => this.enqueue(event));
+    this.run(() => this.options.strategy.onStart?.(this.context), 'onStart');
   }
 
   /**

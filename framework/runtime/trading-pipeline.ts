@@ -422,5 +422,7 @@ function accountView(account: AccountState, instruments: readonly Instrument[]):
     openOrders: (symbol) => account.open(undefined, symbol).flatMap((tracker) => openOrder(tracker) ?? []),
     position: (symbol) => account.positions.net(symbol),
     positions: () => instruments.map((i) => ({ symbol: i.symbol, quantity: account.positions.net(i.symbol) ?? ZERO })),
+    futuresConfig: (symbol) => account.futuresConfig(symbol),
+    leverage: (symbol) => account.marginAccount(symbol)?.leverage,
   };
 }

@@ -43,6 +43,28 @@ export interface FuturesTerms {
 
 const ONE = new Decimal(1);
 
+/**
+ * A contract's position configuration as the exchange reports it, from the venue's terms. The
+ * venue margins every contract the same way, so margin_mode is `isolated` (the only documented
+ * value), and each contract is `enabled` and `active` (its terms are in force); the risk-limit
+ * fields only when it has one.
+ */
+export function positionConfigOf(terms: FuturesTerms): FuturesPositionConfig {
+  return {
+    symbol: terms.symbol,
+    margin_call_leverage_mul: terms.marginCallLeverageMul,
+    liquidation_leverage_mul: terms.liquidationLeverageMul,
+    max_initial_leverage: terms.maxLeverage,
+    margin_mode: 'isolated',
+    force_close_fee: terms.forceCloseFee,
+    enabled: true,
+    active: true,
+    limit_base: terms.limitBase,
+    limit_power: terms.limitPower,
+    unlimited_threshold: terms.unlimitedThreshold,
+  };
+}
+
 /** Resolves the terms of a futures instrument (see {@link FuturesTerms} for the defaults). */
 export function futuresTerms(instrument: Instrument, config: FuturesPositionConfig | undefined, options: FuturesVenueOptions = {}): FuturesTerms {
   const info = instrument.info;
