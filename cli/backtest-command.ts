@@ -56,6 +56,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
   async run(values) {
     const configFile = path.resolve(values.config);
     const config = loadBotConfig(configFile);
+    if (config.bot.account !== 'spot') throw new ValidationError('bot.account', `must be spot in a backtest: ${config.bot.account} accounts trade live and in paper only for now`, config.bot.account);
     const recordings = (values.recording ?? [SAMPLE_RECORDING]).map((r) => path.resolve(r));
     for (const file of recordings) {
       if (!existsSync(file)) throw new ValidationError('--recording', 'no such file', file);

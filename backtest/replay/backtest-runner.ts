@@ -109,6 +109,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const strict = options.strictRecordings === true;
   const readLog = new RecordingReadLog((message) => logger.log('warn', message));
   const { instruments, recordings } = await loadInstruments(options.recordings, options.symbols, strict, readLog);
+  instruments.forEach((instrument, index) => {
+    // The replay books a spot account (balances, equity, report); a contract needs margin and funding.
+    if (instrument.info.type === 'futures') throw new ValidationError(`strategy.symbols[${index}]`, 'must be a spot pair: backtests of futures contracts are not supported yet', instrument.symbol);
+  });
   const lineDecoder = options.decodeMarketLines === false
     ? undefined
     : new MarketLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));

@@ -8,6 +8,7 @@ import { PublicSession, type PublicSessionOptions } from '../exchange/ws/public-
 import { ReconnectingSocket } from '../exchange/ws/reconnecting-socket.js';
 import { RpcConnection } from '../exchange/ws/rpc-connection.js';
 import { TradingSession } from '../exchange/ws/trading-session.js';
+import { ValidationError } from '../model/errors.js';
 import type { Clock } from '../time/clock.js';
 import { Journal } from './journal.js';
 import type { LiveBot } from './live-bot.js';
@@ -61,11 +62,20 @@ export class LiveTradingSession extends TradingSession {
   }
 }
 
-/** The venue port of the bot's spot account: the trading stream, REST when it is down. */
+/**
+ * The venue port of the bot's account (`bot.account`: spot or futures): the trading stream, REST
+ * when it is down. Margin accounts are refused until the sandbox and the kernel trade them.
+ */
 @injectable()
 export class LiveVenuePort extends ClientVenuePort {
-  constructor(@inject(TOKENS.TradingSession) session: TradingSession, @inject(TOKENS.RestClient) rest: RestClient) {
-    super({ session, rest });
+  constructor(
+    @inject(TOKENS.TradingSession) session: TradingSession,
+    @inject(TOKENS.RestClient) rest: RestClient,
+    @inject(TOKENS.Config) config: BotConfig,
+  ) {
+    const account = config.bot.account;
+    if (account === 'margin') throw new ValidationError('bot.account', 'must be spot or futures: margin accounts are not traded yet', account);
+    super({ session, rest, account });
   }
 }
 

@@ -17,10 +17,10 @@ import { createLogger } from '../../framework/log/logger.js';
 import { loadStrategy } from '../../framework/runtime/plugin-loader.js';
 import { VirtualClock } from '../../framework/time/clock.js';
 
-async function container() {
+async function container(account: 'spot' | 'margin' | 'futures' = 'spot') {
   const dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-container-'));
   const config = parseBotConfig({
-    bot: { id: 'wired1' }, strategy: { name: 'market-maker', symbols: ['BTCUSDT'], params: { halfSpreadBps: '10', orderQuantity: '0.01', maxInventory: '0.05' } }, journal: { dir: path.join(dir, 'journal') },
+    bot: { id: 'wired1', account }, strategy: { name: 'market-maker', symbols: ['BTCUSDT'], params: { halfSpreadBps: '10', orderQuantity: '0.01', maxInventory: '0.05' } }, journal: { dir: path.join(dir, 'journal') },
   }, dir);
   const credentials = ApiCredentials.from({ apiKey: 'k'.repeat(32), secretKey: 's'.repeat(32), scheme: 'hs256' });
   const logger = createLogger({ level: 'warn', console: 'off', secrets: [] });
@@ -52,5 +52,15 @@ describe('the live composition root', () => {
     expect(c.get<Journal>(TOKENS.Journal).file).toBe(path.join(config.journal.dir, 'wired1.journal.jsonl'));
     await resolveLiveBot(c).close();
     await logger.close();
+  });
+
+  it('trades the configured account: a futures port for bot.account futures; margin is refused by name', async () => {
+    const futures = await container('futures');
+    expect(futures.container.get<ClientVenuePort>(TOKENS.VenuePort).account).toBe('futures');
+    await resolveLiveBot(futures.container).close();
+    await futures.logger.close();
+    const margin = await container('margin');
+    expect(() => margin.container.get(TOKENS.VenuePort)).toThrow(/bot\.account.*must be spot or futures/);
+    await margin.logger.close();
   });
 });

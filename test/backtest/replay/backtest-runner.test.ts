@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { dec } from '../../../framework/model/decimal.js';
@@ -6,7 +9,7 @@ import { runBacktest } from '../../../backtest/replay/backtest-runner.js';
 import type { BacktestResult } from '../../../backtest/report/backtest-result.js';
 import { loadBotConfig } from '../../../framework/config/bot-config.js';
 import { loadStrategyPlugin } from '../../../framework/runtime/plugin-loader.js';
-import { backtest, book, SYMBOL, T0, trades, writeRecording, type TestFrame } from './support/replay-fixture.js';
+import { backtest, book, FIXTURE_HEADER, SYMBOL, T0, trades, writeRecording, type TestFrame } from './support/replay-fixture.js';
 
 /** A book that moves up a cent per frame, with trades in between (sell aggressors at the bid). */
 function movingMarket(frames: number): TestFrame[] {
@@ -37,6 +40,18 @@ function busyStrategy(): Strategy {
 }
 
 describe('runBacktest', () => {
+  it('refuses a futures contract by name: the replay books a spot account', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-futures-refusal-'));
+    try {
+      const file = path.join(dir, 'perp.v3.jsonl');
+      const header = { ...FIXTURE_HEADER, symbols: { [SYMBOL]: { ...FIXTURE_HEADER.symbols[SYMBOL], type: 'futures', contract_type: 'perpetual', base_currency: null, underlying: 'X', margin_trading: true } } };
+      writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify({ t: T0, src: 'ws/public', msg: book(T0, 1, [['100.00', '5']], [['100.10', '5']], true).msg })}\n`);
+      await expect(backtest(file, () => ({}))).rejects.toThrow(/strategy\.symbols\[0\].*must be a spot pair/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('gives identical results (fills, orders, equity) for identical inputs', async () => {
     const recording = writeRecording(movingMarket(60));
     const runs = [await backtest(recording, busyStrategy, { latencyMs: 3, latencyJitterMs: 5, seed: 9 }), await backtest(recording, busyStrategy, { latencyMs: 3, latencyJitterMs: 5, seed: 9 })];
