@@ -11,6 +11,8 @@ export const CHECK_NAMES = [
   'max-notional',
   'max-position',
   'futures-risk-limit',
+  'leverage',
+  'liquidation-distance',
   'market-buy-reserve',
   'balance',
 ] as const;
@@ -22,6 +24,10 @@ export interface SymbolLimits {
   readonly maxOrderNotional?: Decimal;
   /** Largest absolute position (base units or contracts), counting open orders on the same side. */
   readonly maxPosition?: Decimal;
+  /** Margin and futures: the largest account leverage at which orders may open or grow a position. */
+  readonly maxLeverage?: Decimal;
+  /** Margin and futures: the least distance to liquidation, as a fraction of the price (0.1 = 10 %). */
+  readonly minLiquidationDistance?: Decimal;
 }
 
 /** The drawdown / daily-loss kill switch. */
@@ -121,6 +127,8 @@ function parseLimits(value: unknown, path: string): SymbolLimits {
   return {
     maxOrderNotional: optional(o['maxOrderNotional'], `${path}.maxOrderNotional`, positiveDecimal),
     maxPosition: optional(o['maxPosition'], `${path}.maxPosition`, positiveDecimal),
+    maxLeverage: optional(o['maxLeverage'], `${path}.maxLeverage`, positiveDecimal),
+    minLiquidationDistance: optional(o['minLiquidationDistance'], `${path}.minLiquidationDistance`, fraction),
   };
 }
 

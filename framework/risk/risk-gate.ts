@@ -3,6 +3,7 @@ import type { DeniedReport } from '../model/strategy-report.js';
 import { balanceCheck } from './balance-check.js';
 import type { Denial } from './denial.js';
 import { futuresRiskLimitCheck } from './futures-risk-limit-check.js';
+import { leverageCheck, liquidationDistanceCheck } from './leverage-check.js';
 import { gridCheck } from './grid-check.js';
 import { instrumentStatusCheck } from './instrument-status-check.js';
 import { fundedOrders, type CheckedOrder } from './intent-orders.js';
@@ -30,6 +31,8 @@ export const RISK_CHECKS: Readonly<Record<CheckName, RiskCheck>> = {
   'max-notional': maxNotionalCheck,
   'max-position': maxPositionCheck,
   'futures-risk-limit': futuresRiskLimitCheck,
+  leverage: leverageCheck,
+  'liquidation-distance': liquidationDistanceCheck,
   'market-buy-reserve': marketBuyReserveCheck,
   balance: balanceCheck,
 };
@@ -122,6 +125,7 @@ function canRefuse(name: CheckName, config: RiskConfig): boolean {
     case 'kill-switch': return config.killSwitch.maxDrawdown !== undefined || config.killSwitch.maxDailyLoss !== undefined;
     case 'max-notional': return limits.some((l) => l.maxOrderNotional !== undefined);
     case 'max-position': return limits.some((l) => l.maxPosition !== undefined);
+    case 'liquidation-distance': return limits.some((l) => l.minLiquidationDistance !== undefined);
     default: return true;
   }
 }

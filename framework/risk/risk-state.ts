@@ -69,6 +69,8 @@ export interface RiskView {
   futuresConfig(symbol: string): FuturesPositionConfig | undefined;
   /** The account's leverage for a futures or margin symbol. */
   leverage(symbol: string): Decimal | undefined;
+  /** The exchange's liquidation price of the symbol's open margin or futures position. */
+  liquidationPrice(symbol: string): Decimal | undefined;
   /** Equity series figures; undefined disables the kill switch. */
   readonly equity: EquityView | undefined;
   /** Trading requests sent strictly after `since` (ms). */
@@ -86,6 +88,8 @@ export interface RiskAccountView {
   futuresConfig(symbol: string): FuturesPositionConfig | undefined;
   /** The leverage of the symbol's margin or futures account as the exchange reported it. */
   leverage(symbol: string): Decimal | undefined;
+  /** The liquidation price of the symbol's open margin or futures position as the exchange reported it. */
+  liquidationPrice(symbol: string): Decimal | undefined;
 }
 
 /**
@@ -105,6 +109,7 @@ export class RiskState implements RiskView {
   readonly positionsBySymbol = new Map<string, Decimal>();
   readonly futuresConfigs = new Map<string, FuturesPositionConfig>();
   readonly leverages = new Map<string, Decimal>();
+  readonly liquidationPrices = new Map<string, Decimal>();
   /** Last prices as text (set per trade, converted only when an order needs one). */
   readonly lastPrices = new Map<string, string>();
 
@@ -166,6 +171,11 @@ export class RiskState implements RiskView {
   leverage(symbol: string): Decimal | undefined {
     if (this.account !== undefined) return this.account.leverage(symbol);
     return this.leverages.get(symbol);
+  }
+
+  liquidationPrice(symbol: string): Decimal | undefined {
+    if (this.account !== undefined) return this.account.liquidationPrice(symbol);
+    return this.liquidationPrices.get(symbol);
   }
 
   ordersSentAfter(since: number): number {

@@ -1,7 +1,6 @@
 import { Observable, Subject, type Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import type { ExecutionAdapter } from '../execution/execution-adapter.js';
-import type { AccountState } from '../execution/account-state.js';
 import type { OrderTracker } from '../execution/order-tracker.js';
 import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
@@ -11,11 +10,12 @@ import type { AcceptedReport, DeniedReport, OrderUpdateReport, RejectedReport, S
 import { EquityTracker } from '../risk/equity-tracker.js';
 import { flattenIntents, shouldFlatten } from '../risk/kill-switch.js';
 import { fundsFor, isDenial } from '../risk/order-reservation.js';
-import { adoptedKey, groupKey, intentKey, legKey, type ReservationKey } from '../risk/reservation-key.js';
+import { intentKey, type ReservationKey } from '../risk/reservation-key.js';
+import { accountTotals, reservationKey, riskAccountView } from './account-views.js';
 import type { OrderRateWindow } from '../risk/order-rate-window.js';
 import type { ReservationLedger } from '../risk/reservation-ledger.js';
 import type { RiskGate } from '../risk/risk-gate.js';
-import { RiskState, type OpenOrderView, type RiskAccountView } from '../risk/risk-state.js';
+import { RiskState } from '../risk/risk-state.js';
 import type { MarketEvent } from '../model/stream/market-events.js';
 import type { Clock } from '../time/clock.js';
 import { SILENT_LOGGER, type AccountSource, type IntentSink, type RuntimeLogger } from './runtime-ports.js';
@@ -84,7 +84,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
 
   constructor(private readonly options: TradingPipelineOptions) {
     this.logger = options.logger ?? SILENT_LOGGER;
-    this.risk = new RiskState(options.ledger, options.rateWindow, accountView(options.executor.account, options.instruments));
+    this.risk = new RiskState(options.ledger, options.rateWindow, riskAccountView(options.executor.account, options.instruments));
     for (const instrument of options.instruments) {
       this.risk.instruments.set(instrument.symbol, instrument);
       this.instrumentBySymbol.set(instrument.symbol, instrument);
@@ -98,7 +98,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
     const currency = options.equityCurrency ?? options.instruments[0]?.quoteCurrency;
     if ((kill.maxDrawdown !== undefined || kill.maxDailyLoss !== undefined) && currency !== undefined) {
       this.equity = new EquityTracker(currency, {
-        balances: () => [...this.venueBalances()],
+        balances: () => [...accountTotals(options.executor.account, options.instruments, (symbol) => this.risk.book(symbol))],
         instruments: options.instruments,
         book: (symbol) => this.risk.book(symbol),
       });
@@ -332,17 +332,6 @@ export class TradingPipeline implements IntentSink, AccountSource {
     }
   }
 
-  /**
-   * Totals as the venue last said them. Equity is valued on these, not on the ledger's: the ledger
-   * debits a fill's spending at once but learns what the fill brought only from the next balance
-   * message, and equity in between would show a loss of the whole notional.
-   */
-  private *venueBalances(): Iterable<readonly [string, Decimal]> {
-    for (const balance of this.options.executor.account.balances()) {
-      if (balance.currency !== undefined) yield [balance.currency, balance.available.plus(balance.reserved)];
-    }
-  }
-
   private refreshEquity(): void {
     if (this.equity === undefined) return;
     if (this.equity.update(this.risk.now)) this.risk.equity = this.equity;
@@ -382,47 +371,4 @@ export class TradingPipeline implements IntentSink, AccountSource {
 function holdsFundsUnreserved(tracker: OrderTracker, order: NonNullable<OrderTracker['order']>): boolean {
   if (tracker.intentId === undefined) return true;
   return order.contingency_type === 'oneTriggerOneCancelOther' && (tracker.info.leg ?? 0) > 0 && order.inactive !== true;
-}
-
-/**
- * The reservation of an order: its intent's; for list legs the leg's, except legs of which only
- * one can execute, which share one: the legs of a oneCancelOther list, the exits of a
- * oneTriggerOneCancelOther list; an order no intent of this bot made has an adopted one.
- */
-export function reservationKey(tracker: OrderTracker): ReservationKey {
-  const intentId = tracker.intentId;
-  if (intentId === undefined) return adoptedKey(tracker.clientOrderId);
-  const leg = tracker.info.leg;
-  if (leg === undefined) return intentKey(intentId);
-  const contingency = tracker.order?.contingency_type;
-  if (contingency === 'oneCancelOther') return groupKey(intentId, 'oneCancelOther');
-  if (contingency === 'oneTriggerOneCancelOther' && leg > 0) return groupKey(intentId, 'exits');
-  return legKey(intentId, leg);
-}
-
-/**
- * The risk checks' view of the account state: its active orders with their reservations, and the
- * bot's net position per symbol (the sum of its strategies' positions), read when asked, never copied.
- */
-function accountView(account: AccountState, instruments: readonly Instrument[]): RiskAccountView {
-  const openOrder = (tracker: OrderTracker): OpenOrderView | undefined => {
-    const order = tracker.order;
-    if (!tracker.active || order === undefined) return undefined;
-    return {
-      clientOrderId: tracker.clientOrderId, symbol: order.symbol, side: order.side, type: order.type, quantity: order.quantity,
-      quantityCumulative: tracker.quantityCumulative, price: order.price, stopPrice: order.stop_price, reduceOnly: order.reduce_only,
-      reservationKey: reservationKey(tracker),
-    };
-  };
-  return {
-    openOrder: (clientOrderId) => {
-      const tracker = account.get(clientOrderId);
-      return tracker === undefined ? undefined : openOrder(tracker);
-    },
-    openOrders: (symbol) => account.open(undefined, symbol).flatMap((tracker) => openOrder(tracker) ?? []),
-    position: (symbol) => account.positions.net(symbol),
-    positions: () => instruments.map((i) => ({ symbol: i.symbol, quantity: account.positions.net(i.symbol) ?? ZERO })),
-    futuresConfig: (symbol) => account.futuresConfig(symbol),
-    leverage: (symbol) => account.marginAccount(symbol)?.leverage,
-  };
 }

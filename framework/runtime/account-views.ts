@@ -1,0 +1,87 @@
+import { Decimal, ZERO } from '../model/decimal.js';
+import type { AccountState } from '../execution/account-state.js';
+import type { OrderTracker } from '../execution/order-tracker.js';
+import type { Instrument } from '../model/instrument.js';
+import { adoptedKey, groupKey, intentKey, legKey, type ReservationKey } from '../risk/reservation-key.js';
+import type { RiskBook, OpenOrderView, RiskAccountView } from '../risk/risk-state.js';
+
+/**
+ * The reservation of an order: its intent's; for list legs the leg's, except legs of which only
+ * one can execute, which share one: the legs of a oneCancelOther list, the exits of a
+ * oneTriggerOneCancelOther list; an order no intent of this bot made has an adopted one.
+ */
+export function reservationKey(tracker: OrderTracker): ReservationKey {
+  const intentId = tracker.intentId;
+  if (intentId === undefined) return adoptedKey(tracker.clientOrderId);
+  const leg = tracker.info.leg;
+  if (leg === undefined) return intentKey(intentId);
+  const contingency = tracker.order?.contingency_type;
+  if (contingency === 'oneCancelOther') return groupKey(intentId, 'oneCancelOther');
+  if (contingency === 'oneTriggerOneCancelOther' && leg > 0) return groupKey(intentId, 'exits');
+  return legKey(intentId, leg);
+}
+
+/**
+ * The risk checks' view of the account state: its active orders with their reservations, and the
+ * bot's net position per symbol (the sum of its strategies' positions), read when asked, never copied.
+ */
+export function riskAccountView(account: AccountState, instruments: readonly Instrument[]): RiskAccountView {
+  const openOrder = (tracker: OrderTracker): OpenOrderView | undefined => {
+    const order = tracker.order;
+    if (!tracker.active || order === undefined) return undefined;
+    return {
+      clientOrderId: tracker.clientOrderId, symbol: order.symbol, side: order.side, type: order.type, quantity: order.quantity,
+      quantityCumulative: tracker.quantityCumulative, price: order.price, stopPrice: order.stop_price, reduceOnly: order.reduce_only,
+      reservationKey: reservationKey(tracker),
+    };
+  };
+  return {
+    openOrder: (clientOrderId) => {
+      const tracker = account.get(clientOrderId);
+      return tracker === undefined ? undefined : openOrder(tracker);
+    },
+    openOrders: (symbol) => account.open(undefined, symbol).flatMap((tracker) => openOrder(tracker) ?? []),
+    position: (symbol) => account.positions.net(symbol),
+    positions: () => instruments.map((i) => ({ symbol: i.symbol, quantity: account.positions.net(i.symbol) ?? ZERO })),
+    futuresConfig: (symbol) => account.futuresConfig(symbol),
+    leverage: (symbol) => account.marginAccount(symbol)?.leverage,
+    liquidationPrice: (symbol) => account.marginAccount(symbol)?.positions?.find((p) => p.symbol === symbol)?.price_liquidation,
+  };
+}
+
+/**
+ * The account's totals by currency as the venue last said them (available, reserved and the
+ * margin held for positions), plus the unrealized PnL of its futures positions: what equity is
+ * valued on. The PnL is the exchange's position (quantity, entry) valued at the book's mid now, so
+ * it follows the market between the exchange's account reads; the exchange's own figure while the
+ * book has no mid.
+ */
+export function* accountTotals(
+  account: AccountState, instruments: readonly Instrument[], book: (symbol: string) => RiskBook | undefined,
+): Iterable<readonly [string, Decimal]> {
+  const unrealized = unrealizedPnl(account, instruments, book);
+  for (const balance of account.balances()) {
+    if (balance.currency === undefined) continue;
+    const total = balance.available.plus(balance.reserved).plus(balance.reserved_margin ?? ZERO);
+    const pnl = unrealized?.get(balance.currency);
+    yield [balance.currency, pnl === undefined ? total : total.plus(pnl)];
+  }
+}
+
+/** Unrealized PnL of the account's futures positions by margin currency; undefined when it holds none. */
+function unrealizedPnl(account: AccountState, instruments: readonly Instrument[], book: (symbol: string) => RiskBook | undefined): Map<string, Decimal> | undefined {
+  let out: Map<string, Decimal> | undefined;
+  for (const instrument of instruments) {
+    if (instrument.info.type !== 'futures') continue;
+    const margin = account.marginAccount(instrument.symbol);
+    const position = margin?.positions?.find((p) => p.symbol === instrument.symbol);
+    if (position === undefined || position.quantity.isZero()) continue;
+    const mid = book(instrument.symbol)?.mid();
+    const pnl = mid === undefined ? position.pnl : position.quantity.times(new Decimal(mid).minus(position.price_entry));
+    if (pnl === undefined) continue;
+    const currency = margin?.currencies[0]?.code ?? instrument.quoteCurrency;
+    out ??= new Map();
+    out.set(currency, (out.get(currency) ?? ZERO).plus(pnl));
+  }
+  return out;
+}
