@@ -36,31 +36,32 @@ export class OrderCancellation {
   cancel(tracker: OrderTracker, answer: Answer<Order>, attempt = 1): void {
     const { gateway, recovery } = this.context;
     const id = tracker.clientOrderId;
-    gateway.cancel(id, (error, order) => {
+    const reply = once(answer);
+    gateway.cancel(id, (error, order) => guarded(reply, () => {
       if (error === undefined) {
         this.applyAnswer(order!);
-        this.bookMissedFills(tracker, (bookError) => (bookError === undefined ? answer(undefined, this.noteCanceled(order!)) : answer(bookError, undefined)));
+        this.bookMissedFills(tracker, (bookError) => (bookError === undefined ? reply(undefined, this.noteCanceled(order!)) : reply(bookError, undefined)));
         return;
       }
-      if (!isRetryableFailure(error) && !isNotFound(error)) return answer(error, undefined);
-      gateway.find(id, (lookupError, found) => {
-        if (lookupError !== undefined) return answer(lookupError, undefined);
-        const decide = (bookError: unknown): void => {
-          if (bookError !== undefined) return answer(bookError, undefined);
+      if (!isRetryableFailure(error) && !isNotFound(error)) return reply(error, undefined);
+      gateway.find(id, (lookupError, found) => guarded(reply, () => {
+        if (lookupError !== undefined) return reply(lookupError, undefined);
+        const decide = (bookError: unknown): void => guarded(reply, () => {
+          if (bookError !== undefined) return reply(bookError, undefined);
           if (found === undefined || !tracker.active) {
-            if (found !== undefined && !isNotFound(error)) return answer(undefined, this.noteCanceled(found));
+            if (found !== undefined && !isNotFound(error)) return reply(undefined, this.noteCanceled(found));
             // Executions are booked above either way; a canceled order is the answer to a 20002.
-            if (found?.status === 'canceled') return answer(undefined, found);
-            return answer(error, undefined);
+            if (found?.status === 'canceled') return reply(undefined, found);
+            return reply(error, undefined);
           }
-          if (attempt >= recovery.maxAttempts) return answer(error, undefined);
-          gateway.wait(recovery.retryDelayMs, () => this.cancel(tracker, answer, attempt + 1));
-        };
+          if (attempt >= recovery.maxAttempts) return reply(error, undefined);
+          gateway.wait(recovery.retryDelayMs, () => this.cancel(tracker, reply, attempt + 1));
+        });
         if (found === undefined) return decide(undefined);
         this.applyAnswer(found);
         this.bookMissedFills(tracker, decide);
-      });
-    });
+      }));
+    }));
   }
 
   /**
@@ -76,8 +77,13 @@ export class OrderCancellation {
       return;
     }
     this.context.gateway.orderTrades({ ...order, trades: undefined }, (error, trades) => {
-      if (error === undefined) this.context.account.applyTrades(tracker.clientOrderId, trades!);
-      then(error);
+      let failure = error;
+      try {
+        if (failure === undefined) this.context.account.applyTrades(tracker.clientOrderId, trades!);
+      } catch (applyError) {
+        failure = applyError;
+      }
+      then(failure);
     });
   }
 
@@ -93,6 +99,29 @@ export class OrderCancellation {
   private noteCanceled(order: Order): Order {
     if (this.context.stopping() && order.status === 'canceled') this.canceledWhileStopping.add(order.client_order_id);
     return order;
+  }
+}
+
+/** `answer`, told at most once (later calls are ignored). */
+function once(answer: Answer<Order>): Answer<Order> {
+  let told = false;
+  return (error, order) => {
+    if (told) return;
+    told = true;
+    answer(error, order);
+  };
+}
+
+/**
+ * Runs one step of a cancel; what it throws (a bug applying an answer) becomes the cancel's
+ * failure, so the cancel, and the intent behind it, always end. `reply` is once-only: a throw after
+ * the answer was told changes nothing.
+ */
+function guarded(reply: Answer<Order>, step: () => void): void {
+  try {
+    step();
+  } catch (error) {
+    reply(error, undefined);
   }
 }
 

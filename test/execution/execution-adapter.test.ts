@@ -2,6 +2,7 @@ import { Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { ClientOrderIdGenerator } from '../../framework/execution/client-order-ids.js';
 import { ExecutionAdapter } from '../../framework/execution/execution-adapter.js';
+import type { VenueGateway } from '../../framework/execution/venue-gateway.js';
 import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from '../../framework/execution/venue-port.js';
 import { ExchangeError, NetworkError, TimeoutError } from '../../framework/exchange/errors.js';
 import { dec } from '../../framework/model/decimal.js';
@@ -234,5 +235,32 @@ describe('ExecutionAdapter with a scripted venue', () => {
     expect((await second.adapter.reconcile()).canceled).toEqual(['manual']);
     expect(second.venue.orders.get('manual')?.status).toBe('canceled');
     expect(second.adapter.account.balance('USDT')?.available.toFixed()).toBe('1000');
+  });
+});
+
+describe('ExecutionAdapter with a gateway whose cancel answer cannot be applied', () => {
+  it('rejects the cancel intent and ends it: a bug applying an answer never leaves an intent running', async () => {
+    const venue = new ScriptedVenue();
+    const gateway: VenueGateway = {
+      account: 'spot',
+      place: (order, answer) => void venue.placeOrder(order).then((o) => answer(undefined, o)),
+      placeList: () => undefined,
+      replace: () => undefined,
+      // An answer without an order: applying it throws.
+      cancel: (_id, answer) => queueMicrotask(() => answer(undefined, undefined)),
+      find: () => undefined,
+      orderTrades: () => undefined,
+      marginAccounts: (_symbols, answer) => queueMicrotask(() => answer(undefined, undefined)),
+      wait: (_ms, then) => queueMicrotask(then),
+      stopRepeats: () => undefined,
+    };
+    const adapter = new ExecutionAdapter({ venue, gateway, ids: new ClientOrderIdGenerator('t', CLOCK), clock: CLOCK });
+    const reports: StrategyReport[] = [];
+    adapter.reports$.subscribe((r) => reports.push(r));
+    await adapter.start();
+    await executed(adapter, place('i1'));
+    await executed(adapter, { kind: 'cancel', intentId: 'c1', strategyId: 's1', clientOrderId: 't_20240105_1' });
+    expect(adapter.inFlight).toBe(0);
+    expect(reports.at(-1)).toMatchObject({ kind: 'rejected', intent: { intentId: 'c1' } });
   });
 });
