@@ -86,6 +86,8 @@ export const paperCommand: CliCommand<PaperOptions> = {
       latency: config.paper.latencyMs > 0 ? new ConstantLatency(config.paper.latencyMs) : undefined,
       // The bot asks for "since an hour ago" and stamps its journal with the wall clock: the market is served as now.
       shiftToNow: !values.recordedTime,
+      // The replay starts once the bot has subscribed, so it sees the market from the first frame.
+      paused: true,
     });
     const key = server.apiKeys[0]!;
     console.log(`paper exchange at ${server.baseUrl} (${recording === undefined ? `synthetic market, seed ${config.paper.seed}` : recording})`);
@@ -95,7 +97,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
       const stopOn = [server.done, ...(duration === undefined ? [] : [sleep(duration)])];
       return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, stopOn, async (bot) => {
         console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances));
-      });
+      }, (bot) => void bot.trading.then(() => server.play()));
     } finally {
       await server.close();
     }
@@ -104,13 +106,14 @@ export const paperCommand: CliCommand<PaperOptions> = {
 
 async function runBot(
   config: BotConfig, configFile: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials,
-  alsoStopOn: Promise<unknown>[] = [], afterRun?: (bot: LiveBot) => Promise<void>,
+  alsoStopOn: Promise<unknown>[] = [], afterRun?: (bot: LiveBot) => Promise<void>, beforeRun?: (bot: LiveBot) => void,
 ): Promise<number> {
   const logger = createLogger({ level: config.logging.level, file: config.logging.file, console: config.logging.console, secrets: [credentials.apiKey, credentials.secretKey] });
   const strategy = await loadConfiguredStrategy(config, configFile);
   const { bot, close } = resolveLiveBot(createLiveContainer({ config, baseUrl, wsBaseUrl, credentials, logger, strategy }));
   const stop = stopSignal({ onStop: (reason) => console.log(`stopping (${reason === 'orphaned' ? 'parent process gone' : reason})...`) });
   try {
+    beforeRun?.(bot);
     const code = await bot.run(Promise.race([stop.stopped, ...alsoStopOn]));
     await afterRun?.(bot);
     return code;

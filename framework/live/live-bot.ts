@@ -58,6 +58,13 @@ export class LiveBot {
   private kernel: BotKernel | undefined;
   private activityLog: TradeActivityLog | undefined;
   private currentPhase: LiveBotPhase = 'idle';
+  private marketSubscribed!: () => void;
+  /**
+   * Resolves once a run has subscribed its market data, the strategy running: the moment a paper
+   * exchange starts its replay, so the bot sees the market from its first frame. Never resolves
+   * for a run stopped before.
+   */
+  readonly trading: Promise<void> = new Promise<void>((resolve) => (this.marketSubscribed = resolve));
 
   constructor(
     @inject(TOKENS.Config) private readonly config: BotConfig,
@@ -145,7 +152,9 @@ export class LiveBot {
           const open = kernel.adapter.account.open().map((t) => t.clientOrderId);
           this.journal.note('reconciled', { open, adopted: summary.adopted, canceled: summary.canceled, missing: summary.missing });
           logger.log('info', 'bot started', { bot: config.bot.id, strategy: this.strategy.plugin.name, symbols: config.strategy.symbols, openOrders: open.length, restored: recovered.orders.length });
+          // The step resolves to nothing either way: subscribed, or stopped during a pause.
           await retrying('subscribing the market data', () => feed.start());
+          if (!stopAsked) this.marketSubscribed();
           if (config.status.intervalMs > 0 && !stopAsked) {
             statusTimer = setInterval(() => logger.log('info', formatStatus(kernel.status())), config.status.intervalMs);
           }
