@@ -21,7 +21,7 @@ export async function backtestMarketMaker(recording: string): Promise<BacktestRe
   const { plugin, params } = await loadStrategy(config.strategy.name, config.strategy.params, { baseDir: path.dirname(MARKET_MAKER_CONFIG) });
   return runBacktest({
     strategyRef: config.strategy.name, plugin, params, symbols, recordings: [recording],
-    balances: config.backtest.balances, risk: config.risk, seed: config.backtest.seed, latencyMs: config.backtest.latencyMs,
+    balances: config.backtest.balances, risk: config.risk, seed: config.backtest.seed, latency: config.backtest.latency,
     errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
   });
 }

@@ -8,6 +8,7 @@ import { formatSummary } from '../backtest/report/console-summary.js';
 import { computeMetrics } from '../backtest/report/metrics.js';
 import { createProgress } from '../backtest/report/progress.js';
 import { writeReport } from '../backtest/report/write-report.js';
+import { parseLatencySpec } from '../framework/config/latency-spec.js';
 import { loadBotConfig } from '../framework/config/bot-config.js';
 import { createLogger } from '../framework/log/logger.js';
 import { ValidationError } from '../framework/model/errors.js';
@@ -24,7 +25,7 @@ interface BacktestOptions {
   readonly recording?: readonly string[];
   readonly out?: string;
   readonly seed?: number;
-  readonly latency?: number;
+  readonly latency?: string;
   readonly quiet: boolean;
   readonly strict: boolean;
 }
@@ -43,13 +44,13 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
       .option('--recording <file>', 'recording to replay (repeatable; default: the shipped sample)', collect)
       .option('--out <dir>', 'report folder (default: reports/<bot id>)')
       .option('--seed <n>', 'random seed of the simulated venue (default: from the config)', integerAtLeast(0))
-      .option('--latency <ms>', 'order latency in ms (default: from the config)', integerAtLeast(0))
+      .option('--latency <spec>', 'order latency: ms (0.25), in/back ms (0.2/0.35) or a recorded *.jsonl (default: backtest.latency)')
       .option('--quiet', 'no progress bar, no summary', false)
       .option('--strict', 'refuse a damaged recording (cut or corrupt gzip, bad lines, time going back) instead of replaying what is readable', false)
       .addHelpText('after', examples(
         'tradeloop backtest',
         'tradeloop backtest --config my-bot.yaml --recording day1.jsonl.gz --recording day2.jsonl.gz',
-        'tradeloop backtest --config my-bot.yaml --out reports/try-2 --seed 7 --latency 25',
+        'tradeloop backtest --config my-bot.yaml --out reports/try-2 --seed 7 --latency 0.2/0.35',
         'tradeloop backtest --config my-bot.yaml --recording capture.jsonl.gz --strict',
       ));
   },
@@ -63,7 +64,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
       if (statSync(file).isDirectory()) throw new ValidationError('--recording', 'is a folder, not a file', file);
     }
     const seed = values.seed ?? config.backtest.seed;
-    const latencyMs = values.latency ?? config.backtest.latencyMs;
+    const latency = values.latency === undefined ? config.backtest.latency : parseLatencySpec(values.latency, '--latency', process.cwd());
     const outDir = path.resolve(values.out ?? path.join('reports', config.bot.id));
     checkWritableDir(outDir, '--out');
     const { plugin, params } = await loadConfiguredStrategy(config, configFile);
@@ -78,7 +79,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
     try {
       const result = await runBacktest({
         strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings,
-        balances: config.backtest.balances, risk: config.risk, seed, latencyMs, candles: config.strategy.candles,
+        balances: config.backtest.balances, risk: config.risk, seed, latency, candles: config.strategy.candles,
         candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
         strictRecordings: values.strict || config.backtest.strictRecordings, backwardsToleranceMs: config.backtest.backwardsToleranceMs,
         logger: log.runtime, progressEvery: 10_000,

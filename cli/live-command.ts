@@ -3,7 +3,7 @@ import path from 'node:path';
 import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../backtest/sandbox/sandbox-config.js';
-import { ConstantLatency } from '../backtest/venue/matching/latency-model.js';
+import { addedLatency } from '../backtest/venue/matching/recorded-latency.js';
 import { syntheticMarketSource } from '../backtest/sandbox/synthetic-source.js';
 import { loadBotConfig, type BotConfig } from '../framework/config/bot-config.js';
 import { loadCredentials } from '../framework/config/secrets.js';
@@ -83,7 +83,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const server = await SandboxServer.start({
       venue: simulatedVenueFactory(), market: marketSource(recording, config.paper.seed), speed,
       accounts: [{ id: 'main', spot: Object.fromEntries(Object.entries(config.paper.balances).map(([c, v]) => [c, toWire(v)])) }],
-      latency: config.paper.latencyMs > 0 ? new ConstantLatency(config.paper.latencyMs) : undefined,
+      latency: addedLatency(config.paper.latency, config.paper.seed),
       // The bot asks for "since an hour ago" and stamps its journal with the wall clock: the market is served as now.
       shiftToNow: !values.recordedTime,
       // The replay starts once the bot has subscribed, so it sees the market from the first frame.

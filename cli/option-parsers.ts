@@ -24,13 +24,6 @@ export function positiveNumber(text: string): number {
   return n;
 }
 
-/** A finite number of 0 or more. */
-export function nonNegativeNumber(text: string): number {
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0) throw new InvalidArgumentError('must be a number >= 0');
-  return n;
-}
-
 /** A TCP port; 0 asks the system for a free one. */
 export function port(text: string): number {
   const n = Number(text);

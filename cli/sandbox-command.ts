@@ -1,4 +1,5 @@
-import { ConstantLatency } from '../backtest/venue/matching/latency-model.js';
+import { addedLatency } from '../backtest/venue/matching/recorded-latency.js';
+import { parseLatencySpec } from '../framework/config/latency-spec.js';
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
 import { parseBalanceFlags } from '../backtest/sandbox/balance-flags.js';
@@ -9,7 +10,7 @@ import type { MarketSource } from '../backtest/sandbox/sandbox-config.js';
 import { syntheticMarketSource } from '../backtest/sandbox/synthetic-source.js';
 import { ValidationError } from '../framework/model/errors.js';
 import { examples, type CliCommand } from './command.js';
-import { collect, nonNegativeNumber, port } from './option-parsers.js';
+import { collect, port } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
 import { packageFile } from '../framework/package-root.js';
 
@@ -26,7 +27,7 @@ interface SandboxOptions {
   readonly loop: boolean;
   readonly seed: string;
   readonly balance?: readonly string[];
-  readonly latency: number;
+  readonly latency: string;
   readonly now: boolean;
   readonly faults?: string;
 }
@@ -49,7 +50,7 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
       .option('--loop', 'start the recording over when it ends', false)
       .option('--seed <text>', 'seed of the API keys and the venue', 'sandbox')
       .option('--balance <cur=amount>', 'spot balance of the main account (repeatable; default USDT=10000 BTC=1 ETH=10)', collect)
-      .option('--latency <ms>', 'order latency in ms', nonNegativeNumber, 0)
+      .option('--latency <spec>', 'added order latency: ms (0.25), in/back ms (0.2/0.35) or a recorded *.jsonl', '0')
       .option('--now', 'serve the recording as if it were happening now (every time shifted by wall clock at start - first frame time)', false)
       .addOption(new Option('--faults <preset>', 'inject seeded faults (drops, late/duplicated/swapped reports, 429s, 5xx, slow answers)').choices(Object.keys(FAULT_PRESETS)))
       .addHelpText('after', examples(
@@ -61,7 +62,7 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
   },
   async run(values) {
     const { port, speed } = values;
-    const latencyMs = values.latency;
+    const latency = parseLatencySpec(values.latency, '--latency', process.cwd());
     if (values.recording !== undefined && !existsSync(values.recording)) throw new ValidationError('--recording', 'no such file', values.recording);
     const spot = values.balance === undefined ? DEFAULT_SPOT : parseBalanceFlags(values.balance);
     const server = await SandboxServer.start({
@@ -73,7 +74,7 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
       loop: values.loop,
       seed: values.seed,
       accounts: [{ id: 'main', spot, wallet: { USDT: '10000' } }],
-      latency: latencyMs > 0 ? new ConstantLatency(latencyMs) : undefined,
+      latency: addedLatency(latency, 1),
       shiftToNow: values.now,
       faults: values.faults === undefined ? undefined : faultPreset(values.faults, '--faults'),
     });

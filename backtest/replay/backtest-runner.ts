@@ -14,7 +14,9 @@ import type { StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
 import { VirtualClock } from '../../framework/time/clock.js';
 import type { BacktestResult } from '../report/backtest-result.js';
-import { ConstantLatency, JitterLatency, type LatencyModel } from '../venue/matching/latency-model.js';
+import type { LatencySpec } from '../../framework/config/latency-spec.js';
+import type { LatencyModel } from '../venue/matching/latency-model.js';
+import { latencyModelOf } from '../venue/matching/recorded-latency.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
@@ -47,10 +49,8 @@ export interface BacktestOptions {
   readonly risk?: unknown;
   /** Seeds the latency jitter; the run is a pure function of (recordings, strategy, params, seed). */
   readonly seed?: number;
-  /** One-way delay of requests (and of their answers); 0 by default. */
-  readonly latencyMs?: number;
-  /** Uniform jitter added to each delay, drawn from the seed. */
-  readonly latencyJitterMs?: number;
+  /** How requests and their answers are delayed (jitter drawn from `seed`); none by default. */
+  readonly latency?: LatencySpec;
   /** Candle period the strategy wants; built from trades when the recording has none. */
   readonly candles?: CandlePeriod;
   /** Slippage of candle-only backtests (market orders fill at the next open +/- this). */
@@ -332,10 +332,7 @@ function bookTop(book: OrderBook | undefined): BookTop | undefined {
 }
 
 function latencyModel(options: BacktestOptions): LatencyModel {
-  const base = options.latencyMs ?? 0;
-  const jitter = options.latencyJitterMs ?? 0;
-  if (jitter > 0) return new JitterLatency({ seed: options.seed ?? 1, entry: { baseMs: base, jitterMs: jitter } });
-  return new ConstantLatency(base);
+  return latencyModelOf(options.latency ?? { kind: 'constant', entryMs: 0, responseMs: 0 }, options.seed ?? 1);
 }
 
 function totals(balances: readonly { currency?: string; available: Decimal; reserved: Decimal }[]): Record<string, Decimal> {

@@ -37,7 +37,7 @@ export default async function runSweepTask(task: SweepTask): Promise<SweepRow> {
   const { plugin, params } = await loadStrategy(config.strategy.name, { ...config.strategy.params, ...task.params }, { baseDir: path.dirname(task.configFile) });
   const result = await runBacktest({
     strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings: task.recordings,
-    balances: config.backtest.balances, risk: config.risk, seed: task.seed ?? config.backtest.seed, latencyMs: config.backtest.latencyMs,
+    balances: config.backtest.balances, risk: config.risk, seed: task.seed ?? config.backtest.seed, latency: config.backtest.latency,
     candles: config.strategy.candles, candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy,
     botId: config.bot.id, strictRecordings: config.backtest.strictRecordings, backwardsToleranceMs: config.backtest.backwardsToleranceMs,
   });

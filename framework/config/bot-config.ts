@@ -7,6 +7,7 @@ import { ValidationError } from '../model/errors.js';
 import { ValidationErrors } from '../model/validation-errors.js';
 import type { CandlePeriod } from '../model/resources/candle.js';
 import { resolveConfigPath } from './config-paths.js';
+import { parseLatencySpec, type LatencySpec } from './latency-spec.js';
 import { mergeConfig } from './merge-config.js';
 import { readYamlFile } from './read-yaml-file.js';
 import { refuseSecrets } from './refuse-secrets.js';
@@ -71,11 +72,14 @@ export interface BotConfig {
     readonly recording?: string;
     readonly speed: number;
     readonly balances: Balances;
-    readonly latencyMs: number;
+    /** The sandbox's order latency. */
+    readonly latency: LatencySpec;
     readonly seed: number;
   };
   readonly backtest: {
-    readonly balances: Balances; readonly seed: number; readonly latencyMs: number; readonly candleSlippageBps: number;
+    readonly balances: Balances; readonly seed: number; readonly candleSlippageBps: number;
+    /** The simulated venue's order latency. */
+    readonly latency: LatencySpec;
     /** Refuse a damaged recording instead of replaying what is readable (`--strict`). */
     readonly strictRecordings: boolean;
     /** How far a frame's time may go back and still be replayed, at the earlier frame's time. */
@@ -170,8 +174,8 @@ type RawBalances = Record<string, string | number>;
 type RawConfig = Omit<BotConfig, 'paper' | 'backtest' | 'exchange'> & {
   $schema?: string;
   exchange?: ExchangeConfig;
-  paper: Omit<BotConfig['paper'], 'balances' | 'recording'> & { balances: RawBalances; recording: string | null };
-  backtest: Omit<BotConfig['backtest'], 'balances'> & { balances: RawBalances };
+  paper: Omit<BotConfig['paper'], 'balances' | 'recording' | 'latency'> & { balances: RawBalances; recording: string | null; latency: unknown };
+  backtest: Omit<BotConfig['backtest'], 'balances' | 'latency'> & { balances: RawBalances; latency: unknown };
 };
 
 function balances(raw: RawBalances): Balances {
@@ -197,7 +201,10 @@ function finish(c: RawConfig, dir: string, env: NodeJS.ProcessEnv): BotConfig {
     ...(exchange === undefined ? {} : { exchange }),
     journal: { dir: resolveConfigPath(c.journal.dir, dir, env) },
     logging: { ...c.logging, ...(c.logging.file === undefined ? {} : { file: resolveConfigPath(c.logging.file, dir, env) }) },
-    paper: { ...paper, balances: balances(c.paper.balances), ...(recording === null ? {} : { recording: resolveConfigPath(recording, dir, env) }) },
-    backtest: { ...c.backtest, balances: balances(c.backtest.balances) },
+    paper: {
+      ...paper, balances: balances(c.paper.balances), latency: parseLatencySpec(c.paper.latency, 'paper.latency', dir, env),
+      ...(recording === null ? {} : { recording: resolveConfigPath(recording, dir, env) }),
+    },
+    backtest: { ...c.backtest, balances: balances(c.backtest.balances), latency: parseLatencySpec(c.backtest.latency, 'backtest.latency', dir, env) },
   };
 }

@@ -18,7 +18,7 @@ import { DEFAULT_RECOVERY, OutcomeUnknownError, type RecoveryOptions } from './u
 import { OrderCancellation, isNotFound } from './order-cancellation.js';
 import { toRequest } from './order-request.js';
 import { PortGateway } from './port-gateway.js';
-import type { Answer, VenueGateway } from './venue-gateway.js';
+import type { Answer, LatencySample, VenueGateway } from './venue-gateway.js';
 import type { VenueOrderRequest, VenuePort } from './venue-port.js';
 
 /**
@@ -40,6 +40,8 @@ export interface ExecutionAdapterOptions {
   readonly venue: VenuePort;
   /** Where commands go; a {@link PortGateway} over `venue` by default (live and sandbox). */
   readonly gateway?: VenueGateway;
+  /** Told of every order request's measured latency (the default gateway measures them). */
+  readonly onLatency?: (sample: LatencySample) => void;
   readonly ids: ClientOrderIdGenerator;
   readonly clock: Clock;
   /** What to do with open orders on the exchange that this bot does not know (default adopt). */
@@ -104,7 +106,7 @@ export class ExecutionAdapter implements IntentExecutor {
   constructor(private readonly options: ExecutionAdapterOptions) {
     this.account = new AccountState(options.currencies, options.onFill, options.onOrderFinished);
     this.recovery = { ...DEFAULT_RECOVERY, ...options.recovery };
-    this.gateway = options.gateway ?? new PortGateway(options.venue, this.recovery);
+    this.gateway = options.gateway ?? new PortGateway(options.venue, this.recovery, options.onLatency === undefined ? undefined : { clock: options.clock, record: options.onLatency });
     this.cancellation = new OrderCancellation({
       gateway: this.gateway, account: this.account, recovery: this.recovery, stopping: () => this.closing,
       emitStatus: (order) => this.emitOrder(statusReport(order)),

@@ -2,7 +2,8 @@ import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { Order } from '../model/resources/order.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import { DEFAULT_RECOVERY, OutcomeUnknownError, lookupList, lookupWithRetry, sendWithoutDuplicates, type RecoveryOptions } from './unknown-outcome.js';
-import type { Answer, VenueGateway } from './venue-gateway.js';
+import type { Clock } from '../time/clock.js';
+import type { Answer, LatencySample, VenueGateway } from './venue-gateway.js';
 import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
 
 /**
@@ -16,7 +17,15 @@ export class PortGateway implements VenueGateway {
   private readonly recovery: RecoveryOptions;
   private repeats = true;
 
-  constructor(private readonly port: VenuePort, recovery: Partial<RecoveryOptions> = {}) {
+  /**
+   * With `latency`, each order request that the exchange answers (place, order list, replace,
+   * cancel) is measured on `latency.clock` and told to `latency.record` (see {@link LatencySample}).
+   */
+  constructor(
+    private readonly port: VenuePort,
+    recovery: Partial<RecoveryOptions> = {},
+    private readonly latency?: { readonly clock: Clock; readonly record: (sample: LatencySample) => void },
+  ) {
     this.recovery = { ...DEFAULT_RECOVERY, ...recovery };
   }
 
@@ -43,7 +52,7 @@ export class PortGateway implements VenueGateway {
   }
 
   cancel(clientOrderId: string, answer: Answer<Order>): void {
-    deliver(this.port.cancelOrder(clientOrderId), answer);
+    deliver(this.measured(() => this.port.cancelOrder(clientOrderId)), answer);
   }
 
   find(clientOrderId: string, answer: Answer<Order | undefined>): void {
@@ -67,14 +76,31 @@ export class PortGateway implements VenueGateway {
     this.repeats = false;
   }
 
-  /** The first attempt goes out; a repeat only while repeats are allowed (see {@link stopRepeats}). */
-  private sendOnce<T>(send: () => Promise<T>): () => Promise<T> {
+  /** The first attempt goes out; a repeat only while repeats are allowed (see {@link stopRepeats}). Each attempt is measured. */
+  private sendOnce<T extends Order | Order[]>(send: () => Promise<T>): () => Promise<T> {
     let sent = false;
     return () => {
       if (sent && !this.repeats) return Promise.reject(new OutcomeUnknownError('not sent again: the bot is stopping; the order is looked up instead'));
       sent = true;
-      return send();
+      return this.measured(send);
     };
+  }
+
+  /** One request, its latency told when the exchange answers it with an order (the answer's time stamp is the exchange's). */
+  private measured<T extends Order | Order[]>(send: () => Promise<T>): Promise<T> {
+    const latency = this.latency;
+    if (latency === undefined) return send();
+    const sentAt = latency.clock.now();
+    return send().then((answer) => {
+      const receivedAt = latency.clock.now();
+      const order: Order | undefined = Array.isArray(answer) ? (answer as Order[])[0] : (answer as Order);
+      if (order !== undefined) {
+        const roundTrip = Math.max(0, receivedAt - sentAt);
+        const entryMs = Math.min(roundTrip, Math.max(0, order.updated_at - sentAt));
+        latency.record({ t: sentAt, entryMs, responseMs: roundTrip - entryMs });
+      }
+      return answer;
+    });
   }
 }
 

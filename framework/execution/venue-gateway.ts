@@ -11,6 +11,19 @@ import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceR
 export type Answer<T> = (error: unknown, value: T | undefined) => void;
 
 /**
+ * One request's measured latency: sent at `t` (the bot's clock, ms), reaching the exchange
+ * `entryMs` later (its own time stamp on the answer) and answered `responseMs` after that. The
+ * exchange stamps whole milliseconds and its clock is not the bot's: the entry leg is the answer's
+ * time less the sending time, kept within the round trip (0 to all of it), the response leg the
+ * rest of the round trip. A backtest replays a series of these (`backtest.latency: FILE.jsonl`).
+ */
+export interface LatencySample {
+  readonly t: number;
+  readonly entryMs: number;
+  readonly responseMs: number;
+}
+
+/**
  * The execution engine's commands to a venue. A command returns at once; its answer comes back
  * later as a call of `answer`, never during the command itself, so the engine stays synchronous:
  * an intent becomes commands, and answers are events it applies when they arrive. Two

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { inject, injectable } from 'inversify';
 import type { BotConfig } from '../config/bot-config.js';
 import { ClientOrderIdGenerator } from '../execution/client-order-ids.js';
@@ -7,6 +8,7 @@ import type { PublicSession } from '../exchange/ws/public-session.js';
 import type { BotLogger } from '../log/logger.js';
 import { ValidationError } from '../model/errors.js';
 import { Instrument } from '../model/instrument.js';
+import { LatencyLog } from './latency-log.js';
 import { BotKernel, formatStatus } from '../runtime/bot-kernel.js';
 import type { LoadedStrategy } from '../runtime/plugin-loader.js';
 import { liveSchedulers } from '../runtime/runtime-ports.js';
@@ -131,12 +133,13 @@ export class LiveBot {
     if (compaction !== undefined) logger.log(compaction.failed === undefined ? 'info' : 'warn', 'journal compacted', { ...compaction });
     const activityLog = (this.activityLog = new TradeActivityLog(logger, this.journal));
     const feed = new LiveMarketFeed({ session: this.publicSession, instruments, candles: config.strategy.candles, logger });
+    const latencyLog = new LatencyLog(path.join(config.journal.dir, `${config.bot.id}.latency.jsonl`));
     const kernel = new BotKernel({
       botId: config.bot.id, strategyId: this.strategy.plugin.name, plugin: this.strategy.plugin, params: this.strategy.params, instruments,
       market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: liveSchedulers(),
       risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
       hooks: activityLog, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
-      shutdownTimeoutMs: config.execution.shutdownTimeoutMs,
+      shutdownTimeoutMs: config.execution.shutdownTimeoutMs, onLatency: (sample) => latencyLog.record(sample),
     });
     this.kernel = kernel;
     kernel.restore(recovered.orders);
@@ -179,6 +182,7 @@ export class LiveBot {
       }
       logger.log('info', formatStatus(kernel.status()));
       this.journal.close();
+      await latencyLog.close();
       await feed.close();
       this.venue.close();
       this.currentPhase = 'stopped';

@@ -7,7 +7,7 @@ import { shutdownOrders, type OrderShutdownSummary } from '../execution/order-sh
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../execution/order-tracker.js';
 import type { ReconcileSummary, UnknownOrderPolicy } from '../execution/reconciler.js';
 import type { RecoveryOptions } from '../execution/unknown-outcome.js';
-import type { VenueGateway } from '../execution/venue-gateway.js';
+import type { LatencySample, VenueGateway } from '../execution/venue-gateway.js';
 import type { VenuePort } from '../execution/venue-port.js';
 import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
@@ -61,6 +61,8 @@ export interface BotKernelOptions {
   readonly venue: VenuePort;
   /** Where the execution engine's commands go; a PortGateway over `venue` by default (live, sandbox). */
   readonly gateway?: VenueGateway;
+  /** Told of each order request's measured latency (live and paper: what a backtest can replay). */
+  readonly onLatency?: (sample: LatencySample) => void;
   readonly clock: Clock;
   readonly schedulers: RuntimeSchedulers;
   /** Raw or parsed risk config (validated here). */
@@ -126,7 +128,7 @@ export class BotKernel {
     this.ids = new ClientOrderIdGenerator(options.botId, options.clock, options.resumeIds);
     const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
     this.adapter = new ExecutionAdapter({
-      venue: options.venue, gateway: options.gateway, symbols: options.instruments.map((i) => i.symbol), ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
+      venue: options.venue, gateway: options.gateway, onLatency: options.onLatency, symbols: options.instruments.map((i) => i.symbol), ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
       adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onAdopt: hooks.onAdopt?.bind(hooks), onFill: hooks.onFill?.bind(hooks), onOrderFinished: hooks.onOrderFinished?.bind(hooks),
       currencies: (symbol) => {
         const info = bySymbol.get(symbol);

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { readLatencySeries } from '../../backtest/venue/matching/recorded-latency.js';
 import { book, startBot, startExchange, until, type Exchange, type RunningBot } from './support/bot-harness.js';
 
 let exchange: Exchange | undefined;
@@ -32,5 +33,11 @@ describe('the paper start gate', () => {
       return orders.length === 2 ? orders : undefined;
     });
     expect(open.map((o) => o.side).sort()).toEqual(['buy', 'sell']);
+    // Every answered order request's latency is written beside the journal, as a backtest reads it.
+    await running.stop();
+    const series = readLatencySeries(running.journalFile.replace('.journal.jsonl', '.latency.jsonl'));
+    expect(series.length).toBeGreaterThanOrEqual(2);
+    for (const sample of series) expect(sample.entryMs + sample.responseMs).toBeLessThan(5_000);
+    running = undefined;
   });
 });

@@ -54,7 +54,7 @@ describe('runBacktest', () => {
 
   it('gives identical results (fills, orders, equity) for identical inputs', async () => {
     const recording = writeRecording(movingMarket(60));
-    const runs = [await backtest(recording, busyStrategy, { latencyMs: 3, latencyJitterMs: 5, seed: 9 }), await backtest(recording, busyStrategy, { latencyMs: 3, latencyJitterMs: 5, seed: 9 })];
+    const runs = [await backtest(recording, busyStrategy, { latency: { kind: 'jitter', entryMs: 3, responseMs: 3, jitterMs: 5 }, seed: 9 }), await backtest(recording, busyStrategy, { latency: { kind: 'jitter', entryMs: 3, responseMs: 3, jitterMs: 5 }, seed: 9 })];
     const [a, b] = runs.map(({ meta: { wallMs: _wall, ...meta }, ...rest }) => JSON.stringify({ meta, ...rest }));
     expect(runs[0]!.fills.length).toBeGreaterThan(5);
     expect(runs[0]!.orders.length).toBeGreaterThan(10);
@@ -125,11 +125,21 @@ describe('runBacktest', () => {
       let sent = false;
       return { onTrades: (ctx, e) => (sent ? [] : ((sent = true), ctx.place({ symbol: e.symbol, side: 'buy', type: 'market', quantity: dec('1') }))) };
     };
-    const fill = async (latencyMs: number): Promise<string[]> => (await backtest(recording, buyOnce, { latencyMs })).fills.map((f) => `${f.time} ${f.price.toFixed()}`);
+    const fill = async (latencyMs: number): Promise<string[]> => (await backtest(recording, buyOnce, { latency: { kind: 'constant', entryMs: latencyMs, responseMs: latencyMs } })).fills.map((f) => `${f.time} ${f.price.toFixed()}`);
     expect(await fill(0)).toEqual([`${T0 + 100} 100`]);
     expect(await fill(50)).toEqual([`${T0 + 150} 101`]);
     expect(await fill(50)).toEqual(await fill(50));
     expect(await fill(20)).toEqual([`${T0 + 120} 100`]);
+    // A recorded series (a live bot's latency file) flat at 50 ms gives the constant 50 ms fill.
+    const dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-latency-series-'));
+    try {
+      const file = path.join(dir, 'bot.latency.jsonl');
+      writeFileSync(file, `{"t":${T0},"entryMs":50,"responseMs":50}\n{"t":${T0 + 1000},"entryMs":50,"responseMs":50}\n`);
+      const recorded = await backtest(recording, buyOnce, { latency: { kind: 'recorded', file } });
+      expect(recorded.fills.map((f) => `${f.time} ${f.price.toFixed()}`)).toEqual(await fill(50));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it(`trades ${SYMBOL} only: frames of other symbols are ignored`, async () => {
