@@ -268,9 +268,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       const market = candleMarkets.get(event.symbol);
       if (market === undefined) continue;
       for (const candle of event.candles) {
-        venue.onMarketFrame(market.pathTrades(candle, time), time);
+        venue.onParsedMarket([], [market.pathTrades(candle, time)], time);
         const nextOpen = await peekNextOpen(event.symbol, event.period, candle.timestamp);
-        venue.onMarketFrame(market.bookAround(nextOpen, time), time);
+        venue.onParsedMarket([market.bookAround(nextOpen, time)], [], time);
       }
     }
   }
