@@ -91,3 +91,67 @@ function bucketCount(rows: readonly (readonly [number, unknown])[], width: numbe
   }
   return count;
 }
+
+/**
+ * `thinOut(lastPerSecond(rows), maxPoints, merge)` built one row at a time (ascending seconds),
+ * in bounded memory: the last row waits until a later second shows it is its second's last, then
+ * joins the bucket of the current width, and when more than `maxPoints` buckets are held they
+ * merge into the next width of {@link RESOLUTIONS_MS} (each width a multiple of the one before, so
+ * whole buckets merge, keeping the first one's time and folding the values oldest first). The
+ * width only grows as rows come, so it ends as the finest that fits, the one `thinOut` picks, and
+ * `merge` must be associative (keep the last, keep the lowest are). Values may be any type and
+ * turned into text when listed, so a long run formats only the points it keeps.
+ */
+export class ThinnedSeries<V> {
+  private rows: [number, V][] = [];
+  private pending: [number, V] | undefined;
+  private widthIndex = 0;
+
+  constructor(
+    private readonly maxPoints: number,
+    private readonly merge: (kept: V, next: V) => V,
+  ) {}
+
+  /** Adds the value of second `time` (replacing an earlier value of the same second). */
+  add(time: number, value: V): void {
+    const pending = this.pending;
+    if (pending !== undefined && pending[0] === time) {
+      pending[1] = value;
+      return;
+    }
+    if (pending !== undefined) this.widthIndex = this.commit(this.rows, this.widthIndex, pending);
+    this.pending = [time, value];
+  }
+
+  /** The thinned rows, oldest first, each value turned by `format`. */
+  list<T>(format: (value: V) => T): [number, T][] {
+    let rows = this.rows;
+    if (this.pending !== undefined) {
+      // The last row joins a copy: the series may still grow after being listed.
+      rows = rows.map(([t, v]): [number, V] => [t, v]);
+      this.commit(rows, this.widthIndex, this.pending);
+    }
+    return rows.map(([t, v]) => [t, format(v)]);
+  }
+
+  /** Puts `row` into `rows` at width `index`, coarsening while they are too many; the width reached. */
+  private commit(rows: [number, V][], index: number, row: readonly [number, V]): number {
+    this.join(rows, index, row);
+    while (rows.length > this.maxPoints && index < RESOLUTIONS_MS.length - 1) {
+      index++;
+      const merged: [number, V][] = [];
+      for (const kept of rows) this.join(merged, index, kept);
+      rows.length = 0;
+      for (const kept of merged) rows.push(kept);
+    }
+    return index;
+  }
+
+  /** Puts `row` in its bucket of width `index`: the last one, or a new one. */
+  private join(rows: [number, V][], index: number, row: readonly [number, V]): void {
+    const width = RESOLUTIONS_MS[index]! / 1000;
+    const last = rows[rows.length - 1];
+    if (last !== undefined && Math.floor(last[0] / width) === Math.floor(row[0] / width)) last[1] = this.merge(last[1], row[1]);
+    else rows.push([row[0], row[1]]);
+  }
+}
