@@ -30,7 +30,7 @@ import { RecordingReader } from '../recording/recording-reader.js';
 import { ReplayMarketFeed, type ParsedFrame } from './replay-market-feed.js';
 import { ResultCollector, type BookTop } from './result-collector.js';
 import { StreamedRowsWriter } from '../report/streamed-rows-writer.js';
-import { CHANNEL_SCAN_FRAMES, channelsIn, scanChannels } from './scan-channels.js';
+import { channelsAhead, scanChannels } from './scan-channels.js';
 
 /** Finest width of the report's chart series (bars, book tops, indicators); they coarsen as a run grows. */
 const CHART_FINEST_MS = 1_000;
@@ -128,8 +128,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   // One recording: its first frames are read once, for the channels and then for the replay.
   let channels: Set<string>;
   if (recordings.length === 1) {
-    await frames.fill(CHANNEL_SCAN_FRAMES);
-    channels = channelsIn(frames.buffered(), options.symbols);
+    channels = await channelsAhead(frames, options.symbols, options.candles);
   } else {
     channels = await scanChannels(recordings, options.symbols);
   }

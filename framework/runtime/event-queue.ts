@@ -48,7 +48,12 @@ export class EventQueue {
   /** Book events replaced by a newer one of the same symbol before dispatch. */
   conflated = 0;
   private pending = objectList<QueuedEvent>();
-  private readonly waitingBooks = new Map<string, QueuedEvent>();
+  /**
+   * The waiting book event per symbol; undefined once dispatched. Kept as a key set to undefined
+   * rather than deleted: deleting a Map's last entry reallocates its table, and for a long-lived
+   * queue every such table outlives the young generation (one per book frame of a replay).
+   */
+  private readonly waitingBooks = new Map<string, QueuedEvent | undefined>();
   private seq = 0;
 
   /** Events waiting (not counting a batch already taken). */
@@ -81,7 +86,7 @@ export class EventQueue {
   /** Marks an entry dispatched: a later book event of its symbol queues anew. */
   settle(entry: QueuedEvent): void {
     const event = entry.event;
-    if (event.kind === 'book' && this.waitingBooks.get(event.event.symbol) === entry) this.waitingBooks.delete(event.event.symbol);
+    if (event.kind === 'book' && this.waitingBooks.get(event.event.symbol) === entry) this.waitingBooks.set(event.event.symbol, undefined);
   }
 
   /** Drops everything waiting; returns how many were dropped. */
