@@ -14,6 +14,13 @@ import type { CandleTick, TradeTick } from '../../framework/model/stream/market-
 const AMPLE_LOTS = 2 ** 50;
 
 /**
+ * The id of every synthetic trade: nothing reads it (the venue matches on price, size and side),
+ * and a fresh text per trade would only cost a number-to-text conversion, whose cache keeps each
+ * text alive past the young generation.
+ */
+const SYNTHETIC_TRADE_ID = 'candle';
+
+/**
  * Fill rules of a candle-only backtest (a recording with candles and no book), applied by feeding
  * the simulated venue a synthetic market built from the candles; the venue's ordinary matching
  * then does the rest:
@@ -52,7 +59,6 @@ const AMPLE_LOTS = 2 ** 50;
  */
 export class CandleMarket {
   private sequence = 0;
-  private tradeId = 0;
   private readonly slippage: Decimal;
   /** The slippage in whole basis points, or undefined when it has a fraction (decimal route). */
   private readonly slippageBps: number | undefined;
@@ -119,7 +125,7 @@ export class CandleMarket {
 
   /** One synthetic trade; its price as in the candle (the venue puts an off-grid price on the grid). */
   private trade(price: DecimalString, side: 'buy' | 'sell', time: number): TradeTick {
-    return { timestamp: time, id: String(++this.tradeId), price, quantity: this.ample, side };
+    return { timestamp: time, id: SYNTHETIC_TRADE_ID, price, quantity: this.ample, side };
   }
 }
 
