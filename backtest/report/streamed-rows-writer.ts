@@ -27,6 +27,12 @@ class CsvFile {
     if (this.buffer.length >= FLUSH_CHARS) this.flush();
   }
 
+  /** A line of cells that never need quoting (times, ISO times, decimals): joined as they are. */
+  writePlain(cells: readonly string[]): void {
+    this.buffer += cells.join(',') + CSV_EOL;
+    if (this.buffer.length >= FLUSH_CHARS) this.flush();
+  }
+
   flush(): void {
     if (this.buffer.length === 0) return;
     appendFileSync(this.path, this.buffer, 'utf8');
@@ -88,7 +94,7 @@ export class StreamedRowsWriter {
   sample(point: EquityPoint): void {
     this.metrics.addEquity(point);
     this.digest.addEquity(point);
-    this.equity.write(equityCells(point, this.symbols));
+    this.equity.writePlain(equityCells(point, this.symbols));
   }
 
   /**
@@ -149,7 +155,7 @@ export class StreamedRowsWriter {
       }
       if (text.length === 0) continue;
       const cells = text.split(',');
-      out.write(kept.map((i) => cells[i]!));
+      out.writePlain(kept.map((i) => cells[i]!));
     }
     out.flush();
     renameSync(temporary, path);
