@@ -103,8 +103,10 @@ function bucketCount(rows: readonly (readonly [number, unknown])[], width: numbe
  * turned into text when listed, so a long run formats only the points it keeps.
  */
 export class ThinnedSeries<V> {
-  private rows: [number, V][] = [];
-  private pending: [number, V] | undefined;
+  /** Kept rows as two parallel lists (no object per row: each one outlives the young generation). */
+  private readonly rows: Rows<V> = { times: [], values: [] };
+  private pendingTime = Number.NaN;
+  private pendingValue: V | undefined;
   private widthIndex = 0;
 
   constructor(
@@ -114,44 +116,53 @@ export class ThinnedSeries<V> {
 
   /** Adds the value of second `time` (replacing an earlier value of the same second). */
   add(time: number, value: V): void {
-    const pending = this.pending;
-    if (pending !== undefined && pending[0] === time) {
-      pending[1] = value;
+    if (time === this.pendingTime) {
+      this.pendingValue = value;
       return;
     }
-    if (pending !== undefined) this.widthIndex = this.commit(this.rows, this.widthIndex, pending);
-    this.pending = [time, value];
+    if (this.pendingTime === this.pendingTime) this.widthIndex = this.commit(this.rows, this.widthIndex, this.pendingTime, this.pendingValue as V);
+    this.pendingTime = time;
+    this.pendingValue = value;
   }
 
   /** The thinned rows, oldest first, each value turned by `format`. */
   list<T>(format: (value: V) => T): [number, T][] {
     let rows = this.rows;
-    if (this.pending !== undefined) {
+    if (this.pendingTime === this.pendingTime) {
       // The last row joins a copy: the series may still grow after being listed.
-      rows = rows.map(([t, v]): [number, V] => [t, v]);
-      this.commit(rows, this.widthIndex, this.pending);
+      rows = { times: [...rows.times], values: [...rows.values] };
+      this.commit(rows, this.widthIndex, this.pendingTime, this.pendingValue as V);
     }
-    return rows.map(([t, v]) => [t, format(v)]);
+    return rows.times.map((t, i) => [t, format(rows.values[i] as V)]);
   }
 
-  /** Puts `row` into `rows` at width `index`, coarsening while they are too many; the width reached. */
-  private commit(rows: [number, V][], index: number, row: readonly [number, V]): number {
-    this.join(rows, index, row);
-    while (rows.length > this.maxPoints && index < RESOLUTIONS_MS.length - 1) {
+  /** Puts a row into `rows` at width `index`, coarsening while they are too many; the width reached. */
+  private commit(rows: Rows<V>, index: number, time: number, value: V): number {
+    this.join(rows, index, time, value);
+    while (rows.times.length > this.maxPoints && index < RESOLUTIONS_MS.length - 1) {
       index++;
-      const merged: [number, V][] = [];
-      for (const kept of rows) this.join(merged, index, kept);
-      rows.length = 0;
-      for (const kept of merged) rows.push(kept);
+      const { times, values } = rows;
+      rows.times = [];
+      rows.values = [];
+      for (let i = 0; i < times.length; i++) this.join(rows, index, times[i]!, values[i] as V);
     }
     return index;
   }
 
-  /** Puts `row` in its bucket of width `index`: the last one, or a new one. */
-  private join(rows: [number, V][], index: number, row: readonly [number, V]): void {
+  /** Puts a row in its bucket of width `index`: the last one, or a new one. */
+  private join(rows: Rows<V>, index: number, time: number, value: V): void {
     const width = RESOLUTIONS_MS[index]! / 1000;
-    const last = rows[rows.length - 1];
-    if (last !== undefined && Math.floor(last[0] / width) === Math.floor(row[0] / width)) last[1] = this.merge(last[1], row[1]);
-    else rows.push([row[0], row[1]]);
+    const last = rows.times.length - 1;
+    if (last >= 0 && Math.floor(rows.times[last]! / width) === Math.floor(time / width)) {
+      rows.values[last] = this.merge(rows.values[last] as V, value);
+    } else {
+      rows.times.push(time);
+      rows.values.push(value);
+    }
   }
+}
+
+interface Rows<V> {
+  times: number[];
+  values: V[];
 }

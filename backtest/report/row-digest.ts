@@ -95,7 +95,7 @@ export class RowDigest {
     const t = seconds(point.time);
     this.equitySeries.add(t, point.equity);
     if (this.peak === undefined || point.equity.greaterThan(this.peak)) this.peak = point.equity;
-    this.drawdownSeries.add(t, { equity: point.equity, peak: this.peak });
+    this.drawdownSeries.add(t, { equity: point.equity, peak: this.peak, ratio: undefined });
     for (const symbol in point.positions) {
       if (this.positionSymbols.has(symbol)) continue;
       if (!this.positionSeries.has(symbol)) throw new ValidationError('equity.positions', 'must name symbols of the run', symbol);
