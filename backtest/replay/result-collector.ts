@@ -60,6 +60,8 @@ export class ResultCollector {
   private readonly lastPrice = new Map<string, Decimal | string>();
   private readonly balances = new Map<string, Decimal>();
   private readonly positions = new Map<string, Decimal>();
+  /** The positions as a sample carries them, shared by every sample until the next fill changes them. */
+  private positionsRecord: Readonly<Record<string, Decimal>> | undefined;
   private readonly finished = new Map<string, OrderRecord>();
   /** Creation index by client_order_id (a streamed run forgets an order's once it is written). */
   private readonly created = new Map<string, number>();
@@ -126,6 +128,7 @@ export class ResultCollector {
     else this.stream.fill(fill);
     const signed = report.side === 'buy' ? report.trade_quantity : report.trade_quantity.negated();
     this.positions.set(report.symbol, (this.positions.get(report.symbol) ?? ZERO).plus(signed));
+    this.positionsRecord = undefined;
     this.lastPrice.set(report.symbol, report.trade_price);
     this.pendingFillSample = true;
   }
@@ -216,7 +219,8 @@ export class ResultCollector {
     if (equity === undefined) return;
     this.pendingFillSample = false;
     if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
-    const point: EquityPoint = { time, equity, positions: Object.fromEntries(this.positions) };
+    this.positionsRecord ??= Object.freeze(Object.fromEntries(this.positions));
+    const point: EquityPoint = { time, equity, positions: this.positionsRecord };
     if (this.stream === undefined) this.equity.push(point);
     else this.stream.sample(point);
   }
