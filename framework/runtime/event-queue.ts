@@ -79,7 +79,7 @@ export class EventQueue {
   take(): QueuedEvent[] {
     const batch = this.pending;
     this.pending = objectList();
-    if (batch.length > 1) batch.sort(compareQueued);
+    if (batch.length > 1) sortQueued(batch);
     return batch;
   }
 
@@ -100,4 +100,25 @@ export class EventQueue {
 
 function compareQueued(a: QueuedEvent, b: QueuedEvent): number {
   return a.time - b.time || a.rank - b.rank || a.seq - b.seq;
+}
+
+/** Batches up to this size are sorted by insertion. */
+const SMALL_BATCH = 16;
+
+/**
+ * Sorts a batch in dispatch order. Array.prototype.sort allocates its work space on every call,
+ * and a replay takes a batch of two or three events per frame: a small batch is sorted by
+ * insertion, in place. The keys are unique (arrival numbers), so every sort gives the same order.
+ */
+function sortQueued(batch: QueuedEvent[]): void {
+  if (batch.length > SMALL_BATCH) {
+    batch.sort(compareQueued);
+    return;
+  }
+  for (let i = 1; i < batch.length; i++) {
+    const entry = batch[i]!;
+    let j = i - 1;
+    for (; j >= 0 && compareQueued(batch[j]!, entry) > 0; j--) batch[j + 1] = batch[j]!;
+    batch[j + 1] = entry;
+  }
 }
