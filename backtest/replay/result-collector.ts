@@ -10,6 +10,7 @@ import type { BookTopPoint, EquityPoint, FillRecord, IndicatorSeries, OrderRecor
 import type { PlacedOrder, StreamedRowsWriter } from '../report/streamed-rows-writer.js';
 import { valueHoldings } from '../../framework/risk/valuation.js';
 import { PriceBars } from './price-bars.js';
+import { causeText, orderRecord } from './report-records.js';
 import { SampledSeries } from './sampled-series.js';
 
 /** Most points a chart series keeps (bars, book tops, each indicator); coarser buckets beyond. */
@@ -297,24 +298,5 @@ export class ResultCollector {
     const value = new Decimal(last);
     this.lastPrice.set(symbol, value);
     return value;
-  }
-}
-
-function orderRecord(tracker: OrderTracker): OrderRecord | undefined {
-  const order = tracker.order;
-  if (order === undefined) return undefined;
-  return {
-    clientOrderId: tracker.clientOrderId, intentId: tracker.intentId, symbol: order.symbol, side: order.side, type: order.type,
-    price: order.price, quantity: order.quantity, filledQuantity: tracker.quantityCumulative, status: order.status,
-    createdAt: order.created_at, updatedAt: order.updated_at,
-  };
-}
-
-/** A venue event cause as one short, stable text (see FillRecord.cause). */
-export function causeText(cause: EventCause): string {
-  switch (cause.kind) {
-    case 'request': return `request#${cause.requestId}`;
-    case 'market': return `market:${cause.channel}:${cause.symbol}@${cause.frameTime}${cause.sequence === undefined ? '' : `#${cause.sequence}`}`;
-    case 'timer': return `timer:${cause.reason}@${cause.time}`;
   }
 }

@@ -25,29 +25,11 @@ export async function scanChannels(recordings: readonly string[], symbols: reado
   return channels;
 }
 
-/**
- * {@link scanChannels} over frames already read: the replay of one recording takes its channels
- * from the first {@link SCAN_FRAMES} frames it buffers anyway, instead of reading them twice.
- */
-export function channelsIn(frames: Iterable<ReplayFrame>, symbols: readonly string[]): Set<string> {
-  const wanted = new Set(symbols);
-  const channels = new Set<string>();
-  let read = 0;
-  for (const frame of frames) {
-    if (++read > SCAN_FRAMES) break;
-    addChannel(frame, wanted, channels);
-  }
-  return channels;
-}
-
-/** How many frames {@link channelsIn} looks at. */
-export const CHANNEL_SCAN_FRAMES = SCAN_FRAMES;
-
 /** Frames buffered per step while {@link channelsAhead} looks for the channels it needs. */
 const AHEAD_STEP = 64;
 
 /**
- * {@link channelsIn} over the frames the replay of one recording buffers ahead anyway (so they are
+ * {@link scanChannels} over the frames the replay of one recording buffers ahead anyway (so they are
  * read once), buffering only as far as the answer can change: it stops once a book of the symbols
  * is seen (the replay is a book replay whatever follows) and, when the strategy wants candles of
  * `candles`' period, those candles are seen too; otherwise it looks at the first
