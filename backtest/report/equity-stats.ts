@@ -98,6 +98,7 @@ export class DrawdownTracker {
   private deepestEpisodePeak: number | undefined;
   private lastTime: number | undefined;
 
+  /** One sample, at or after every earlier one. */
   add(point: EquityPoint): void {
     this.lastTime = point.time;
     const peak = this.peak;
@@ -151,6 +152,7 @@ export class PeriodReturns {
 
   constructor(private readonly periodMs: number) {}
 
+  /** One sample, at or after every earlier one. */
   add(point: EquityPoint): void {
     if (this.current === undefined) {
       this.nextGrid = point.time;

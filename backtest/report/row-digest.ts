@@ -76,6 +76,7 @@ export class RowDigest {
     return digest;
   }
 
+  /** A fill, after every earlier one. */
   addFill(fill: FillRecord): void {
     if (!this.positionSeries.has(fill.symbol)) throw new ValidationError('fills.symbol', 'must be a symbol of the run', fill.symbol);
     this.fillCount++;
@@ -86,11 +87,13 @@ export class RowDigest {
     if (entry.fills.length < CHART_FILLS_PER_SYMBOL) entry.fills.push(fill);
   }
 
+  /** An order in its final state, in creation order. */
   addOrder(order: OrderRecord): void {
     this.orderCount++;
     if (order.filledQuantity.isZero()) this.unfilledByStatus.set(order.status, (this.unfilledByStatus.get(order.status) ?? 0) + 1);
   }
 
+  /** An equity sample, at or after every earlier one. */
   addEquity(point: EquityPoint): void {
     const t = seconds(point.time);
     this.equitySeries.add(t, point.equity);
