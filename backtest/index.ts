@@ -21,7 +21,9 @@ export type {
   IndicatorSeries,
   OrderRecord,
   PriceBar,
+  StreamedRows,
 } from './report/backtest-result.js';
+export type { RowDigest } from './report/row-digest.js';
 export { computeMetrics, type BacktestMetrics, type MetricsOptions } from './report/metrics.js';
 export { formatSummary } from './report/console-summary.js';
 export { writeReport, type WrittenReport } from './report/write-report.js';

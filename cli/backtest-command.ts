@@ -82,7 +82,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
         balances: config.backtest.balances, risk: config.risk, seed, latency, candles: config.strategy.candles,
         candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
         strictRecordings: values.strict || config.backtest.strictRecordings, backwardsToleranceMs: config.backtest.backwardsToleranceMs,
-        logger: log.runtime, progressEvery: 10_000,
+        logger: log.runtime, progressEvery: 10_000, reportDir: outDir,
         onBytesRead: (bytes) => (bytesRead += bytes),
         onProgress: (count) => {
           frames = count;

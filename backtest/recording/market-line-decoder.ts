@@ -190,9 +190,11 @@ export class MarketLineDecoder extends LineScanner {
         timestamp = this.unsignedInteger();
         if (timestamp < 0) return undefined;
       } else if (key === 0x69 && id === undefined) { // i
-        const n = this.unsignedInteger();
-        if (n < 0) return undefined;
-        id = String(n);
+        const start = this.pos;
+        if (this.unsignedInteger() < 0) return undefined;
+        // The digits as they are: String(n) for such an integer, without the number-to-text cache,
+        // which would keep every trade's id alive past the young generation.
+        id = this.bytes.toString('latin1', start, this.pos);
       } else if (key === 0x70 && price === undefined) { // p
         price = this.plainDecimalText();
         if (price === undefined) return undefined;

@@ -30,7 +30,8 @@ import { describeRecordingRead, RecordingReadLog } from '../recording/recording-
 import { RecordingReader } from '../recording/recording-reader.js';
 import { ReplayMarketFeed, type ParsedFrame } from './replay-market-feed.js';
 import { ResultCollector, type BookTop } from './result-collector.js';
-import { CHANNEL_SCAN_FRAMES, channelsIn, scanChannels } from './scan-channels.js';
+import { StreamedRowsWriter } from '../report/streamed-rows-writer.js';
+import { channelsAhead, scanChannels } from './scan-channels.js';
 
 /** Finest width of the report's chart series (bars, book tops, indicators); they coarsen as a run grows. */
 const CHART_FINEST_MS = 1_000;
@@ -76,6 +77,14 @@ export interface BacktestOptions {
   readonly backwardsToleranceMs?: number;
   /** Told of every chunk read from the recordings (bytes on disk): progress against the files' sizes. */
   readonly onBytesRead?: (bytes: number) => void;
+  /**
+   * Write the fills, orders and equity rows into this folder (fills.csv, orders.csv, equity.csv,
+   * as `writeReport` does) as the run goes, instead of keeping them in the result: the result's
+   * lists are then empty and `streamed` holds the figures and chart series worked out on the way,
+   * so a long run's memory does not grow with its rows. Without it (library callers, tests) every
+   * row is kept in memory.
+   */
+  readonly reportDir?: string;
   /** Called every `progressEvery` frames with the frames replayed so far. */
   readonly onProgress?: (frames: number) => void;
   readonly progressEvery?: number;
@@ -122,8 +131,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   // One recording: its first frames are read once, for the channels and then for the replay.
   let channels: Set<string>;
   if (recordings.length === 1) {
-    await frames.fill(CHANNEL_SCAN_FRAMES);
-    channels = channelsIn(frames.buffered(), options.symbols);
+    channels = await channelsAhead(frames, options.symbols, options.candles);
   } else {
     channels = await scanChannels(recordings, options.symbols);
   }
@@ -170,7 +178,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   });
   const book = (symbol: string): OrderBook | undefined => feed.keeper.book(symbol);
   const collector = new ResultCollector(instruments, quote, kernel.adapter, CHART_FINEST_MS, options.sampleMs ?? 60_000, (symbol) => book(symbol)?.mid(),
-    mode === 'book' ? (symbol) => bookTop(book(symbol)) : undefined);
+    mode === 'book' ? (symbol) => bookTop(book(symbol)) : undefined,
+    options.reportDir === undefined ? undefined : new StreamedRowsWriter(options.reportDir, quote, instruments.map((i) => i.symbol)));
   late.collector = collector;
   collector.declareIndicators(kernel.engine.indicators);
   collector.onBalances(venue.spotBalances(ACCOUNT));
@@ -232,9 +241,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       const market = candleMarkets.get(event.symbol);
       if (market === undefined) continue;
       for (const candle of event.candles) {
-        venue.onMarketFrame(market.pathTrades(candle, time), time);
+        venue.onParsedMarket([], [market.pathTrades(candle, time)], time);
         const nextOpen = await peekNextOpen(event.symbol, event.period, candle.timestamp);
-        venue.onMarketFrame(market.bookAround(nextOpen, time), time);
+        venue.onParsedMarket([market.bookAround(nextOpen, time)], [], time);
       }
     }
   }
@@ -282,14 +291,15 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   feed.close();
   port.close();
   const finalBalances = totals(venue.spotBalances(ACCOUNT));
+  const rows = await collector.rows(initialBalances, finalBalances);
   return {
     meta: {
       strategy: options.strategyRef, params: options.params, symbols: options.symbols, recordings: options.recordings,
       seed: options.seed ?? 1, quoteCurrency: quote, startTime: Math.floor(first.t), endTime: Math.floor(lastTime), events: count,
       wallMs: Math.round(performance.now() - wallStart), bookResyncs: feed.resyncs, mode, recordingReads,
     },
-    initialBalances, finalBalances, fills: collector.fills, orders: collector.orders(), equity: collector.equity, prices: collector.priceBars(),
-    bookTops: collector.bookTops(), indicators: collector.indicators(),
+    initialBalances, finalBalances, fills: rows.fills, orders: rows.orders, equity: rows.equity, prices: collector.priceBars(),
+    bookTops: collector.bookTops(), indicators: collector.indicators(), ...(rows.streamed === undefined ? {} : { streamed: rows.streamed }),
   };
 }
 

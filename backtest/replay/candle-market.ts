@@ -1,6 +1,9 @@
-import { ONE, Decimal } from '../../framework/model/decimal.js';
+import type { OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import { ONE, Decimal, type DecimalString } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
-import type { CandleTick } from '../../framework/model/stream/market-records.js';
+import { parseScaled } from '../../framework/model/scaled.js';
+import type { TradesEvent } from '../../framework/model/stream/market-events.js';
+import type { CandleTick, TradeTick } from '../../framework/model/stream/market-records.js';
 
 /**
  * Lots on each side of the synthetic book and in each synthetic trade: no volume constraint.
@@ -9,6 +12,13 @@ import type { CandleTick } from '../../framework/model/stream/market-records.js'
  * small enough that the four trades of a candle's path together stay within 2^53 lots.
  */
 const AMPLE_LOTS = 2 ** 50;
+
+/**
+ * The id of every synthetic trade: nothing reads it (the venue matches on price, size and side),
+ * and a fresh text per trade would only cost a number-to-text conversion, whose cache keeps each
+ * text alive past the young generation.
+ */
+const SYNTHETIC_TRADE_ID = 'candle';
 
 /**
  * Fill rules of a candle-only backtest (a recording with candles and no book), applied by feeding
@@ -40,52 +50,98 @@ const AMPLE_LOTS = 2 ** 50;
  * 4. Size is unconstrained: the synthetic book and trades carry ample quantity, so orders fill
  *    completely (no partial fills, no volume limit, no market impact), and fees are the symbol's
  *    taker/maker rates on the fill's value.
+ *
+ * The synthetic market is handed to the venue already parsed (a trades event, a book frame), and
+ * its prices are worked out in integers at the instrument's scale: this runs for every candle, and
+ * a price here is only rounded onto the grid and moved, never accounted. A candle price off the
+ * grid is rounded half down to it by the venue, as any public trade; a next open off the grid or
+ * beyond 2^53 units, or a fractional slippage, takes the exact decimal route instead.
  */
 export class CandleMarket {
   private sequence = 0;
-  private tradeId = 0;
   private readonly slippage: Decimal;
+  /** The slippage in whole basis points, or undefined when it has a fraction (decimal route). */
+  private readonly slippageBps: number | undefined;
+  /** {@link AMPLE_LOTS} as a quantity text, computed once. */
+  private readonly ample: DecimalString;
 
   constructor(
     private readonly instrument: Instrument,
     slippageBps: number,
   ) {
     this.slippage = new Decimal(slippageBps).dividedBy(10_000);
+    this.slippageBps = Number.isSafeInteger(slippageBps) && slippageBps >= 0 ? slippageBps : undefined;
+    this.ample = instrument.lotsToQuantity(AMPLE_LOTS);
   }
 
-  /** Synthetic `trades` frame along a closed candle's path (wire shape of the public stream). */
-  pathTrades(candle: CandleTick, time: number): unknown {
-    const open = new Decimal(candle.open);
-    const close = new Decimal(candle.close);
-    const rising = close.greaterThanOrEqualTo(open);
-    const path: [string, 'buy' | 'sell'][] = rising
-      ? [[candle.open, 'sell'], [candle.low, 'sell'], [candle.high, 'buy'], [candle.close, 'sell']]
-      : [[candle.open, 'buy'], [candle.high, 'buy'], [candle.low, 'sell'], [candle.close, 'buy']];
-    const q = this.instrument.lotsToQuantity(AMPLE_LOTS);
-    const trades = path.map(([p, s]) => ({ t: time, i: ++this.tradeId, p: this.onGrid(new Decimal(p)), q, s }));
-    return { ch: 'trades', update: { [this.instrument.symbol]: trades } };
+  /** Synthetic trades along a closed candle's path, as the venue reads a public `trades` frame. */
+  pathTrades(candle: CandleTick, time: number): TradesEvent {
+    const rising = isAtLeast(candle.close, candle.open);
+    const trades: TradeTick[] = rising
+      ? [this.trade(candle.open, 'sell', time), this.trade(candle.low, 'sell', time), this.trade(candle.high, 'buy', time), this.trade(candle.close, 'sell', time)]
+      : [this.trade(candle.open, 'buy', time), this.trade(candle.high, 'buy', time), this.trade(candle.low, 'sell', time), this.trade(candle.close, 'buy', time)];
+    return { kind: 'trades', channel: 'trades', symbol: this.instrument.symbol, snapshot: false, exchangeTime: time, receivedAt: time, trades };
   }
 
   /**
    * Synthetic `orderbook/full` snapshot at `nextOpen` +/- slippage (rule 2), or an empty book
    * when there is no next candle (rule 3).
    */
-  bookAround(nextOpen: string | undefined, time: number): unknown {
-    const q = this.instrument.lotsToQuantity(AMPLE_LOTS);
+  bookAround(nextOpen: string | undefined, time: number): OrderBookFrame {
     let asks: [string, string][] = [];
     let bids: [string, string][] = [];
     if (nextOpen !== undefined) {
-      const price = new Decimal(nextOpen);
-      const ask = this.instrument.roundPricePassive('sell', price.times(ONE.plus(this.slippage)));
-      const bid = this.instrument.roundPricePassive('buy', price.times(ONE.minus(this.slippage)));
-      asks = [[ask.toFixed(), q]];
-      bids = bid.isPositive() && !bid.isZero() ? [[bid.toFixed(), q]] : [];
+      const [ask, bid] = this.levelsAround(nextOpen);
+      asks = [[ask, this.ample]];
+      bids = bid === undefined ? [] : [[bid, this.ample]];
     }
-    const levels = { t: time, s: ++this.sequence, a: asks, b: bids };
-    return { ch: 'orderbook/full', snapshot: { [this.instrument.symbol]: levels } };
+    return { symbol: this.instrument.symbol, sequence: ++this.sequence, exchangeTime: time, receivedAt: time, snapshot: true, asks, bids };
   }
 
-  private onGrid(price: Decimal): string {
-    return this.instrument.quantizePriceHalfDown(price).toFixed();
+  /**
+   * Ask and bid prices around `open`: the ask is `open x (1 + slippage)` rounded up to the tick,
+   * the bid `open x (1 - slippage)` rounded down (none when that is not positive). In integers:
+   * with `O` the open in units of the price scale, the ask is `ceil(O x (10000 + bps) / (10000 x
+   * tickUnits))` ticks; exact while the product is a safe integer.
+   */
+  private levelsAround(open: string): [ask: string, bid: string | undefined] {
+    const i = this.instrument;
+    const bps = this.slippageBps;
+    const units = parseScaled(open, i.priceScale);
+    if (bps !== undefined && Number.isSafeInteger(units) && units > 0 && units * (10_000 + bps) <= Number.MAX_SAFE_INTEGER) {
+      const divisor = 10_000 * i.tickUnits;
+      const up = units * (10_000 + bps);
+      const down = units * (10_000 - bps);
+      const askTicks = (up - (up % divisor)) / divisor + (up % divisor === 0 ? 0 : 1);
+      // Truncation equals the floor for a positive product; a non-positive one has no bid anyway.
+      const bidTicks = (down - (down % divisor)) / divisor;
+      return [i.ticksToPrice(askTicks), bidTicks > 0 ? i.ticksToPrice(bidTicks) : undefined];
+    }
+    const price = new Decimal(open);
+    const ask = i.roundPricePassive('sell', price.times(ONE.plus(this.slippage)));
+    const bid = i.roundPricePassive('buy', price.times(ONE.minus(this.slippage)));
+    return [ask.toFixed(), bid.isPositive() && !bid.isZero() ? bid.toFixed() : undefined];
   }
+
+  /** One synthetic trade; its price as in the candle (the venue puts an off-grid price on the grid). */
+  private trade(price: DecimalString, side: 'buy' | 'sell', time: number): TradeTick {
+    return { timestamp: time, id: SYNTHETIC_TRADE_ID, price, quantity: this.ample, side };
+  }
+}
+
+/**
+ * `a >= b` for two decimal texts: compared as integers at a scale both fit when they do (the
+ * usual case), else with decimal.js.
+ */
+function isAtLeast(a: string, b: string): boolean {
+  const scale = Math.max(decimalsOf(a), decimalsOf(b));
+  const x = parseScaled(a, scale);
+  const y = parseScaled(b, scale);
+  if (Number.isSafeInteger(x) && Number.isSafeInteger(y)) return x >= y;
+  return new Decimal(a).greaterThanOrEqualTo(b);
+}
+
+function decimalsOf(text: string): number {
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
 }

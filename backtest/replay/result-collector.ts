@@ -6,9 +6,11 @@ import type { Instrument } from '../../framework/model/instrument.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
 import type { IndicatorDeclaration, IndicatorValue } from '../../framework/runtime/strategy-indicators.js';
-import type { BookTopPoint, EquityPoint, FillRecord, IndicatorSeries, OrderRecord, PriceBar } from '../report/backtest-result.js';
+import type { BookTopPoint, EquityPoint, FillRecord, IndicatorSeries, OrderRecord, PriceBar, StreamedRows } from '../report/backtest-result.js';
+import type { PlacedOrder, StreamedRowsWriter } from '../report/streamed-rows-writer.js';
 import { valueHoldings } from '../../framework/risk/valuation.js';
 import { PriceBars } from './price-bars.js';
+import { causeText, orderRecord } from './report-records.js';
 import { SampledSeries } from './sampled-series.js';
 
 /** Most points a chart series keeps (bars, book tops, each indicator); coarser buckets beyond. */
@@ -44,6 +46,12 @@ interface RestingQuote {
  * bars start `barMs` wide and the best bid/ask (read from `top` once per time bucket) and the
  * strategy's indicator values are kept per bucket, all moving to coarser buckets as the run grows
  * (see {@link SampledSeries}).
+ *
+ * Rows (fills, orders, equity samples) are kept in memory for the result by default. With a
+ * `stream`, they go to their CSV files as they come instead, and the result keeps the figures and
+ * chart series worked out on the way ({@link StreamedRows}): memory then stays bounded however
+ * long the run (orders that ended while an older one is live wait for it, see
+ * {@link StreamedRowsWriter}).
  */
 export class ResultCollector {
   readonly fills: FillRecord[] = [];
@@ -53,8 +61,12 @@ export class ResultCollector {
   private readonly lastPrice = new Map<string, Decimal | string>();
   private readonly balances = new Map<string, Decimal>();
   private readonly positions = new Map<string, Decimal>();
+  /** The positions as a sample carries them, shared by every sample until the next fill changes them. */
+  private positionsRecord: Readonly<Record<string, Decimal>> | undefined;
   private readonly finished = new Map<string, OrderRecord>();
+  /** Creation index by client_order_id (a streamed run forgets an order's once it is written). */
   private readonly created = new Map<string, number>();
+  private createdCount = 0;
   private readonly tradePriced = new Set<string>();
   private nextSample = Number.NEGATIVE_INFINITY;
   private pendingFillSample = false;
@@ -73,6 +85,7 @@ export class ResultCollector {
     private readonly sampleMs: number,
     private readonly mid: (symbol: string) => string | undefined,
     private readonly top?: (symbol: string) => BookTop | undefined,
+    private readonly stream?: StreamedRowsWriter,
   ) {
     this.bars = new PriceBars(barMs, CHART_POINTS);
     if (top !== undefined) for (const i of instruments) this.tops.set(i.symbol, new SampledSeries<SampledTop>(CHART_POINTS, barMs));
@@ -105,15 +118,18 @@ export class ResultCollector {
     if (report.report_type !== 'trade' || report.trade_quantity === undefined || report.trade_price === undefined) return;
     const tracker = this.adapter.account.get(report.client_order_id);
     const instrument = this.instruments.find((i) => i.symbol === report.symbol);
-    this.fills.push({
+    const fill: FillRecord = {
       time, symbol: report.symbol, side: report.side, price: report.trade_price, quantity: report.trade_quantity,
       fee: report.trade_fee ?? ZERO, feeCurrency: instrument?.info.fee_currency ?? this.quoteCurrency,
       liquidity: report.trade_taker === true ? 'taker' : 'maker', clientOrderId: report.client_order_id,
       tradeId: report.trade_id ?? `${report.client_order_id}:${report.quantity_cumulative.toFixed()}`,
       intentId: tracker?.intentId, strategyId: tracker?.info.strategyId, cause: cause === undefined ? undefined : causeText(cause),
-    });
+    };
+    if (this.stream === undefined) this.fills.push(fill);
+    else this.stream.fill(fill);
     const signed = report.side === 'buy' ? report.trade_quantity : report.trade_quantity.negated();
     this.positions.set(report.symbol, (this.positions.get(report.symbol) ?? ZERO).plus(signed));
+    this.positionsRecord = undefined;
     this.lastPrice.set(report.symbol, report.trade_price);
     this.pendingFillSample = true;
   }
@@ -204,7 +220,10 @@ export class ResultCollector {
     if (equity === undefined) return;
     this.pendingFillSample = false;
     if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
-    this.equity.push({ time, equity, positions: Object.fromEntries(this.positions) });
+    this.positionsRecord ??= Object.freeze(Object.fromEntries(this.positions));
+    const point: EquityPoint = { time, equity, positions: this.positionsRecord };
+    if (this.stream === undefined) this.equity.push(point);
+    else this.stream.sample(point);
   }
 
   /** Final price bars per symbol, oldest first. */
@@ -226,13 +245,37 @@ export class ResultCollector {
 
   /** An order was created (tracked before its request left): its place in the orders' list. */
   onTrack(info: TrackedOrderInfo): void {
-    this.created.set(info.clientOrderId, this.created.size);
+    this.created.set(info.clientOrderId, this.createdCount++);
   }
 
   /** An order ended: its final record is kept here, as the account forgets old finished orders. */
   onOrderFinished(tracker: OrderTracker): void {
     const record = orderRecord(tracker);
-    if (record !== undefined) this.finished.set(tracker.clientOrderId, record);
+    if (this.stream !== undefined) {
+      // Written now (or once the older orders end): its place is no longer needed.
+      this.stream.orderEnded(this.created.get(tracker.clientOrderId), record);
+      this.created.delete(tracker.clientOrderId);
+    } else if (record !== undefined) {
+      this.finished.set(tracker.clientOrderId, record);
+    }
+  }
+
+  /**
+   * The rows of the result: in memory, or (with a stream) the orders still live written out, the
+   * files closed, and empty lists with what the report needs in `streamed`.
+   */
+  async rows(initialBalances: Readonly<Record<string, Decimal>>, finalBalances: Readonly<Record<string, Decimal>>): Promise<{
+    fills: readonly FillRecord[]; orders: readonly OrderRecord[]; equity: readonly EquityPoint[]; streamed?: StreamedRows;
+  }> {
+    if (this.stream === undefined) return { fills: this.fills, orders: this.orders(), equity: this.equity };
+    const live: PlacedOrder[] = [];
+    for (const tracker of this.adapter.account.all()) {
+      const index = this.created.get(tracker.clientOrderId);
+      const record = orderRecord(tracker);
+      if (index !== undefined && record !== undefined) live.push({ index, record });
+    }
+    const streamed = await this.stream.finish(live, { initialBalances, finalBalances });
+    return { fills: [], orders: [], equity: [], streamed };
   }
 
   /** Value of one unit of `currency` in the quote currency: last trade price, else the book's mid. */
@@ -255,24 +298,5 @@ export class ResultCollector {
     const value = new Decimal(last);
     this.lastPrice.set(symbol, value);
     return value;
-  }
-}
-
-function orderRecord(tracker: OrderTracker): OrderRecord | undefined {
-  const order = tracker.order;
-  if (order === undefined) return undefined;
-  return {
-    clientOrderId: tracker.clientOrderId, intentId: tracker.intentId, symbol: order.symbol, side: order.side, type: order.type,
-    price: order.price, quantity: order.quantity, filledQuantity: tracker.quantityCumulative, status: order.status,
-    createdAt: order.created_at, updatedAt: order.updated_at,
-  };
-}
-
-/** A venue event cause as one short, stable text (see FillRecord.cause). */
-export function causeText(cause: EventCause): string {
-  switch (cause.kind) {
-    case 'request': return `request#${cause.requestId}`;
-    case 'market': return `market:${cause.channel}:${cause.symbol}@${cause.frameTime}${cause.sequence === undefined ? '' : `#${cause.sequence}`}`;
-    case 'timer': return `timer:${cause.reason}@${cause.time}`;
   }
 }

@@ -1,5 +1,7 @@
 import type { Decimal } from '../../framework/model/decimal.js';
 import type { RecordingReadReport } from '../recording/recording-line-check.js';
+import type { BacktestMetrics } from './metrics.js';
+import type { RowDigest } from './row-digest.js';
 
 /**
  * Everything a backtest run produces, as plain data: the runner builds it, the report modules
@@ -12,11 +14,11 @@ export interface BacktestResult {
   readonly initialBalances: Readonly<Record<string, Decimal>>;
   /** Balance per currency after the last event. */
   readonly finalBalances: Readonly<Record<string, Decimal>>;
-  /** Every fill, in time order. */
+  /** Every fill, in time order (none kept when {@link streamed}). */
   readonly fills: readonly FillRecord[];
-  /** The final state of every order the run placed. */
+  /** The final state of every order the run placed, in creation order (none kept when {@link streamed}). */
   readonly orders: readonly OrderRecord[];
-  /** Equity samples (e.g. every minute of virtual time and at each fill), in time order. */
+  /** Equity samples (e.g. every minute of virtual time and at each fill), in time order (none kept when {@link streamed}). */
   readonly equity: readonly EquityPoint[];
   /** Mid or trade price bars per symbol, for the charts. */
   readonly prices: Readonly<Record<string, readonly PriceBar[]>>;
@@ -24,6 +26,24 @@ export interface BacktestResult {
   readonly bookTops?: Readonly<Record<string, readonly BookTopPoint[]>>;
   /** The strategy's declared indicator series with their sampled values, for the charts. */
   readonly indicators?: readonly IndicatorSeries[];
+  /**
+   * Set when the run wrote its fills, orders and equity rows to files as it went (the runner's
+   * `reportDir`): `fills`, `orders` and `equity` are then empty and this holds what the report
+   * needs of them, in bounded memory.
+   */
+  readonly streamed?: StreamedRows;
+}
+
+/** What a run whose rows went to files kept of them. */
+export interface StreamedRows {
+  /** The folder holding fills.csv, orders.csv and equity.csv. */
+  readonly dir: string;
+  /** The files written, in writing order. */
+  readonly files: readonly string[];
+  /** Every figure, measured on the rows as they were written (default period). */
+  readonly metrics: BacktestMetrics;
+  /** Counts, first fills, unfilled orders and thinned chart series. */
+  readonly digest: RowDigest;
 }
 
 /**

@@ -77,38 +77,107 @@ export interface Drawdown {
  * taken only against a positive peak.
  */
 export function maxDrawdown(points: readonly EquityPoint[]): Drawdown {
-  let fraction = ZERO;
-  let amount = ZERO;
-  let durationMs = 0;
-  let longestMs = 0;
-  let peak: EquityPoint | undefined;
-  let episodeDeepest = ZERO;
-  let deepestEpisodePeak: number | undefined;
-  const close = (end: number): void => {
-    if (peak === undefined) return;
-    const length = end - peak.time;
-    longestMs = Math.max(longestMs, length);
-    if (deepestEpisodePeak === peak.time) durationMs = length;
-  };
-  for (const point of points) {
+  const tracker = new DrawdownTracker();
+  for (const point of points) tracker.add(point);
+  return tracker.result();
+}
+
+/**
+ * {@link maxDrawdown} one sample at a time (in time order), in constant memory. A sample's
+ * fraction of its peak is only worked out when it is the deepest of its episode so far: a
+ * shallower one under the same peak cannot be the deepest of the run, and divisions are the
+ * costly part of a long curve.
+ */
+export class DrawdownTracker {
+  private fraction = ZERO;
+  private amount = ZERO;
+  private durationMs = 0;
+  private longestMs = 0;
+  private peak: EquityPoint | undefined;
+  private episodeDeepest = ZERO;
+  private deepestEpisodePeak: number | undefined;
+  private lastTime: number | undefined;
+
+  /** One sample, at or after every earlier one. */
+  add(point: EquityPoint): void {
+    this.lastTime = point.time;
+    const peak = this.peak;
     if (peak === undefined || point.equity.greaterThanOrEqualTo(peak.equity)) {
-      if (peak !== undefined && episodeDeepest.greaterThan(ZERO)) close(point.time);
-      peak = point;
-      episodeDeepest = ZERO;
-      continue;
+      if (peak !== undefined && this.episodeDeepest.greaterThan(ZERO)) this.close(point.time);
+      this.peak = point;
+      this.episodeDeepest = ZERO;
+      return;
     }
     const drop = peak.equity.minus(point.equity);
-    if (drop.greaterThan(amount)) amount = drop;
-    if (drop.greaterThan(episodeDeepest)) episodeDeepest = drop;
+    if (drop.greaterThan(this.amount)) this.amount = drop;
+    if (!drop.greaterThan(this.episodeDeepest)) return;
+    this.episodeDeepest = drop;
     const frac = peak.equity.greaterThan(ZERO) ? drop.dividedBy(peak.equity) : ZERO;
-    if (frac.greaterThan(fraction)) {
-      fraction = frac;
-      deepestEpisodePeak = peak.time;
+    if (frac.greaterThan(this.fraction)) {
+      this.fraction = frac;
+      this.deepestEpisodePeak = peak.time;
     }
   }
-  const last = points[points.length - 1];
-  if (last !== undefined && episodeDeepest.greaterThan(ZERO)) close(last.time);
-  return { fraction: fraction.toNumber(), amount, durationMs, longestMs };
+
+  /** The drawdown of the samples so far. */
+  result(): Drawdown {
+    let { durationMs, longestMs } = this;
+    if (this.lastTime !== undefined && this.peak !== undefined && this.episodeDeepest.greaterThan(ZERO)) {
+      const length = this.lastTime - this.peak.time;
+      longestMs = Math.max(longestMs, length);
+      if (this.deepestEpisodePeak === this.peak.time) durationMs = length;
+    }
+    return { fraction: this.fraction.toNumber(), amount: this.amount, durationMs, longestMs };
+  }
+
+  private close(end: number): void {
+    const length = end - this.peak!.time;
+    this.longestMs = Math.max(this.longestMs, length);
+    if (this.deepestEpisodePeak === this.peak!.time) this.durationMs = length;
+  }
+}
+
+/**
+ * `periodReturns(resampleEquity(points, periodMs))` one sample at a time (in time order): a grid
+ * time takes its value once a later sample shows nothing else falls at or before it, and
+ * {@link finish} settles the grid times up to the last sample. Keeps one float per period (the
+ * returns behind Sharpe and Sortino) and nothing per sample.
+ */
+export class PeriodReturns {
+  readonly returns: number[] = [];
+  private nextGrid = Number.NaN;
+  private current: Decimal | undefined;
+  private previous: Decimal | undefined;
+  private lastTime = Number.NaN;
+
+  constructor(private readonly periodMs: number) {}
+
+  /** One sample, at or after every earlier one. */
+  add(point: EquityPoint): void {
+    if (this.current === undefined) {
+      this.nextGrid = point.time;
+    } else {
+      for (; this.nextGrid < point.time; this.nextGrid += this.periodMs) this.emit(this.current);
+    }
+    this.current = point.equity;
+    this.lastTime = point.time;
+  }
+
+  /** Values the grid times up to the last sample; the returns are complete after it. */
+  finish(): readonly number[] {
+    if (this.current !== undefined) {
+      for (; this.nextGrid <= this.lastTime; this.nextGrid += this.periodMs) this.emit(this.current);
+    }
+    return this.returns;
+  }
+
+  private emit(value: Decimal): void {
+    const previous = this.previous;
+    this.previous = value;
+    if (previous === undefined || previous.lessThanOrEqualTo(ZERO)) return;
+    // An unchanged value (most periods of a flat account) is a zero return without a division.
+    this.returns.push(value === previous || value.equals(previous) ? 0 : value.dividedBy(previous).minus(1).toNumber());
+  }
 }
 
 function average(values: readonly number[]): number {

@@ -3,13 +3,13 @@ import { chartLibrarySource } from './chart-library.js';
 import { escapeHtml, jsonForScript, scriptText } from './html-escape.js';
 import type { BacktestMetrics } from './metrics.js';
 import { buildReportData } from './report-data.js';
+import { HTML_FILL_ROWS } from './row-digest.js';
 import { plain } from './plain-json.js';
 import { REPORT_PAGE_SCRIPT } from './report-page-script.js';
 import { recordingNotesHtml } from './recording-notes.js';
 import { formatDuration, formatTime, summaryRows } from './summary-rows.js';
 
-/** Fills listed in the page; the rest are only in fills.csv, which keeps the page light. */
-export const HTML_FILL_ROWS = 500;
+export { HTML_FILL_ROWS } from './row-digest.js';
 
 const STYLE = `
 body{font:14px/1.4 system-ui,sans-serif;margin:16px 24px;color:#222;background:#fafafa}
@@ -35,14 +35,14 @@ function table(headers: readonly string[], rows: readonly (readonly string[])[],
   return `<table>${head}\n${body.join('\n')}</table>`;
 }
 
-function fillsSection(fills: readonly FillRecord[]): string {
-  const shown = fills.slice(0, HTML_FILL_ROWS).map((f) => [
+function fillsSection(first: readonly FillRecord[], count: number): string {
+  const shown = first.slice(0, HTML_FILL_ROWS).map((f) => [
     formatTime(f.time), f.symbol, f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed(), f.feeCurrency,
     f.liquidity, f.clientOrderId, f.tradeId, f.intentId ?? '',
   ]);
-  const note = fills.length > HTML_FILL_ROWS
-    ? `<p class="note">First ${HTML_FILL_ROWS} of ${fills.length} fills; all of them are in fills.csv.</p>`
-    : `<p class="note">${fills.length} fills.</p>`;
+  const note = count > HTML_FILL_ROWS
+    ? `<p class="note">First ${HTML_FILL_ROWS} of ${count} fills; all of them are in fills.csv.</p>`
+    : `<p class="note">${count} fills.</p>`;
   return `${note}\n<div class="scroll">${table(
     ['time', 'symbol', 'side', 'price', 'quantity', 'fee', 'fee currency', 'liquidity', 'client order id', 'trade id', 'intent'],
     shown, new Set([3, 4, 5]),
@@ -125,7 +125,7 @@ ${metaSection(result, metrics)}
 <h2>Order book resyncs</h2>
 ${resyncSection(result)}
 <h2>Fills</h2>
-${fillsSection(result.fills)}
+${result.streamed === undefined ? fillsSection(result.fills, result.fills.length) : fillsSection(result.streamed.digest.firstFills, result.streamed.digest.fillCount)}
 <footer>Charts drawn with TradingView Lightweight Charts (Apache License 2.0), inlined.</footer>
 <script type="application/json" id="report-data">${jsonForScript(data)}</script>
 <script>${scriptText(chartLibrarySource())}</script>

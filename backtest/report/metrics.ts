@@ -1,20 +1,9 @@
 import type { Decimal } from '../../framework/model/decimal.js';
-import { ZERO } from '../../framework/model/decimal.js';
 import { ValidationError } from '../../framework/model/errors.js';
-import type { BacktestResult, EquityPoint, FillRecord } from './backtest-result.js';
-import {
-  maxDrawdown, periodReturns, resampleEquity, sharpeRatio, sortinoRatio, YEAR_MS,
-} from './equity-stats.js';
-import { matchRoundTrips } from './round-trips.js';
+import type { BacktestResult } from './backtest-result.js';
+import { DEFAULT_PERIOD_MS, MAX_PERIODS, RunningMetrics } from './running-metrics.js';
 
-/** Default resampling period of the equity returns behind Sharpe and Sortino: one minute. */
-export const DEFAULT_PERIOD_MS = 60_000;
-
-/** Fewest period returns behind a Sharpe or Sortino ratio. */
-export const MIN_RATIO_RETURNS = 30;
-
-/** Upper bound on resampled periods, so a tiny period on a long run fails fast instead of hanging. */
-const MAX_PERIODS = 10_000_000;
+export { DEFAULT_PERIOD_MS, MIN_RATIO_RETURNS } from './running-metrics.js';
 
 /**
  * Figures of one backtest. Money is exact (Decimal, in `quoteCurrency` unless keyed by currency);
@@ -92,11 +81,20 @@ export interface MetricsOptions {
   readonly periodMs?: number;
 }
 
-/** Computes every {@link BacktestMetrics} figure of a result; pure. */
+/**
+ * Computes every {@link BacktestMetrics} figure of a result; pure. A result whose rows were
+ * written to files as the run went ({@link BacktestResult.streamed}) carries its figures, measured
+ * on those rows with the default period: they are returned as they are, and another period is
+ * refused (the rows are no longer in memory to measure again).
+ */
 export function computeMetrics(result: BacktestResult, options: MetricsOptions = {}): BacktestMetrics {
   const periodMs = options.periodMs ?? DEFAULT_PERIOD_MS;
   if (!Number.isInteger(periodMs) || periodMs <= 0) throw new ValidationError('periodMs', 'must be a positive integer', periodMs);
-  const quote = result.meta.quoteCurrency;
+  if (result.streamed !== undefined) {
+    const measured = result.streamed.metrics.periodMs;
+    if (periodMs !== measured) throw new ValidationError('periodMs', `must be ${measured} ms, the period the run was measured with as its rows were written`, periodMs);
+    return result.streamed.metrics;
+  }
   const { equity, fills } = result;
   checkTimeOrder(equity, 'equity');
   checkTimeOrder(fills, 'fills');
@@ -104,82 +102,10 @@ export function computeMetrics(result: BacktestResult, options: MetricsOptions =
   if (span / periodMs > MAX_PERIODS) {
     throw new ValidationError('periodMs', `must split the run into at most ${MAX_PERIODS} periods`, periodMs);
   }
-
-  const initialEquity = equity[0]?.equity ?? ZERO;
-  const finalEquity = equity[equity.length - 1]?.equity ?? ZERO;
-  const pnlQuote = finalEquity.minus(initialEquity);
-
-  const feesByCurrency = new Map<string, Decimal>();
-  const notValued = new Set<string>();
-  let feesQuote = ZERO;
-  let tradedNotional = ZERO;
-  let makerNotional = ZERO;
-  let makerCount = 0;
-  for (const fill of fills) {
-    feesByCurrency.set(fill.feeCurrency, (feesByCurrency.get(fill.feeCurrency) ?? ZERO).plus(fill.fee));
-    const valued = feeInQuote(fill, quote);
-    if (valued === undefined) notValued.add(fill.feeCurrency);
-    else feesQuote = feesQuote.plus(valued);
-    const notional = fill.price.times(fill.quantity);
-    tradedNotional = tradedNotional.plus(notional);
-    if (fill.liquidity === 'maker') {
-      makerCount++;
-      makerNotional = makerNotional.plus(notional);
-    }
-  }
-
-  const trips = matchRoundTrips(fills, feeInSymbolQuote);
-  const winning = trips.filter((t) => t.pnl.greaterThan(ZERO)).length;
-  const returns = periodReturns(resampleEquity(equity, periodMs));
-  const periodsPerYear = YEAR_MS / periodMs;
-  const drawdown = maxDrawdown(equity);
-  const averageEquity = timeWeightedAverage(equity);
-
-  return {
-    quoteCurrency: quote,
-    pnlByCurrency: balanceChange(result.initialBalances, result.finalBalances),
-    initialEquity,
-    finalEquity,
-    pnlQuote,
-    returnFraction: initialEquity.greaterThan(ZERO) ? pnlQuote.dividedBy(initialEquity).toNumber() : undefined,
-    feesByCurrency: sortedRecord(feesByCurrency),
-    feesQuote,
-    feesNotValued: [...notValued].sort(),
-    orders: result.orders.length,
-    fills: fills.length,
-    makerShareByCount: fills.length > 0 ? makerCount / fills.length : undefined,
-    makerShareByNotional: tradedNotional.greaterThan(ZERO) ? makerNotional.dividedBy(tradedNotional).toNumber() : undefined,
-    tradedNotional,
-    roundTrips: trips.length,
-    winningRoundTrips: winning,
-    winRate: trips.length > 0 ? winning / trips.length : undefined,
-    roundTripPnl: trips.reduce((s, t) => s.plus(t.pnl), ZERO),
-    periodMs,
-    returns: returns.length,
-    ...ratios(returns, periodsPerYear),
-    maxDrawdown: drawdown.fraction,
-    maxDrawdownAmount: drawdown.amount,
-    maxDrawdownDurationMs: drawdown.durationMs,
-    longestDrawdownMs: drawdown.longestMs,
-    exposure: exposure(equity),
-    averageEquity,
-    turnover: averageEquity.greaterThan(ZERO) ? tradedNotional.dividedBy(averageEquity).toNumber() : undefined,
-  };
-}
-
-/** Sharpe and Sortino, each with the reason it is missing when it cannot be computed. */
-function ratios(returns: readonly number[], periodsPerYear: number): Pick<BacktestMetrics, 'sharpe' | 'sortino' | 'sharpeUnavailable' | 'sortinoUnavailable'> {
-  if (returns.length < MIN_RATIO_RETURNS) {
-    const reason = `${returns.length} returns, fewer than the ${MIN_RATIO_RETURNS} needed`;
-    return { sharpe: undefined, sortino: undefined, sharpeUnavailable: reason, sortinoUnavailable: reason };
-  }
-  const sharpe = sharpeRatio(returns, periodsPerYear);
-  const sortino = sortinoRatio(returns, periodsPerYear);
-  return {
-    sharpe, sortino,
-    sharpeUnavailable: sharpe === undefined ? 'the returns do not vary' : undefined,
-    sortinoUnavailable: sortino === undefined ? 'no return is negative' : undefined,
-  };
+  const running = new RunningMetrics(result.meta.quoteCurrency, { periodMs });
+  for (const fill of fills) running.addFill(fill);
+  for (const point of equity) running.addEquity(point);
+  return running.finish({ orders: result.orders.length, initialBalances: result.initialBalances, finalBalances: result.finalBalances });
 }
 
 /** Every figure assumes samples and fills in time order; a runner bug should not pass silently. */
@@ -189,71 +115,4 @@ function checkTimeOrder(rows: readonly { readonly time: number }[], field: strin
       throw new ValidationError(`${field}[${i}].time`, 'must not be before the previous one', rows[i]!.time);
     }
   }
-}
-
-/**
- * A fill's fee in the run's quote currency: as is when charged in it; `fee * price` when charged in
- * the base of a `<base><quote>` symbol (BTC on BTCUSDT); undefined otherwise, since the result
- * carries no conversion rate for other currencies.
- */
-function feeInQuote(fill: FillRecord, quote: string): Decimal | undefined {
-  if (fill.feeCurrency === quote) return fill.fee;
-  if (fill.symbol === fill.feeCurrency + quote) return fill.fee.times(fill.price);
-  return undefined;
-}
-
-/**
- * A fill's fee in its symbol's quote, the currency round-trip PnL is counted in: as is when the
- * symbol's name ends with the fee currency (BTC on ETHBTC), `fee * price` when it starts with it
- * (ETH on ETHBTC); undefined when the name tells neither.
- */
-function feeInSymbolQuote(fill: FillRecord): Decimal | undefined {
-  if (fill.symbol === fill.feeCurrency) return undefined;
-  if (fill.symbol.endsWith(fill.feeCurrency)) return fill.fee;
-  if (fill.symbol.startsWith(fill.feeCurrency)) return fill.fee.times(fill.price);
-  return undefined;
-}
-
-function balanceChange(
-  initial: Readonly<Record<string, Decimal>>,
-  final: Readonly<Record<string, Decimal>>,
-): Record<string, Decimal> {
-  const out = new Map<string, Decimal>();
-  for (const currency of new Set([...Object.keys(initial), ...Object.keys(final)])) {
-    out.set(currency, (final[currency] ?? ZERO).minus(initial[currency] ?? ZERO));
-  }
-  return sortedRecord(out);
-}
-
-function sortedRecord(map: ReadonlyMap<string, Decimal>): Record<string, Decimal> {
-  const out: Record<string, Decimal> = {};
-  for (const key of [...map.keys()].sort()) out[key] = map.get(key)!;
-  return out;
-}
-
-/** Each sample's value holds until the next sample (step function); the last one has no width. */
-function timeWeightedAverage(points: readonly EquityPoint[]): Decimal {
-  const first = points[0];
-  const last = points[points.length - 1];
-  if (first === undefined || last === undefined) return ZERO;
-  const span = last.time - first.time;
-  if (span <= 0) return points.reduce((s, p) => s.plus(p.equity), ZERO).dividedBy(points.length);
-  let area = ZERO;
-  for (let i = 0; i + 1 < points.length; i++) {
-    area = area.plus(points[i]!.equity.times(points[i + 1]!.time - points[i]!.time));
-  }
-  return area.dividedBy(span);
-}
-
-/** Fraction of the sampled span during which some position was non-zero (positions step like equity). */
-function exposure(points: readonly EquityPoint[]): number {
-  const first = points[0];
-  const last = points[points.length - 1];
-  if (first === undefined || last === undefined || last.time <= first.time) return 0;
-  let held = 0;
-  for (let i = 0; i + 1 < points.length; i++) {
-    const p = points[i]!;
-    if (Object.values(p.positions).some((q) => !q.isZero())) held += points[i + 1]!.time - p.time;
-  }
-  return held / (last.time - first.time);
 }

@@ -1,21 +1,15 @@
-import { Decimal, ZERO } from '../../framework/model/decimal.js';
-import type { BacktestResult, PriceBar } from './backtest-result.js';
-import { alignToBars, decimalsOf, lastPerSecond, resolutionSeconds, roundForChart, thinOut } from './report-series.js';
+import type { Decimal } from '../../framework/model/decimal.js';
+import type { BacktestResult, FillRecord, PriceBar } from './backtest-result.js';
+import { alignToBars, decimalsOf, lastPerSecond, resolutionSeconds, roundForChart } from './report-series.js';
+import { chartSymbols, RowDigest } from './row-digest.js';
+
+export { CHART_FILLS_PER_SYMBOL, CHART_SAMPLES } from './row-digest.js';
 
 /** A point of a chart series: UTC seconds and a decimal string (the page converts with `Number`). */
 export type SeriesPoint = readonly [time: number, value: string];
 
 /** A point of a series with gaps: null where the series has no value. */
 export type GapPoint = readonly [time: number, value: string | null];
-
-/** Points of the equity, drawdown and position charts at most (a long run's samples are thinned out). */
-export const CHART_SAMPLES = 2_000;
-
-const keepLast = (_kept: string, next: string): string => next;
-const keepLowest = (kept: string, next: string): string => (new Decimal(next).lessThan(kept) ? next : kept);
-
-/** Fills drawn per symbol at most (a long run's page stays light; fills.csv has them all). */
-export const CHART_FILLS_PER_SYMBOL = 5_000;
 
 /** A fill as the price chart draws it: on the bar that contains it, at its own price. */
 export interface ReportFill {
@@ -81,14 +75,13 @@ function barRow(bar: PriceBar): readonly [number, string, string, string, string
   return [seconds(bar.time), bar.open.toFixed(), bar.high.toFixed(), bar.low.toFixed(), bar.close.toFixed()];
 }
 
-function symbolPrices(result: BacktestResult, symbol: string): ReportPrices {
+function symbolPrices(result: BacktestResult, symbol: string, ownFills: { readonly fills: readonly FillRecord[]; readonly count: number }): ReportPrices {
   const priceBars = result.prices[symbol] ?? [];
   const bars = lastPerSecond(priceBars.map(barRow));
   const barTimes = bars.map((b) => b[0]);
-  const ownFills = result.fills.filter((f) => f.symbol === symbol);
   const fills: ReportFill[] = [];
   if (barTimes.length > 0) {
-    for (const f of ownFills.slice(0, CHART_FILLS_PER_SYMBOL)) {
+    for (const f of ownFills.fills) {
       fills.push({
         time: alignToBars(barTimes, [[seconds(f.time), 0]])[0]![0], at: f.time, side: f.side, price: f.price.toFixed(),
         quantity: f.quantity.toFixed(), fee: f.fee.toFixed(), feeCurrency: f.feeCurrency, liquidity: f.liquidity,
@@ -118,7 +111,7 @@ function symbolPrices(result: BacktestResult, symbol: string): ReportPrices {
   const shown = onGrid.length > 0 ? onGrid : bars.flatMap((b) => [b[1], b[2], b[3], b[4]]);
   return {
     barSeconds: resolutionSeconds(barTimes), priceDecimals: shown.reduce((most, text) => Math.max(most, decimalsOf(text)), 0),
-    bars, fills, fillCount: ownFills.length, bid, ask, ownBid: own((p) => p.ownBid), ownAsk: own((p) => p.ownAsk), indicators,
+    bars, fills, fillCount: ownFills.count, bid, ask, ownBid: own((p) => p.ownBid), ownAsk: own((p) => p.ownAsk), indicators,
   };
 }
 
@@ -127,40 +120,23 @@ function symbolPrices(result: BacktestResult, symbol: string): ReportPrices {
  * positions, in that order. Fills sit on the bar that contains them, at their own price; book tops
  * and price-pane indicators are aligned to the bars (the last value per bar), so a chart's time
  * axis has one slot per bar; fills of a symbol without bars are not drawn (nothing to attach to).
+ * The fills, orders and equity series come from the result's rows, or from what a streamed run
+ * kept of them ({@link BacktestResult.streamed}): the same data either way.
  */
 export function buildReportData(result: BacktestResult): ReportData {
-  const symbols = [...new Set([
-    ...result.meta.symbols,
-    ...Object.keys(result.prices),
-    ...result.fills.map((f) => f.symbol),
-    ...result.equity.flatMap((p) => Object.keys(p.positions)),
-  ])];
+  const digest = result.streamed?.digest ?? RowDigest.of(result);
+  const symbols = chartSymbols(result.meta.symbols, Object.keys(result.prices), digest.fillSymbols(), digest.heldSymbols());
   const prices: Record<string, ReportPrices> = {};
-  for (const symbol of symbols) prices[symbol] = symbolPrices(result, symbol);
-
-  const equity: SeriesPoint[] = [];
-  const drawdown: SeriesPoint[] = [];
-  let peak: Decimal | undefined;
-  for (const point of result.equity) {
-    const t = seconds(point.time);
-    equity.push([t, point.equity.toFixed()]);
-    if (peak === undefined || point.equity.greaterThan(peak)) peak = point.equity;
-    const dd = peak.greaterThan(ZERO) ? peak.minus(point.equity).dividedBy(peak).negated() : ZERO;
-    drawdown.push([t, dd.toDecimalPlaces(8).toFixed()]);
-  }
-
+  for (const symbol of symbols) prices[symbol] = symbolPrices(result, symbol, digest.chartFills(symbol));
   const positions: Record<string, SeriesPoint[]> = {};
-  for (const symbol of symbols) {
-    positions[symbol] = thinOut(lastPerSecond(result.equity.map((p): SeriesPoint =>
-      [seconds(p.time), (p.positions[symbol] ?? ZERO).toFixed()])), CHART_SAMPLES, keepLast);
-  }
+  for (const symbol of symbols) positions[symbol] = digest.positions(symbol);
   return {
     quoteCurrency: result.meta.quoteCurrency,
     symbols,
     spanSeconds: Math.max(0, seconds(result.meta.endTime) - seconds(result.meta.startTime)),
     prices,
-    equity: thinOut(lastPerSecond(equity), CHART_SAMPLES, keepLast),
-    drawdown: thinOut(lastPerSecond(drawdown), CHART_SAMPLES, keepLowest),
+    equity: digest.equity(),
+    drawdown: digest.drawdown(),
     positions,
   };
 }

@@ -91,3 +91,78 @@ function bucketCount(rows: readonly (readonly [number, unknown])[], width: numbe
   }
   return count;
 }
+
+/**
+ * `thinOut(lastPerSecond(rows), maxPoints, merge)` built one row at a time (ascending seconds),
+ * in bounded memory: the last row waits until a later second shows it is its second's last, then
+ * joins the bucket of the current width, and when more than `maxPoints` buckets are held they
+ * merge into the next width of {@link RESOLUTIONS_MS} (each width a multiple of the one before, so
+ * whole buckets merge, keeping the first one's time and folding the values oldest first). The
+ * width only grows as rows come, so it ends as the finest that fits, the one `thinOut` picks, and
+ * `merge` must be associative (keep the last, keep the lowest are). Values may be any type and
+ * turned into text when listed, so a long run formats only the points it keeps.
+ */
+export class ThinnedSeries<V> {
+  /** Kept rows as two parallel lists (no object per row: each one outlives the young generation). */
+  private readonly rows: Rows<V> = { times: [], values: [] };
+  private pendingTime = Number.NaN;
+  private pendingValue: V | undefined;
+  private widthIndex = 0;
+
+  constructor(
+    private readonly maxPoints: number,
+    private readonly merge: (kept: V, next: V) => V,
+  ) {}
+
+  /** Adds the value of second `time` (replacing an earlier value of the same second). */
+  add(time: number, value: V): void {
+    if (time === this.pendingTime) {
+      this.pendingValue = value;
+      return;
+    }
+    if (this.pendingTime === this.pendingTime) this.widthIndex = this.commit(this.rows, this.widthIndex, this.pendingTime, this.pendingValue as V);
+    this.pendingTime = time;
+    this.pendingValue = value;
+  }
+
+  /** The thinned rows, oldest first, each value turned by `format`. */
+  list<T>(format: (value: V) => T): [number, T][] {
+    let rows = this.rows;
+    if (this.pendingTime === this.pendingTime) {
+      // The last row joins a copy: the series may still grow after being listed.
+      rows = { times: [...rows.times], values: [...rows.values] };
+      this.commit(rows, this.widthIndex, this.pendingTime, this.pendingValue as V);
+    }
+    return rows.times.map((t, i) => [t, format(rows.values[i] as V)]);
+  }
+
+  /** Puts a row into `rows` at width `index`, coarsening while they are too many; the width reached. */
+  private commit(rows: Rows<V>, index: number, time: number, value: V): number {
+    this.join(rows, index, time, value);
+    while (rows.times.length > this.maxPoints && index < RESOLUTIONS_MS.length - 1) {
+      index++;
+      const { times, values } = rows;
+      rows.times = [];
+      rows.values = [];
+      for (let i = 0; i < times.length; i++) this.join(rows, index, times[i]!, values[i] as V);
+    }
+    return index;
+  }
+
+  /** Puts a row in its bucket of width `index`: the last one, or a new one. */
+  private join(rows: Rows<V>, index: number, time: number, value: V): void {
+    const width = RESOLUTIONS_MS[index]! / 1000;
+    const last = rows.times.length - 1;
+    if (last >= 0 && Math.floor(rows.times[last]! / width) === Math.floor(time / width)) {
+      rows.values[last] = this.merge(rows.values[last] as V, value);
+    } else {
+      rows.times.push(time);
+      rows.values.push(value);
+    }
+  }
+}
+
+interface Rows<V> {
+  times: number[];
+  values: V[];
+}

@@ -47,35 +47,50 @@ interface OpenTrip {
  * A position still open at the end is not a round trip. Trips are returned in close order.
  */
 export function matchRoundTrips(fills: readonly FillRecord[], feeInQuote: FeeInQuote): RoundTrip[] {
-  const open = new Map<string, OpenTrip>();
+  const matcher = new RoundTripMatcher(feeInQuote);
   const trips: RoundTrip[] = [];
   for (const fill of fills) {
-    if (fill.quantity.isZero()) continue;
-    const fee = feeInQuote(fill) ?? ZERO;
+    const done = matcher.add(fill);
+    if (done !== undefined) trips.push(...done);
+  }
+  return trips;
+}
+
+/**
+ * {@link matchRoundTrips} one fill at a time, in time order: memory holds one open trip per
+ * symbol, whatever the number of fills, so a long run's trips are counted as its fills go by.
+ */
+export class RoundTripMatcher {
+  private readonly open = new Map<string, OpenTrip>();
+
+  constructor(private readonly feeInQuote: FeeInQuote) {}
+
+  /** Books `fill`; the trips it closes (none, one, or one when it goes through zero), else undefined. */
+  add(fill: FillRecord): RoundTrip[] | undefined {
+    if (fill.quantity.isZero()) return undefined;
+    const fee = this.feeInQuote(fill) ?? ZERO;
     const signed = fill.side === 'buy' ? fill.quantity : fill.quantity.negated();
-    let trip = open.get(fill.symbol);
+    let trip = this.open.get(fill.symbol);
     if (trip !== undefined && trip.position.isPositive() !== signed.isPositive() && fill.quantity.greaterThan(trip.position.abs())) {
       // Through zero: the part that flattens closes this trip, the rest opens the next.
       const closing = trip.position.abs();
       const closingFee = fee.times(closing).dividedBy(fill.quantity);
       apply(trip, fill, trip.position.negated(), closingFee);
-      trips.push(closed(fill.symbol, trip, fill.time));
+      const done = closed(fill.symbol, trip, fill.time);
       trip = startTrip(fill);
       apply(trip, fill, signed.plus(closing.times(signed.isPositive() ? -1 : 1)), fee.minus(closingFee));
-      open.set(fill.symbol, trip);
-      continue;
+      this.open.set(fill.symbol, trip);
+      return [done];
     }
     if (trip === undefined) {
       trip = startTrip(fill);
-      open.set(fill.symbol, trip);
+      this.open.set(fill.symbol, trip);
     }
     apply(trip, fill, signed, fee);
-    if (trip.position.isZero()) {
-      trips.push(closed(fill.symbol, trip, fill.time));
-      open.delete(fill.symbol);
-    }
+    if (!trip.position.isZero()) return undefined;
+    this.open.delete(fill.symbol);
+    return [closed(fill.symbol, trip, fill.time)];
   }
-  return trips;
 }
 
 function startTrip(fill: FillRecord): OpenTrip {

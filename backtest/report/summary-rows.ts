@@ -84,9 +84,13 @@ function ratiosText(metrics: BacktestMetrics): string {
 
 /** Orders that never filled, by final status: `0`, or `2 (expired 1, canceled 1)`. */
 function unfilledText(result: BacktestResult): string {
-  const byStatus = new Map<string, number>();
-  for (const order of result.orders) {
-    if (order.filledQuantity.isZero()) byStatus.set(order.status, (byStatus.get(order.status) ?? 0) + 1);
+  let byStatus = result.streamed?.digest.unfilledByStatus;
+  if (byStatus === undefined) {
+    const counted = new Map<string, number>();
+    for (const order of result.orders) {
+      if (order.filledQuantity.isZero()) counted.set(order.status, (counted.get(order.status) ?? 0) + 1);
+    }
+    byStatus = counted;
   }
   const total = [...byStatus.values()].reduce((a, b) => a + b, 0);
   return total === 0 ? '0' : `${total} (${[...byStatus].map(([status, n]) => `${status} ${n}`).join(', ')})`;

@@ -1,5 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { BacktestResult } from './backtest-result.js';
 import { renderHtmlReport } from './html-report.js';
 import type { BacktestMetrics } from './metrics.js';
@@ -16,7 +16,9 @@ export interface WrittenReport {
  * Writes a run's report into `outDir` (created if missing): report.html, fills.csv, orders.csv,
  * equity.csv, summary.json and run.json. Every file but run.json depends only on the result, so
  * identical results give byte-identical files; run.json alone holds the wall-clock duration.
- * `metrics` defaults to `computeMetrics(result)`.
+ * `metrics` defaults to `computeMetrics(result)`. A streamed result's CSV files are already
+ * written (see {@link BacktestResult.streamed}): they stay as they are in their own folder, and
+ * are copied into another.
  */
 export async function writeReport(
   result: BacktestResult,
@@ -24,18 +26,22 @@ export async function writeReport(
   metrics: BacktestMetrics = computeMetrics(result),
 ): Promise<WrittenReport> {
   await mkdir(outDir, { recursive: true });
-  const contents: readonly (readonly [string, string])[] = [
-    ['report.html', renderHtmlReport(result, metrics)],
-    ['fills.csv', fillsCsv(result)],
-    ['orders.csv', ordersCsv(result)],
-    ['equity.csv', equityCsv(result)],
-    ['summary.json', summaryJson(result, metrics)],
-    ['run.json', runJson(result)],
+  const rows: readonly (readonly [string, () => string])[] = [
+    ['fills.csv', () => fillsCsv(result)],
+    ['orders.csv', () => ordersCsv(result)],
+    ['equity.csv', () => equityCsv(result)],
+  ];
+  const contents: readonly (readonly [string, (() => string) | undefined])[] = [
+    ['report.html', () => renderHtmlReport(result, metrics)],
+    ...rows.map(([name, text]) => [name, result.streamed === undefined ? text : undefined] as const),
+    ['summary.json', () => summaryJson(result, metrics)],
+    ['run.json', () => runJson(result)],
   ];
   const files: string[] = [];
   for (const [name, text] of contents) {
     const path = join(outDir, name);
-    await writeFile(path, text, 'utf8');
+    if (text !== undefined) await writeFile(path, text(), 'utf8');
+    else if (resolve(result.streamed!.dir, name) !== resolve(path)) await copyFile(join(result.streamed!.dir, name), path);
     files.push(path);
   }
   return { html: files[0]!, files };

@@ -120,7 +120,10 @@ function decimalText(v: unknown, fieldPath: string, present: boolean): DecimalSt
 
 /** A required decimal kept as exact text (hot-path market data). */
 export function reqDecimalString(obj: WireObject, key: string, path: string): DecimalString {
-  return decimalText(obj[key], at(path, key), !missing(obj, key));
+  const v = obj[key];
+  // The usual case without building the field's path, which only an error names (market data runs here per record).
+  if (typeof v === 'string' && isDecimalString(v)) return v;
+  return decimalText(v, at(path, key), !missing(obj, key));
 }
 
 /** An optional decimal kept as text; null and absence give undefined. */
@@ -203,7 +206,9 @@ export function parseDateTime(v: unknown, fieldPath: string): number {
 
 /** A required DateTime as UNIX milliseconds. */
 export function reqTime(obj: WireObject, key: string, path: string): number {
-  return parseDateTime(obj[key], at(path, key));
+  const v = obj[key];
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  return parseDateTime(v, at(path, key));
 }
 
 /** An optional DateTime as UNIX milliseconds. */

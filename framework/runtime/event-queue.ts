@@ -48,7 +48,12 @@ export class EventQueue {
   /** Book events replaced by a newer one of the same symbol before dispatch. */
   conflated = 0;
   private pending = objectList<QueuedEvent>();
-  private readonly waitingBooks = new Map<string, QueuedEvent>();
+  /**
+   * The waiting book event per symbol; undefined once dispatched. Kept as a key set to undefined
+   * rather than deleted: deleting a Map's last entry reallocates its table, and for a long-lived
+   * queue every such table outlives the young generation (one per book frame of a replay).
+   */
+  private readonly waitingBooks = new Map<string, QueuedEvent | undefined>();
   private seq = 0;
 
   /** Events waiting (not counting a batch already taken). */
@@ -74,14 +79,14 @@ export class EventQueue {
   take(): QueuedEvent[] {
     const batch = this.pending;
     this.pending = objectList();
-    if (batch.length > 1) batch.sort(compareQueued);
+    if (batch.length > 1) sortQueued(batch);
     return batch;
   }
 
   /** Marks an entry dispatched: a later book event of its symbol queues anew. */
   settle(entry: QueuedEvent): void {
     const event = entry.event;
-    if (event.kind === 'book' && this.waitingBooks.get(event.event.symbol) === entry) this.waitingBooks.delete(event.event.symbol);
+    if (event.kind === 'book' && this.waitingBooks.get(event.event.symbol) === entry) this.waitingBooks.set(event.event.symbol, undefined);
   }
 
   /** Drops everything waiting; returns how many were dropped. */
@@ -95,4 +100,25 @@ export class EventQueue {
 
 function compareQueued(a: QueuedEvent, b: QueuedEvent): number {
   return a.time - b.time || a.rank - b.rank || a.seq - b.seq;
+}
+
+/** Batches up to this size are sorted by insertion. */
+const SMALL_BATCH = 16;
+
+/**
+ * Sorts a batch in dispatch order. Array.prototype.sort allocates its work space on every call,
+ * and a replay takes a batch of two or three events per frame: a small batch is sorted by
+ * insertion, in place. The keys are unique (arrival numbers), so every sort gives the same order.
+ */
+function sortQueued(batch: QueuedEvent[]): void {
+  if (batch.length > SMALL_BATCH) {
+    batch.sort(compareQueued);
+    return;
+  }
+  for (let i = 1; i < batch.length; i++) {
+    const entry = batch[i]!;
+    let j = i - 1;
+    for (; j >= 0 && compareQueued(batch[j]!, entry) > 0; j--) batch[j + 1] = batch[j]!;
+    batch[j + 1] = entry;
+  }
 }

@@ -24,8 +24,10 @@ export class OutsideBook {
   clear(): void {
     this.bidLadder.clear();
     this.askLadder.clear();
-    this.bidTaken.clear();
-    this.askTaken.clear();
+    // Map.clear allocates a fresh table even when empty; held by this long-lived book, each one
+    // would outlive the young generation (a candle replay clears the book on every candle).
+    if (this.bidTaken.size !== 0) this.bidTaken.clear();
+    if (this.askTaken.size !== 0) this.askTaken.clear();
   }
 
   /** Sizes both sides' windows for the levels held (after a snapshot; see TickLadder.fit). */

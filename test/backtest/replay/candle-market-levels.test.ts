@@ -1,0 +1,60 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CandleMarket } from '../../../backtest/replay/candle-market.js';
+import { Instrument } from '../../../framework/model/instrument.js';
+import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
+
+function instrument(tick: string): Instrument {
+  return new Instrument('TEST', parseSymbolInfo({
+    type: 'spot', base_currency: 'TST', quote_currency: 'USD', tick_size: tick, quantity_increment: '0.001',
+    take_rate: '0.002', make_rate: '0.001', fee_currency: 'USD',
+  }));
+}
+
+/** `units` x 10^-2 as text, from integers only. */
+function cents(units: bigint): string {
+  const abs = units < 0n ? -units : units;
+  return `${units < 0n ? '-' : ''}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}
+
+/** Numeric value of a decimal text in cents (exact: every text here has at most two decimals). */
+function inCents(text: string): bigint {
+  const [whole, fraction = ''] = text.split('.');
+  return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, '0'));
+}
+
+describe('CandleMarket book around the next open', () => {
+  it('puts the ask at open x (1 + bps) rounded up to the tick and the bid at open x (1 - bps) rounded down', () => {
+    fc.assert(fc.property(
+      fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.integer({ min: 0, max: 12_000 }), fc.constantFrom(1n, 5n, 25n),
+      (openCents, bps, tickCents) => {
+        const market = new CandleMarket(instrument(cents(tickCents)), bps);
+        const frame = market.bookAround(cents(openCents), 0);
+        // In cents: ceil / floor of open x (10000 +/- bps) / 10000 to a multiple of the tick.
+        const step = 10_000n * tickCents;
+        const up = openCents * BigInt(10_000 + bps);
+        const down = openCents * BigInt(10_000 - bps);
+        const ask = ((up + step - 1n) / step) * tickCents;
+        const bid = down > 0n ? (down / step) * tickCents : 0n;
+        expect(inCents(frame.asks![0]![0])).toBe(ask);
+        expect(frame.bids!.map(([p]) => inCents(p))).toEqual(bid > 0n ? [bid] : []);
+      },
+    ), { numRuns: 500 });
+  });
+
+  it('takes the decimal route for a fractional slippage and an off-grid open, with the same rounding', () => {
+    const market = new CandleMarket(instrument('0.01'), 2.5);
+    const frame = market.bookAround('100.005', 0);
+    // 100.005 x 1.00025 = 100.03000125 -> 100.04; 100.005 x 0.99975 = 99.97999875 -> 99.97
+    expect(frame.asks![0]![0]).toBe('100.04');
+    expect(frame.bids![0]![0]).toBe('99.97');
+  });
+
+  it('walks the candle low first when it rose and high first when it fell, comparing exactly', () => {
+    const market = new CandleMarket(instrument('0.01'), 0);
+    const path = (o: string, c: string): string[] => market.pathTrades({ timestamp: 0, open: o, high: '12', low: '8', close: c, volume: '1', volumeQuote: '1' } as never, 0)
+      .trades.map((t) => `${t.side} ${t.price}`);
+    expect(path('10', '10.000000000000000001')).toEqual(['sell 10', 'sell 8', 'buy 12', 'sell 10.000000000000000001']);
+    expect(path('10.000000000000000001', '10')).toEqual(['buy 10.000000000000000001', 'buy 12', 'sell 8', 'buy 10']);
+  });
+});
