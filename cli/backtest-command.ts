@@ -57,7 +57,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
   async run(values) {
     const configFile = path.resolve(values.config);
     const config = loadBotConfig(configFile);
-    if (config.bot.account !== 'spot') throw new ValidationError('bot.account', `must be spot in a backtest: ${config.bot.account} accounts trade live and in paper only for now`, config.bot.account);
+    if (config.bot.account === 'margin') throw new ValidationError('bot.account', 'must be spot or futures: margin accounts are not traded yet', config.bot.account);
     const recordings = (values.recording ?? [SAMPLE_RECORDING]).map((r) => path.resolve(r));
     for (const file of recordings) {
       if (!existsSync(file)) throw new ValidationError('--recording', 'no such file', file);
@@ -78,7 +78,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
     const started = performance.now();
     try {
       const result = await runBacktest({
-        strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings,
+        strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings, account: config.bot.account,
         balances: config.backtest.balances, risk: config.risk, seed, latency, candles: config.strategy.candles,
         candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
         strictRecordings: values.strict || config.backtest.strictRecordings, backwardsToleranceMs: config.backtest.backwardsToleranceMs,

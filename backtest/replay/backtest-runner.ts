@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
 import { SimulatedVenuePort } from '../venue/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
+import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import { ParseError, ValidationError } from '../../framework/model/errors.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { CandlePeriod } from '../../framework/model/resources/candle.js';
@@ -45,7 +46,9 @@ export interface BacktestOptions {
   readonly params: unknown;
   readonly symbols: readonly string[];
   readonly recordings: readonly string[];
-  /** Starting balances of the simulated account. */
+  /** The account traded (`bot.account`); by default the one the symbols need (futures contracts: futures). */
+  readonly account?: 'spot' | 'futures';
+  /** Starting balances of the simulated account (the futures account's margin currencies on futures). */
   readonly balances: Readonly<Record<string, Decimal | string>>;
   readonly risk?: unknown;
   /** Seeds the latency jitter; the run is a pure function of (recordings, strategy, params, seed). */
@@ -118,10 +121,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const strict = options.strictRecordings === true;
   const readLog = new RecordingReadLog((message) => logger.log('warn', message));
   const { instruments, recordings } = await loadInstruments(options.recordings, options.symbols, strict, readLog);
-  instruments.forEach((instrument, index) => {
-    // The replay books a spot account (balances, equity, report); a contract needs margin and funding.
-    if (instrument.info.type === 'futures') throw new ValidationError(`strategy.symbols[${index}]`, 'must be a spot pair: backtests of futures contracts are not supported yet', instrument.symbol);
-  });
+  const account = accountOf(instruments, options.account);
   const lineDecoder = options.decodeMarketLines === false
     ? undefined
     : new MarketLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
@@ -149,16 +149,18 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const clock = new VirtualClock(Math.floor(first.t));
   const scheduler = new VirtualClockScheduler(clock);
   const quote = instruments[0]!.quoteCurrency;
-  const port = new SimulatedVenuePort(ACCOUNT);
+  const port = new SimulatedVenuePort(ACCOUNT, account);
   // The venue reports from its first call on; the collector needs the kernel, built after the venue.
   const late: { collector?: ResultCollector } = {};
   const balances = Object.fromEntries(Object.entries(options.balances).map(([c, v]) => [c, toWire(new Decimal(v))]));
-  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { spot: balances } }, (i) => new ReplayedSymbolMarket(i), (event) => {
+  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { [account]: balances } }, (i) => new ReplayedSymbolMarket(i), (event) => {
     port.onVenueEvent(event);
     if (event.account !== ACCOUNT) return;
     if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now(), event.cause);
-    else if (event.kind === 'balance') late.collector?.onBalances(event.balances);
+    else if (event.kind === 'balance' && account === 'spot') late.collector?.onBalances(event.balances);
+    else if (event.kind === 'futures') late.collector?.onFutures(event.balances, event.positions);
   }, Math.floor(first.t), { maxUnfilledClosed: UNFILLED_HISTORY_KEPT });
+  const accountBalances = (): TradingBalance[] => (account === 'futures' ? venue.futures.balances(ACCOUNT) : venue.spotBalances(ACCOUNT));
   port.attach(venue);
   const latency = latencyModel(options);
   const feed = new ReplayMarketFeed({ instruments, buildCandles });
@@ -182,8 +184,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     options.reportDir === undefined ? undefined : new StreamedRowsWriter(options.reportDir, quote, instruments.map((i) => i.symbol)));
   late.collector = collector;
   collector.declareIndicators(kernel.engine.indicators);
-  collector.onBalances(venue.spotBalances(ACCOUNT));
-  const initialBalances = totals(venue.spotBalances(ACCOUNT));
+  collector.onBalances(accountBalances());
+  const initialBalances = totals(accountBalances());
 
   // The venue answers the start-up reconciliation's reads at once: no virtual time passes.
   await kernel.start();
@@ -290,7 +292,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   collector.sample(lastTime);
   feed.close();
   port.close();
-  const finalBalances = totals(venue.spotBalances(ACCOUNT));
+  const finalBalances = totals(accountBalances());
   const rows = await collector.rows(initialBalances, finalBalances);
   return {
     meta: {
@@ -345,8 +347,27 @@ function latencyModel(options: BacktestOptions): LatencyModel {
   return latencyModelOf(options.latency ?? { kind: 'constant', entryMs: 0, responseMs: 0 }, options.seed ?? 1);
 }
 
-function totals(balances: readonly { currency?: string; available: Decimal; reserved: Decimal }[]): Record<string, Decimal> {
+/** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */
+function totals(balances: readonly TradingBalance[]): Record<string, Decimal> {
   const out: Record<string, Decimal> = {};
   for (const b of balances) if (b.currency !== undefined) out[b.currency] = b.available.plus(b.reserved);
   return out;
+}
+
+/**
+ * The account a run trades, from its instruments: futures contracts on a futures account, spot
+ * pairs on spot; one run trades one account, so a mix is refused, and so is an `expected` account
+ * (the config's `bot.account`) the symbols do not fit.
+ */
+function accountOf(instruments: readonly Instrument[], expected: 'spot' | 'futures' | undefined): 'spot' | 'futures' {
+  const futures = instruments.filter((i) => i.info.type === 'futures').length;
+  if (futures > 0 && futures < instruments.length) {
+    const index = instruments.findIndex((i) => i.info.type !== 'futures');
+    throw new ValidationError(`strategy.symbols[${index}]`, 'must be a futures contract like the other symbols: one run trades one account', instruments[index]!.symbol);
+  }
+  const account = futures > 0 ? 'futures' : 'spot';
+  if (expected !== undefined && expected !== account) {
+    throw new ValidationError('bot.account', `must be ${account} for ${account === 'futures' ? 'futures contracts' : 'spot pairs'}`, expected);
+  }
+  return account;
 }

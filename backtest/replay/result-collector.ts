@@ -61,6 +61,8 @@ export class ResultCollector {
   private readonly lastPrice = new Map<string, Decimal | string>();
   private readonly balances = new Map<string, Decimal>();
   private readonly positions = new Map<string, Decimal>();
+  /** Open futures positions as the venue keeps them (signed quantity, entry price, its unrealized PnL at the mark), by symbol. */
+  private readonly contracts = new Map<string, { readonly quantity: Decimal; readonly entry: Decimal; readonly pnl: Decimal }>();
   /** The positions as a sample carries them, shared by every sample until the next fill changes them. */
   private positionsRecord: Readonly<Record<string, Decimal>> | undefined;
   private readonly finished = new Map<string, OrderRecord>();
@@ -107,9 +109,26 @@ export class ResultCollector {
     entry.series.add(value.time, value.value);
   }
 
-  /** Balances as the venue reports them (total = available + reserved). */
+  /** Balances as the venue reports them (total = available + reserved; on futures reserved includes position margin). */
   onBalances(balances: readonly TradingBalance[]): void {
     for (const b of balances) if (b.currency !== undefined) this.balances.set(b.currency, b.available.plus(b.reserved));
+  }
+
+  /**
+   * A futures account changed: its margin balances, and its positions (a closed one comes with
+   * quantity zero). Equity is the account's cash plus each open position's unrealized PnL at the
+   * price of the moment; the venue's balances already take unrealized losses (at its mark) off
+   * what is available, so cash is their total less those losses.
+   */
+  onFutures(
+    balances: readonly TradingBalance[],
+    positions: readonly { readonly symbol: string; readonly quantity: Decimal; readonly price_entry?: Decimal; readonly pnl?: Decimal }[],
+  ): void {
+    this.onBalances(balances);
+    for (const p of positions) {
+      if (p.quantity.isZero() || p.price_entry === undefined) this.contracts.delete(p.symbol);
+      else this.contracts.set(p.symbol, { quantity: p.quantity, entry: p.price_entry, pnl: p.pnl ?? ZERO });
+    }
   }
 
   /** One of the bot's order reports from the venue; trades become fill records. */
@@ -216,8 +235,11 @@ export class ResultCollector {
    * trade), so the series never starts with holdings valued at zero.
    */
   sample(time: number): void {
-    const equity = valueHoldings(this.balances, this.quoteCurrency, (currency) => this.priceOf(currency, time));
-    if (equity === undefined) return;
+    const held = valueHoldings(this.balances, this.quoteCurrency, (currency) => this.priceOf(currency, time));
+    if (held === undefined) return;
+    const unrealized = this.unrealizedPnl();
+    if (unrealized === undefined) return;
+    const equity = unrealized.isZero() ? held : held.plus(unrealized);
     this.pendingFillSample = false;
     if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
     this.positionsRecord ??= Object.freeze(Object.fromEntries(this.positions));
@@ -289,6 +311,23 @@ export class ResultCollector {
       return new Decimal(mid);
     }
     return undefined;
+  }
+
+  /**
+   * What open futures positions add to the balances' total, in the quote currency: their PnL at
+   * the mid (else the last price) now, less the losses at the venue's mark its balances already
+   * count; undefined while one of them has no price yet.
+   */
+  private unrealizedPnl(): Decimal | undefined {
+    let sum = ZERO;
+    for (const [symbol, position] of this.contracts) {
+      const mid = this.mid(symbol);
+      const price = mid === undefined ? this.lastDecimal(symbol) : new Decimal(mid);
+      if (price === undefined) return undefined;
+      sum = sum.plus(position.quantity.times(price.minus(position.entry)));
+      if (position.pnl.isNegative()) sum = sum.minus(position.pnl);
+    }
+    return sum;
   }
 
   /** The last price of `symbol` as a Decimal (a text is parsed once, then kept parsed). */

@@ -50,11 +50,13 @@ export function riskAccountView(account: AccountState, instruments: readonly Ins
 }
 
 /**
- * The account's totals by currency as the venue last said them (available, reserved and the
- * margin held for positions), plus the unrealized PnL of its futures positions: what equity is
- * valued on. The PnL is the exchange's position (quantity, entry) valued at the book's mid now, so
- * it follows the market between the exchange's account reads; the exchange's own figure while the
- * book has no mid.
+ * The account's equity by currency: the totals as the venue last said them (available and
+ * reserved; on futures reserved includes the margin held for positions, which `reserved_margin`
+ * details), plus the unrealized PnL of its futures positions. The PnL is the exchange's position
+ * (quantity, entry) valued at the book's mid now, so it follows the market between the exchange's
+ * account reads (the exchange's own figure while the book has no mid). Assumption, as the
+ * simulated venue does it (the spec does not say): the exchange already takes a position's
+ * unrealized loss off `available`, so that loss, as it last reported it, is added back first.
  */
 export function* accountTotals(
   account: AccountState, instruments: readonly Instrument[], book: (symbol: string) => RiskBook | undefined,
@@ -62,7 +64,7 @@ export function* accountTotals(
   const unrealized = unrealizedPnl(account, instruments, book);
   for (const balance of account.balances()) {
     if (balance.currency === undefined) continue;
-    const total = balance.available.plus(balance.reserved).plus(balance.reserved_margin ?? ZERO);
+    const total = balance.available.plus(balance.reserved);
     const pnl = unrealized?.get(balance.currency);
     yield [balance.currency, pnl === undefined ? total : total.plus(pnl)];
   }
@@ -77,8 +79,9 @@ function unrealizedPnl(account: AccountState, instruments: readonly Instrument[]
     const position = margin?.positions?.find((p) => p.symbol === instrument.symbol);
     if (position === undefined || position.quantity.isZero()) continue;
     const mid = book(instrument.symbol)?.mid();
-    const pnl = mid === undefined ? position.pnl : position.quantity.times(new Decimal(mid).minus(position.price_entry));
-    if (pnl === undefined) continue;
+    const reported = position.pnl ?? ZERO;
+    const atMid = mid === undefined ? reported : position.quantity.times(new Decimal(mid).minus(position.price_entry));
+    const pnl = reported.isNegative() ? atMid.minus(reported) : atMid;
     const currency = margin?.currencies[0]?.code ?? instrument.quoteCurrency;
     out ??= new Map();
     out.set(currency, (out.get(currency) ?? ZERO).plus(pnl));

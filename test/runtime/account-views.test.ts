@@ -10,7 +10,7 @@ const PERP = new Instrument('BTCUSDT_PERP', PERP_INFO);
 
 function futuresAccount(quantity: string) {
   const account = new AccountState();
-  account.setBalances([{ currency: 'USDT', available: dec('380'), reserved: dec('10'), reserved_margin: dec('101') }]);
+  account.setBalances([{ currency: 'USDT', available: dec('380'), reserved: dec('111'), reserved_margin: dec('101') }]);
   account.setMarginAccounts([{
     symbol: PERP.symbol, type: 'isolated', leverage: dec('1'), created_at: 1, updated_at: 2,
     currencies: [{ code: 'USDT', margin_balance: dec('491'), reserved_orders: dec('10'), reserved_positions: dec('101') }],
@@ -20,14 +20,15 @@ function futuresAccount(quantity: string) {
 }
 
 describe('accountTotals (what equity is valued on)', () => {
-  it('counts the margin held for positions and values a futures position at the mid now', () => {
+  it('counts the margin held for positions (in reserved) and values a futures position at the mid now', () => {
     const mid = book(PERP, [['106.0', '1']], [['104.0', '1']]); // mid 105
-    // 380 + 10 + 101, and a long of 1 from 101 at 105: +4; a short of 1: -4.
-    expect([...accountTotals(futuresAccount('1'), [PERP], () => mid)].map(([c, v]) => [c, v.toFixed()])).toEqual([['USDT', '495']]);
-    expect([...accountTotals(futuresAccount('-1'), [PERP], () => mid)].map(([c, v]) => [c, v.toFixed()])).toEqual([['USDT', '487']]);
+    // 380 + 111, with the exchange's reported loss of 7 (already off `available`) added back, and a
+    // long of 1 from 101 at 105: +4, a short of 1: -4.
+    expect([...accountTotals(futuresAccount('1'), [PERP], () => mid)].map(([c, v]) => [c, v.toFixed()])).toEqual([['USDT', '502']]);
+    expect([...accountTotals(futuresAccount('-1'), [PERP], () => mid)].map(([c, v]) => [c, v.toFixed()])).toEqual([['USDT', '494']]);
   });
 
-  it('takes the exchange\'s unrealized PnL while the book has no mid', () => {
-    expect([...accountTotals(futuresAccount('1'), [PERP], () => undefined)].map(([c, v]) => [c, v.toFixed()])).toEqual([['USDT', '484']]);
+  it('takes the exchange\'s unrealized PnL while the book has no mid (its loss is already in the balances)', () => {
+    expect([...accountTotals(futuresAccount('1'), [PERP], () => undefined)].map(([c, v]) => [c, v.toFixed()])).toEqual([['USDT', '491']]);
   });
 });

@@ -40,13 +40,44 @@ function busyStrategy(): Strategy {
 }
 
 describe('runBacktest', () => {
-  it('refuses a futures contract by name: the replay books a spot account', async () => {
+  it('backtests a futures contract on a futures account: margin held, unrealized PnL in equity at the mid', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-futures-backtest-'));
+    try {
+      const perp = { ...FIXTURE_HEADER.symbols[SYMBOL], type: 'futures', contract_type: 'perpetual', base_currency: null, underlying: 'X', margin_trading: true };
+      const file = path.join(dir, 'perp.v3.jsonl');
+      const frames = [
+        book(T0, 1, [['100.00', '5']], [['100.10', '5']], true),
+        trades(T0 + 100, 1, [['100.00', '0.5', 'sell']]),
+        book(T0 + 60_000, 2, [['110.00', '5'], ['100.00', '0']], [['110.10', '5'], ['100.10', '0']]),
+        trades(T0 + 60_100, 2, [['110.00', '0.5', 'sell']]),
+      ];
+      writeFileSync(file, [JSON.stringify({ ...FIXTURE_HEADER, symbols: { [SYMBOL]: perp } }), ...frames.map((f) => JSON.stringify({ t: f.t, src: 'ws/public', msg: f.msg }))].join('\n') + '\n');
+      const buyOnce = (): Strategy => {
+        let sent = false;
+        return { onBook: (ctx, symbol) => (sent ? [] : ((sent = true), ctx.place({ symbol, side: 'buy', type: 'market', quantity: dec('1') }))) };
+      };
+      const result = await backtest(file, buyOnce, { balances: { USDT: '10000' } });
+      // A market buy of 1 at the ask 100.10, taker fee 0.1 %: 0.1001; margin at leverage 1: 100.1.
+      expect(result.fills.map((f) => [f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed()])).toEqual([['buy', '100.1', '1', '0.1001']]);
+      // The position stays open: balances hold its margin, less the fee.
+      expect(result.finalBalances['USDT']?.toFixed()).toBe('9999.8999');
+      // Right after the fill: the cash (10000 less the fee 0.1001) and 1 x (mid 100.05 - 100.10).
+      expect(result.equity[0]?.equity.toFixed()).toBe('9999.8499');
+      // Equity at the end: the balances plus 1 x (mid 110.05 - entry 100.10).
+      expect(result.equity.at(-1)?.equity.toFixed()).toBe('10009.8499');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a run mixing futures contracts and spot pairs, and an account the symbols do not fit', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-futures-refusal-'));
     try {
-      const file = path.join(dir, 'perp.v3.jsonl');
-      const header = { ...FIXTURE_HEADER, symbols: { [SYMBOL]: { ...FIXTURE_HEADER.symbols[SYMBOL], type: 'futures', contract_type: 'perpetual', base_currency: null, underlying: 'X', margin_trading: true } } };
-      writeFileSync(file, `${JSON.stringify(header)}\n${JSON.stringify({ t: T0, src: 'ws/public', msg: book(T0, 1, [['100.00', '5']], [['100.10', '5']], true).msg })}\n`);
-      await expect(backtest(file, () => ({}))).rejects.toThrow(/strategy\.symbols\[0\].*must be a spot pair/);
+      const file = path.join(dir, 'mixed.v3.jsonl');
+      const perp = { ...FIXTURE_HEADER.symbols[SYMBOL], type: 'futures', contract_type: 'perpetual', base_currency: null, underlying: 'X', margin_trading: true };
+      writeFileSync(file, `${JSON.stringify({ ...FIXTURE_HEADER, symbols: { [SYMBOL]: FIXTURE_HEADER.symbols[SYMBOL], XPERP: perp } })}\n${JSON.stringify({ t: T0, src: 'ws/public', msg: book(T0, 1, [['100.00', '5']], [['100.10', '5']], true).msg })}\n`);
+      await expect(backtest(file, () => ({}), { symbols: ['XPERP', SYMBOL] })).rejects.toThrow(/strategy\.symbols\[1\].*must be a futures contract like the other symbols/);
+      await expect(backtest(file, () => ({}), { account: 'futures' })).rejects.toThrow(/bot\.account.*must be spot for spot pairs/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
