@@ -1,6 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { Recorder } from '../backtest/recording/recorder.js';
+import { Recorder, type RestPoll } from '../backtest/recording/recorder.js';
+import { publicGet } from '../framework/exchange/rest/endpoints/endpoint-request.js';
 import type { RecordingHeader } from '../backtest/recording/recording-format.js';
 import { RestClient } from '../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../framework/exchange/rest/rest-transport.js';
@@ -71,7 +72,11 @@ export const recordCommand: CliCommand<RecordOptions> = {
       note: `${values.note ? `${values.note}; ` : ''}recorded by tradeloop record: ${channels.join(', ')}`,
     };
     const session = PublicSession.create({ url: `${wsBaseUrl.replace(/\/+$/, '')}/api/3/ws/public`, clock: new LiveClock(), requestTimeoutMs: connectTimeoutMs });
-    const recorder = new Recorder({ session, out, header, channels, symbols, rotateBytes, rotateMs, connectTimeoutMs });
+    const contracts = Object.entries(header.symbols).filter(([, info]) => info.type === 'futures').map(([symbol]) => symbol);
+    const infoTransport = values.baseUrl !== undefined && contracts.length > 0 ? new RestTransport({ baseUrl: values.baseUrl }) : undefined;
+    // Futures contracts' marks and funding come from REST only: polled every second into the recording.
+    const restPolls = infoTransport === undefined ? [] : [futuresInfoPoll(infoTransport, contracts)];
+    const recorder = new Recorder({ session, out, header, channels, symbols, rotateBytes, rotateMs, connectTimeoutMs, restPolls });
     const stop = stopSignal();
     const duration = seconds === undefined ? [] : [new Promise<void>((resolve) => setTimeout(resolve, seconds * 1000).unref())];
     console.log(`connecting to ${wsBaseUrl}`);
@@ -90,15 +95,26 @@ export const recordCommand: CliCommand<RecordOptions> = {
     // Closing the session ends its redialing; then the file is flushed and closed.
     await session.close();
     await recorder.stop().catch((error: unknown) => (failure ??= error));
+    await infoTransport?.close();
     if (failure !== undefined) {
       // A recording that never got a frame is only a header: do not leave it to be mistaken for data.
       if (recorder.stats.frames === 0) for (const file of recorder.paths) rmSync(file, { force: true });
       throw failure;
     }
-    console.log(`${recorder.stats.frames} frames, ${recorder.stats.reconnects} reconnects, files: ${recorder.paths.join(', ')}`);
+    const failedPolls = recorder.stats.restFailures > 0 ? `, ${recorder.stats.restFailures} futures info polls failed` : '';
+    console.log(`${recorder.stats.frames} frames, ${recorder.stats.reconnects} reconnects${failedPolls}, files: ${recorder.paths.join(', ')}`);
     return 0;
   },
 };
+
+/** Polls `GET /api/3/public/futures/info` for the recorded contracts every second. */
+function futuresInfoPoll(transport: RestTransport, contracts: readonly string[]): RestPoll {
+  const symbols = contracts.join(',');
+  return {
+    path: `/api/3/public/futures/info?symbols=${symbols}`, everyMs: 1000,
+    fetch: async () => ({ status: 200, body: await transport.execute(publicGet('/public/futures/info', (body) => body, { symbols })) }),
+  };
+}
 
 async function fetchSymbols(baseUrl: string, symbols: readonly string[]): Promise<Record<string, SymbolInfo>> {
   const transport = new RestTransport({ baseUrl });

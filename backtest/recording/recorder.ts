@@ -20,12 +20,29 @@ export interface RecorderOptions {
   readonly connectTimeoutMs?: number;
   /** Told about a frame that could not be written (the recorder stops on it). */
   readonly onError?: (error: unknown) => void;
+  /** REST answers to ask for again and again (futures info: marks, funding), each written as a `rest` frame. */
+  readonly restPolls?: readonly RestPoll[];
+  /** The local clock of the REST frames (the stream's frames carry their session's receive times); `Date.now` by default. */
+  readonly now?: () => number;
+}
+
+/**
+ * A REST answer a recorder polls: `path` (with its query) as recorded, every `everyMs`. `fetch`
+ * resolves to the exchange's status and body (JSON as sent); a poll that fails writes nothing
+ * (it is counted), and the next one is asked on time.
+ */
+export interface RestPoll {
+  readonly path: string;
+  readonly everyMs: number;
+  fetch(): Promise<{ readonly status: number; readonly body: unknown }>;
 }
 
 /** What the recorder wrote so far. */
 export interface RecorderStats {
   frames: number;
   reconnects: number;
+  /** Polls of `restPolls` that failed (nothing written for them). */
+  restFailures: number;
 }
 
 /**
@@ -38,7 +55,8 @@ export interface RecorderStats {
  * snapshots of the books the recorder keeps, so every file replays on its own.
  */
 export class Recorder {
-  readonly stats: RecorderStats = { frames: 0, reconnects: 0 };
+  readonly stats: RecorderStats = { frames: 0, reconnects: 0, restFailures: 0 };
+  private readonly pollTimers: NodeJS.Timeout[] = [];
   private readonly writer: RecordingWriter;
   private readonly keeper: OrderBookKeeper;
   private readonly owned: Subscription[] = [];
@@ -82,10 +100,24 @@ export class Recorder {
     );
     await session.connect(this.options.connectTimeoutMs);
     for (const ch of this.options.channels) await session.subscribe(ch, this.options.symbols);
+    for (const poll of this.options.restPolls ?? []) {
+      this.poll(poll);
+      this.pollTimers.push(setInterval(() => this.poll(poll), poll.everyMs));
+    }
+  }
+
+  /** One poll: its answer is written at its receive time; a failure is counted. */
+  private poll(poll: RestPoll): void {
+    const now = this.options.now ?? Date.now;
+    poll.fetch().then(
+      ({ status, body }) => this.enqueue({ t: now(), src: 'rest', msg: { method: 'GET', path: poll.path, status, body } }),
+      () => void this.stats.restFailures++,
+    );
   }
 
   /** Stops recording: unsubscribes the streams, then flushes, fsyncs and closes the file. */
   async stop(): Promise<void> {
+    for (const timer of this.pollTimers.splice(0)) clearInterval(timer);
     for (const subscription of this.owned.splice(0)) subscription.unsubscribe();
     await this.queue;
     this.keeper.close();

@@ -14,7 +14,7 @@ import type { ErrorPolicy } from '../../framework/runtime/strategy-engine.js';
 import type { StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
 import { VirtualClock } from '../../framework/time/clock.js';
-import type { BacktestResult } from '../report/backtest-result.js';
+import type { BacktestResult, FuturesRunFacts } from '../report/backtest-result.js';
 import type { LatencySpec } from '../../framework/config/latency-spec.js';
 import type { LatencyModel } from '../venue/matching/latency-model.js';
 import { latencyModelOf } from '../venue/matching/recorded-latency.js';
@@ -94,6 +94,8 @@ export interface BacktestOptions {
 }
 
 const ACCOUNT = 'backtest';
+/** The REST path of recorded futures info (mark, funding, settlement prices). */
+const FUTURES_INFO_PATH = '/api/3/public/futures/info';
 /**
  * Canceled orders the venue keeps in its history: nothing in a backtest reads more than the
  * latest (an unknown outcome's lookup), and a market maker cancels thousands.
@@ -185,6 +187,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   late.collector = collector;
   collector.declareIndicators(kernel.engine.indicators);
   collector.onBalances(accountBalances());
+  if (account === 'futures') collector.valueFuturesCash((currency) => venue.futures.cash(ACCOUNT, currency));
   const initialBalances = totals(accountBalances());
 
   // The venue answers the start-up reconciliation's reads at once: no virtual time passes.
@@ -205,6 +208,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     if (frame === undefined) {
       if (!(await frames.fill(1))) break;
       frame = frames.shift()!;
+    }
+    if (frame.src === 'rest') {
+      if (account === 'futures' && frame.books === undefined) applyRestFrame(frame.msg, frame.t);
+      continue;
     }
     if (frame.src !== 'ws/public') continue;
     count++;
@@ -234,6 +241,25 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     scheduler.advanceTo(time);
     collector.tick(time);
     if (options.onProgress !== undefined && count % progressEvery === 0) options.onProgress(count);
+  }
+
+  /**
+   * A recorded REST answer: futures info (`GET /api/3/public/futures/info`, polled by the recorder)
+   * gives the venue its recorded mark prices, funding rates and times, and settlement prices, at
+   * the answer's receive time. Other answers, and failed ones, are not market data: skipped. A body
+   * the parser refuses is noted and skipped like a malformed frame.
+   */
+  function applyRestFrame(msg: unknown, time: number): void {
+    const answer = msg as { readonly path?: unknown; readonly status?: unknown; readonly body?: unknown };
+    if (typeof answer.path !== 'string' || !answer.path.startsWith(FUTURES_INFO_PATH) || answer.status !== 200) return;
+    scheduler.advanceTo(time);
+    try {
+      venue.futures.applyFuturesInfo(answer.body, time);
+    } catch (error) {
+      if (!(error instanceof ParseError)) throw error;
+      logger.log('warn', 'recorded futures info skipped', { time, error: error.message });
+    }
+    scheduler.advanceTo(time);
   }
 
   /** Candle mode: the venue gets the closed candles' paths, then a book at the next open (see CandleMarket). */
@@ -293,12 +319,13 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   feed.close();
   port.close();
   const finalBalances = totals(accountBalances());
+  const futures = account === 'futures' ? futuresFacts(venue) : undefined;
   const rows = await collector.rows(initialBalances, finalBalances);
   return {
     meta: {
       strategy: options.strategyRef, params: options.params, symbols: options.symbols, recordings: options.recordings,
       seed: options.seed ?? 1, quoteCurrency: quote, startTime: Math.floor(first.t), endTime: Math.floor(lastTime), events: count,
-      wallMs: Math.round(performance.now() - wallStart), bookResyncs: feed.resyncs, mode, recordingReads,
+      wallMs: Math.round(performance.now() - wallStart), bookResyncs: feed.resyncs, mode, recordingReads, ...(futures === undefined ? {} : { futures }),
     },
     initialBalances, finalBalances, fills: rows.fills, orders: rows.orders, equity: rows.equity, prices: collector.priceBars(),
     bookTops: collector.bookTops(), indicators: collector.indicators(), ...(rows.streamed === undefined ? {} : { streamed: rows.streamed }),
@@ -345,6 +372,20 @@ function bookTop(book: OrderBook | undefined): BookTop | undefined {
 
 function latencyModel(options: BacktestOptions): LatencyModel {
   return latencyModelOf(options.latency ?? { kind: 'constant', entryMs: 0, responseMs: 0 }, options.seed ?? 1);
+}
+
+/** Funding the run's futures account paid and received (its clearing records), and its liquidations. */
+function futuresFacts(venue: SimulatedVenue): FuturesRunFacts {
+  const paid: Record<string, Decimal> = {};
+  const received: Record<string, Decimal> = {};
+  for (const record of venue.futures.clearing(ACCOUNT)) {
+    if (record.type !== 'funding' || record.amount.isZero()) continue;
+    const side = record.amount.isNegative() ? paid : received;
+    side[record.currency] = (side[record.currency] ?? new Decimal(0)).plus(record.amount.abs());
+  }
+  const liquidations = venue.futures.liquidations().filter((l) => l.account === ACCOUNT)
+    .map((l) => ({ symbol: l.symbol, time: l.time, quantity: l.quantity, price: l.price, realized: l.realized }));
+  return { fundingPaid: paid, fundingReceived: received, liquidations };
 }
 
 /** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */

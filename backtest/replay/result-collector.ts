@@ -61,8 +61,10 @@ export class ResultCollector {
   private readonly lastPrice = new Map<string, Decimal | string>();
   private readonly balances = new Map<string, Decimal>();
   private readonly positions = new Map<string, Decimal>();
-  /** Open futures positions as the venue keeps them (signed quantity, entry price, its unrealized PnL at the mark), by symbol. */
-  private readonly contracts = new Map<string, { readonly quantity: Decimal; readonly entry: Decimal; readonly pnl: Decimal }>();
+  /** Open futures positions as the venue keeps them (signed quantity, entry price), by symbol. */
+  private readonly contracts = new Map<string, { readonly quantity: Decimal; readonly entry: Decimal }>();
+  /** A futures account's cash by margin currency (equity's base there); undefined on spot. */
+  private cash: ((currency: string) => Decimal) | undefined;
   /** The positions as a sample carries them, shared by every sample until the next fill changes them. */
   private positionsRecord: Readonly<Record<string, Decimal>> | undefined;
   private readonly finished = new Map<string, OrderRecord>();
@@ -115,19 +117,23 @@ export class ResultCollector {
   }
 
   /**
-   * A futures account changed: its margin balances, and its positions (a closed one comes with
-   * quantity zero). Equity is the account's cash plus each open position's unrealized PnL at the
-   * price of the moment; the venue's balances already take unrealized losses (at its mark) off
-   * what is available, so cash is their total less those losses.
+   * The run trades a futures account: equity is its cash in each margin currency (read from the
+   * venue when a sample is taken) plus each open position's unrealized PnL at the price of the
+   * moment, never the balances, which already count unrealized losses at the venue's own mark.
    */
+  valueFuturesCash(cash: (currency: string) => Decimal): void {
+    this.cash = cash;
+  }
+
+  /** A futures account changed: its margin balances, and its positions (a closed one comes with quantity zero). */
   onFutures(
     balances: readonly TradingBalance[],
-    positions: readonly { readonly symbol: string; readonly quantity: Decimal; readonly price_entry?: Decimal; readonly pnl?: Decimal }[],
+    positions: readonly { readonly symbol: string; readonly quantity: Decimal; readonly price_entry?: Decimal }[],
   ): void {
     this.onBalances(balances);
     for (const p of positions) {
       if (p.quantity.isZero() || p.price_entry === undefined) this.contracts.delete(p.symbol);
-      else this.contracts.set(p.symbol, { quantity: p.quantity, entry: p.price_entry, pnl: p.pnl ?? ZERO });
+      else this.contracts.set(p.symbol, { quantity: p.quantity, entry: p.price_entry });
     }
   }
 
@@ -235,6 +241,7 @@ export class ResultCollector {
    * trade), so the series never starts with holdings valued at zero.
    */
   sample(time: number): void {
+    if (this.cash !== undefined) for (const currency of this.balances.keys()) this.balances.set(currency, this.cash(currency));
     const held = valueHoldings(this.balances, this.quoteCurrency, (currency) => this.priceOf(currency, time));
     if (held === undefined) return;
     const unrealized = this.unrealizedPnl();
@@ -314,9 +321,8 @@ export class ResultCollector {
   }
 
   /**
-   * What open futures positions add to the balances' total, in the quote currency: their PnL at
-   * the mid (else the last price) now, less the losses at the venue's mark its balances already
-   * count; undefined while one of them has no price yet.
+   * The open futures positions' PnL at the mid (else the last price) now, in the quote currency;
+   * undefined while one of them has no price yet.
    */
   private unrealizedPnl(): Decimal | undefined {
     let sum = ZERO;
@@ -325,7 +331,6 @@ export class ResultCollector {
       const price = mid === undefined ? this.lastDecimal(symbol) : new Decimal(mid);
       if (price === undefined) return undefined;
       sum = sum.plus(position.quantity.times(price.minus(position.entry)));
-      if (position.pnl.isNegative()) sum = sum.minus(position.pnl);
     }
     return sum;
   }

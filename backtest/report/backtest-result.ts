@@ -97,6 +97,18 @@ export interface BacktestMeta {
    * not made by the backtest runner.
    */
   readonly recordingReads?: readonly RecordingReadReport[];
+  /** Runs on a futures account: funding paid and received, and the positions the venue liquidated. */
+  readonly futures?: FuturesRunFacts;
+}
+
+/** What a futures run paid and suffered beyond its fills. */
+export interface FuturesRunFacts {
+  /** Funding paid (positive amounts) by currency. */
+  readonly fundingPaid: Readonly<Record<string, Decimal>>;
+  /** Funding received by currency. */
+  readonly fundingReceived: Readonly<Record<string, Decimal>>;
+  /** Positions the venue closed at the mark because their margin fell below maintenance. */
+  readonly liquidations: readonly { readonly symbol: string; readonly time: number; readonly quantity: Decimal; readonly price: Decimal; readonly realized: Decimal }[];
 }
 
 /** One execution of (part of) an order. */

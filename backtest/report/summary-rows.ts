@@ -126,5 +126,9 @@ export function summaryRows(result: BacktestResult, metrics: BacktestMetrics): S
     { label: 'Exposure', value: formatPercent(metrics.exposure) },
     { label: 'Turnover', value: `${formatRatio(metrics.turnover)} (notional ${formatMoney(metrics.tradedNotional, q)} ${q})` },
     { label: 'Book resyncs', value: String(meta.bookResyncs.length) },
+    ...(meta.futures === undefined ? [] : [
+      { label: 'Funding paid / received', value: `${byCurrency(meta.futures.fundingPaid)} / ${byCurrency(meta.futures.fundingReceived)}` },
+      { label: 'Liquidations', value: String(meta.futures.liquidations.length) },
+    ]),
   ];
 }

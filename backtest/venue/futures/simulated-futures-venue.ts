@@ -39,6 +39,11 @@ export class SimulatedFuturesVenue {
     return futuresBalances(this.host.engine.futures, account);
   }
 
+  /** The account's cash in a margin currency: its margin balance without unrealized PnL. */
+  cash(account: AccountId, currency: string): DecimalValue {
+    return this.host.engine.futures.cash(account, currency);
+  }
+
   /** Account views of every symbol with an open position (`GET /api/3/futures/account`). */
   accounts(account: AccountId): MarginAccount[] {
     this.host.begin(account);

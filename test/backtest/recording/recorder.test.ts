@@ -94,4 +94,30 @@ describe('Recorder', () => {
     expect(keeper.stats.snapshots).toBeGreaterThanOrEqual(marks + 1);
     expect(keeper.book('BTCUSDT')?.valid).toBe(true);
   });
+
+  it('writes polled REST answers as rest frames (futures info), and counts the polls that failed', async () => {
+    const { server, market } = await sandbox();
+    const out = join(mkdtempSync(join(tmpdir(), 'tradeloop-rec-')), 'polls.jsonl');
+    let asked = 0;
+    const recorder = new Recorder({
+      session: session(server), out, header: market.header(), channels: ['trades'], symbols: ['BTCUSDT'], now: () => 1_704_067_300_000 + asked,
+      restPolls: [{
+        path: '/api/3/public/futures/info?symbols=BTCUSDT_PERP', everyMs: 20,
+        fetch: async () => {
+          asked++;
+          if (asked === 2) throw new Error('503');
+          return { status: 200, body: { BTCUSDT_PERP: { mark_price: String(100 + asked) } } };
+        },
+      }],
+    });
+    await recorder.start();
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    await recorder.stop();
+    const rest = [];
+    for await (const frame of new RecordingReader(out).frames()) if (frame.src === 'rest') rest.push(frame.msg as { path: string; status: number; body: { BTCUSDT_PERP: { mark_price: string } } });
+    expect(recorder.stats.restFailures).toBe(1);
+    expect(rest.length).toBeGreaterThanOrEqual(2);
+    expect(rest[0]).toEqual({ method: 'GET', path: '/api/3/public/futures/info?symbols=BTCUSDT_PERP', status: 200, body: { BTCUSDT_PERP: { mark_price: '101' } } });
+    expect(rest[1]?.body.BTCUSDT_PERP.mark_price).toBe('103');
+  });
 });

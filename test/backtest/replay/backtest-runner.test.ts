@@ -51,7 +51,12 @@ describe('runBacktest', () => {
         book(T0 + 60_000, 2, [['110.00', '5'], ['100.00', '0']], [['110.10', '5'], ['100.10', '0']]),
         trades(T0 + 60_100, 2, [['110.00', '0.5', 'sell']]),
       ];
-      writeFileSync(file, [JSON.stringify({ ...FIXTURE_HEADER, symbols: { [SYMBOL]: perp } }), ...frames.map((f) => JSON.stringify({ t: f.t, src: 'ws/public', msg: f.msg }))].join('\n') + '\n');
+      // Futures info as the recorder polls it: mark 105 and a funding rate of 0.1 % due at T0 + 30 s.
+      const info = { [SYMBOL]: { contract_type: 'perpetual', mark_price: '105', index_price: '105', open_interest: '1', timestamp: new Date(T0 + 20_000).toISOString(), funding_rate: '0.001', next_funding_time: new Date(T0 + 30_000).toISOString() } };
+      const restLine = JSON.stringify({ t: T0 + 20_000, src: 'rest', msg: { method: 'GET', path: '/api/3/public/futures/info', status: 200, body: info } });
+      const lines = frames.map((f) => JSON.stringify({ t: f.t, src: 'ws/public', msg: f.msg }));
+      lines.splice(2, 0, restLine);
+      writeFileSync(file, [JSON.stringify({ ...FIXTURE_HEADER, symbols: { [SYMBOL]: perp } }), ...lines].join('\n') + '\n');
       const buyOnce = (): Strategy => {
         let sent = false;
         return { onBook: (ctx, symbol) => (sent ? [] : ((sent = true), ctx.place({ symbol, side: 'buy', type: 'market', quantity: dec('1') }))) };
@@ -59,12 +64,15 @@ describe('runBacktest', () => {
       const result = await backtest(file, buyOnce, { balances: { USDT: '10000' } });
       // A market buy of 1 at the ask 100.10, taker fee 0.1 %: 0.1001; margin at leverage 1: 100.1.
       expect(result.fills.map((f) => [f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed()])).toEqual([['buy', '100.1', '1', '0.1001']]);
-      // The position stays open: balances hold its margin, less the fee.
-      expect(result.finalBalances['USDT']?.toFixed()).toBe('9999.8999');
       // Right after the fill: the cash (10000 less the fee 0.1001) and 1 x (mid 100.05 - 100.10).
       expect(result.equity[0]?.equity.toFixed()).toBe('9999.8499');
-      // Equity at the end: the balances plus 1 x (mid 110.05 - entry 100.10).
-      expect(result.equity.at(-1)?.equity.toFixed()).toBe('10009.8499');
+      // The long pays funding at T0 + 30 s: 1 x mark 105 x 0.001 = 0.105.
+      expect(result.meta.futures?.fundingPaid['USDT']?.toFixed()).toBe('0.105');
+      expect(result.meta.futures?.liquidations).toEqual([]);
+      // The position stays open: the balances hold its margin, less the fee and the funding.
+      expect(result.finalBalances['USDT']?.toFixed()).toBe('9999.7949');
+      // Equity at the end: the cash plus 1 x (mid 110.05 - entry 100.10).
+      expect(result.equity.at(-1)?.equity.toFixed()).toBe('10009.7449');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
