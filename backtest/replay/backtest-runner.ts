@@ -48,6 +48,8 @@ export interface BacktestOptions {
   readonly recordings: readonly string[];
   /** The account traded (`bot.account`); by default the one the symbols need (futures contracts: futures). */
   readonly account?: 'spot' | 'futures';
+  /** Futures: the leverage set on these contracts before the strategy starts (`bot.leverage`). */
+  readonly leverage?: Readonly<Record<string, Decimal>>;
   /** Starting balances of the simulated account (the futures account's margin currencies on futures). */
   readonly balances: Readonly<Record<string, Decimal | string>>;
   readonly risk?: unknown;
@@ -173,7 +175,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     market: { books$: feed.books$, market$: feed.market$, candleClosed$: closedCandles(feed.market$) },
     venue: port, gateway: new SimulatedGateway(port, scheduler, latency, () => venue.advanceTo(clock.now())),
     clock, schedulers: virtualSchedulers(scheduler), risk: options.risk ?? {}, errorPolicy: options.errorPolicy ?? 'halt',
-    unknownOrders: 'cancel', logger,
+    unknownOrders: 'cancel', logger, leverage: options.leverage,
     hooks: {
       onTrack: (info) => late.collector?.onTrack(info),
       onOrderFinished: (tracker) => late.collector?.onOrderFinished(tracker),

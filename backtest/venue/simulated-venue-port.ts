@@ -42,6 +42,7 @@ export class SimulatedVenuePort implements VenuePort {
   /** Futures ports read the isolated accounts and the contracts' position configurations. */
   readonly marginAccounts?: (symbols: readonly string[]) => Promise<MarginAccount[]>;
   readonly futuresConfigs?: () => Promise<FuturesPositionConfig[]>;
+  readonly setLeverage?: (symbol: string, leverage: Decimal) => Promise<MarginAccount>;
 
   /**
    * `account` is the section traded: spot symbols on a spot port, futures contracts on a futures
@@ -51,6 +52,7 @@ export class SimulatedVenuePort implements VenuePort {
     if (account === 'futures') {
       this.marginAccounts = (symbols) => this.call(() => this.marginAccountsNow(symbols)!);
       this.futuresConfigs = () => this.call(() => [...this.futuresVenue().terms().values()].map(positionConfigOf));
+      this.setLeverage = (symbol, leverage) => this.call(() => this.invoke(() => this.futuresVenue().setLeverage(this.accountId, symbol, leverage.toFixed())));
     }
   }
 

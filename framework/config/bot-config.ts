@@ -50,7 +50,12 @@ export type Balances = Readonly<Record<string, Decimal>>;
 
 /** A validated bot config with defaults filled, amounts as Decimal and paths absolute. */
 export interface BotConfig {
-  readonly bot: { readonly id: string; readonly account: 'spot' | 'margin' | 'futures' };
+  readonly bot: {
+    readonly id: string;
+    readonly account: 'spot' | 'margin' | 'futures';
+    /** Futures: the leverage set on each listed contract's isolated account before the strategy starts. */
+    readonly leverage: Readonly<Record<string, Decimal>>;
+  };
   /** Absent unless the file has it; `tradeloop live` requires it. */
   readonly exchange?: ExchangeConfig;
   readonly strategy: StrategyConfig;
@@ -171,12 +176,27 @@ function readConfigData(path: string, field: string): unknown {
 const AMOUNT_MAPS = [['paper', 'balances'], ['backtest', 'balances']] as const;
 
 type RawBalances = Record<string, string | number>;
-type RawConfig = Omit<BotConfig, 'paper' | 'backtest' | 'exchange'> & {
+type RawConfig = Omit<BotConfig, 'paper' | 'backtest' | 'exchange' | 'bot'> & {
+  bot: Omit<BotConfig['bot'], 'leverage'> & { leverage: Record<string, string> };
   $schema?: string;
   exchange?: ExchangeConfig;
   paper: Omit<BotConfig['paper'], 'balances' | 'recording' | 'latency'> & { balances: RawBalances; recording: string | null; latency: unknown };
   backtest: Omit<BotConfig['backtest'], 'balances' | 'latency'> & { balances: RawBalances; latency: unknown };
 };
+
+/** `bot.leverage`: futures accounts only, contracts the strategy trades, above zero. */
+function botLeverage(c: RawConfig): Readonly<Record<string, Decimal>> {
+  const out: Record<string, Decimal> = {};
+  for (const [symbol, text] of Object.entries(c.bot.leverage)) {
+    const field = `bot.leverage.${symbol}`;
+    if (c.bot.account !== 'futures') throw new ValidationError(field, 'is for futures accounts (bot.account: futures)', text);
+    if (!c.strategy.symbols.includes(symbol)) throw new ValidationError(field, 'must name one of strategy.symbols', symbol);
+    const leverage = new Decimal(text);
+    if (!leverage.isPositive() || leverage.isZero()) throw new ValidationError(field, 'must be above 0', text);
+    out[symbol] = leverage;
+  }
+  return Object.freeze(out);
+}
 
 function balances(raw: RawBalances): Balances {
   // The schema admitted only non-negative plain decimals and numbers; numbers go through their
@@ -198,6 +218,7 @@ function finish(c: RawConfig, dir: string, env: NodeJS.ProcessEnv): BotConfig {
   const { $schema: _schema, ...rest } = c;
   return {
     ...rest,
+    bot: { ...c.bot, leverage: botLeverage(c) },
     ...(exchange === undefined ? {} : { exchange }),
     journal: { dir: resolveConfigPath(c.journal.dir, dir, env) },
     logging: { ...c.logging, ...(c.logging.file === undefined ? {} : { file: resolveConfigPath(c.logging.file, dir, env) }) },

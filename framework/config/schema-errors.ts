@@ -21,6 +21,7 @@ const PATTERN_RULES: Readonly<Record<string, string>> = {
   '^(?:\\d+\\.?\\d*|\\.\\d+)$': 'must be a non-negative decimal number',
   '^https?://[^\\s/?#]+[^\\s]*$': 'must be an http:// or https:// URL',
   '^wss?://[^\\s/?#]+[^\\s]*$': 'must be a ws:// or wss:// URL',
+  '^[A-Z0-9][A-Z0-9_]{1,39}$': 'must be an exchange symbol: 2-40 capital letters, digits or _ (BTCUSDT, BTCUSDT_PERP)',
 };
 
 function join(path: string, key: string): string {

@@ -6,6 +6,7 @@ import { isNotFound } from '../exchange/rest/endpoints/trading-requests.js';
 import type { RestClient } from '../exchange/rest/rest-client.js';
 import type { TradingAccountApi } from '../exchange/ws/trading-account-api.js';
 import type { TradingSession } from '../exchange/ws/trading-session.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
 import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
 import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { TradingBalance } from '../model/resources/balance.js';
@@ -74,6 +75,7 @@ export class ClientVenuePort implements VenuePort {
     if (account === 'futures') {
       this.marginAccounts = (symbols) => futuresAccounts(options.rest, symbols);
       this.futuresConfigs = () => options.rest.futures.getConfig();
+      this.setLeverage = (symbol, leverage) => setFuturesLeverage(options.rest, symbol, leverage);
     }
     // Every order report and balance passes here: one plain subscriber each, not filter + mergeMap hops.
     const session = this.session;
@@ -101,6 +103,7 @@ export class ClientVenuePort implements VenuePort {
 
   readonly marginAccounts?: (symbols: readonly string[]) => Promise<MarginAccount[]>;
   readonly futuresConfigs?: () => Promise<FuturesPositionConfig[]>;
+  readonly setLeverage?: (symbol: string, leverage: Decimal) => Promise<MarginAccount>;
 
   /** Connects, logs in and subscribes to order reports and balances. */
   async start(timeoutMs?: number): Promise<void> {
@@ -189,6 +192,20 @@ export class ClientVenuePort implements VenuePort {
     if (!this.streamUp) return attempt(viaRest);
     return attempt(viaStream).catch((error: unknown) => (notSent(error) ? viaRest() : Promise.reject(error)));
   }
+}
+
+/**
+ * Sets a contract's leverage. The exchange's PUT takes the isolated account's margin balance with
+ * it (required): the account's own, read first, so no margin moves. The account reports its
+ * margin balance with the position's unrealized PnL in it, and the PUT sets the margin without
+ * it (as the simulated venue does; the spec does not say), so that PnL is taken out first.
+ */
+async function setFuturesLeverage(rest: RestClient, symbol: string, leverage: Decimal): Promise<MarginAccount> {
+  const account = await rest.futures.getAccount(symbol);
+  const balance = account.currencies[0]?.margin_balance;
+  const unrealized = (account.positions ?? []).reduce((sum, p) => (p.pnl === undefined ? sum : sum.plus(p.pnl)), ZERO);
+  const margin = balance === undefined ? '0' : balance.minus(unrealized).toFixed();
+  return rest.futures.updateAccount(symbol, { margin_balance: margin, leverage: leverage.toFixed() });
 }
 
 /**

@@ -4,7 +4,9 @@ import { TradeloopError, ValidationError } from '../model/errors.js';
 import type {
   CancelAllIntent, CancelIntent, ClosePositionIntent, Intent, OrderListIntent, OrderSpec, PlaceIntent, ReplaceIntent,
 } from '../model/intent.js';
+import type { Decimal } from '../model/decimal.js';
 import type { TradingBalance } from '../model/resources/balance.js';
+import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { Order } from '../model/resources/order.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { OrderReport } from '../model/stream/order-report.js';
@@ -50,6 +52,8 @@ export interface ExecutionAdapterOptions {
   readonly adoptAs?: string;
   /** The symbols the bot trades: whose isolated accounts (margin, futures) it reads. */
   readonly symbols?: readonly string[];
+  /** Futures: the leverage to set on these contracts' isolated accounts at start, where the exchange has another. */
+  readonly leverage?: Readonly<Record<string, Decimal>>;
   /** Currencies of a symbol, for the strategies' currency flows. */
   readonly currencies?: CurrencyLookup;
   readonly recovery?: Partial<RecoveryOptions>;
@@ -113,7 +117,11 @@ export class ExecutionAdapter implements IntentExecutor {
     });
   }
 
-  /** Listens to the venue's reports, balances and reconnects, then reconciles once. */
+  /**
+   * Listens to the venue's reports, balances and reconnects, then reconciles once; on futures,
+   * then sets the configured leverage where the exchange has another (a refusal rejects: the bot
+   * must not trade at a leverage it was not given).
+   */
   async start(): Promise<ReconcileSummary> {
     const venue = this.options.venue;
     this.subscriptions.push(
@@ -121,7 +129,22 @@ export class ExecutionAdapter implements IntentExecutor {
       venue.balances$.subscribe((balances) => this.setBalances(balances)),
       venue.reconnected$.subscribe(() => void this.reconcile().catch(() => undefined)),
     );
-    return this.reconcile();
+    const summary = await this.reconcile();
+    await this.applyLeverage();
+    return summary;
+  }
+
+  private async applyLeverage(): Promise<void> {
+    const wanted = Object.entries(this.options.leverage ?? {});
+    if (wanted.length === 0) return;
+    const set = this.options.venue.setLeverage;
+    if (set === undefined) throw new ValidationError('bot.leverage', 'is for futures accounts: this venue account has no leverage', this.options.venue.account);
+    const changed: MarginAccount[] = [];
+    for (const [symbol, leverage] of wanted) {
+      if (this.account.marginAccount(symbol)?.leverage.equals(leverage) === true) continue;
+      changed.push(await set.call(this.options.venue, symbol, leverage));
+    }
+    if (changed.length > 0) await this.refreshMarginAccounts();
   }
 
   /** Stops listening; trackers stay readable. */

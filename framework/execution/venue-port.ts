@@ -52,6 +52,8 @@ export interface VenuePort {
   marginAccounts?(symbols: readonly string[]): Promise<MarginAccount[]>;
   /** Futures accounts: each contract's position configuration (the risk limit's terms). Absent elsewhere. */
   futuresConfigs?(): Promise<FuturesPositionConfig[]>;
+  /** Futures accounts: sets a contract's leverage on its isolated account; resolves to the account. Absent elsewhere. */
+  setLeverage?(symbol: string, leverage: Decimal): Promise<MarginAccount>;
   /** Order reports of the account, in the order the venue sent them. */
   readonly orderReports$: Observable<OrderReport>;
   /** Balance changes of the account. */

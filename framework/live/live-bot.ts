@@ -139,7 +139,7 @@ export class LiveBot {
       market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: liveSchedulers(),
       risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
       hooks: activityLog, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
-      shutdownTimeoutMs: config.execution.shutdownTimeoutMs, onLatency: (sample) => latencyLog.record(sample),
+      shutdownTimeoutMs: config.execution.shutdownTimeoutMs, onLatency: (sample) => latencyLog.record(sample), leverage: config.bot.leverage,
     });
     this.kernel = kernel;
     kernel.restore(recovered.orders);

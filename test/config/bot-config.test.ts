@@ -33,7 +33,7 @@ function writeConfig(text: string, name = 'bot.yaml'): string {
 describe('parseBotConfig', () => {
   it('fills every default of the schema', () => {
     const c = parseBotConfig(MINIMAL, '/srv/bots');
-    expect(c.bot).toEqual({ id: 'mm1', account: 'spot' });
+    expect(c.bot).toEqual({ id: 'mm1', account: 'spot', leverage: {} });
     expect(c.strategy).toEqual({ name: 'market-maker', symbols: ['ETHUSDT'], errorPolicy: 'halt', params: {} });
     expect(c.exchange).toBeUndefined();
     expect(c.risk).toEqual({});
@@ -83,7 +83,7 @@ describe('parseBotConfig', () => {
       [withMinimal({ bot: { id: 'MM1' } }), 'bot.id', 'must match ^[a-z0-9]{1,12}$'],
       [withMinimal({ bot: { id: 'mm1', acount: 'spot' } }), 'bot.acount', 'is not allowed (unknown key; did you mean account?)'],
       [withMinimal({ extra: {} }), 'extra', 'is not allowed (unknown key)'],
-      [withMinimal({ strategy: { name: 'x', symbols: ['ETHUSDT', 'eth'] } }), 'strategy.symbols[1]', 'must match ^[A-Z0-9]{2,30}$'],
+      [withMinimal({ strategy: { name: 'x', symbols: ['ETHUSDT', 'eth'] } }), 'strategy.symbols[1]', 'must be an exchange symbol: 2-40 capital letters, digits or _ (BTCUSDT, BTCUSDT_PERP)'],
       [withMinimal({ strategy: { name: 'x', symbols: [] } }), 'strategy.symbols', 'must have at least 1 item'],
       [withMinimal({ strategy: { name: 'x', symbols: 'ETHUSDT' } }), 'strategy.symbols', 'must be a list'],
       [withMinimal({ strategy: { name: 'x', symbols: ['AB'], errorPolicy: 'retry' } }), 'strategy.errorPolicy', 'must be one of halt, continue'],
@@ -233,5 +233,15 @@ describe('loadBotConfig', () => {
     const e = errorOf(() => loadBotConfig(file));
     expect([e.field, e.rule]).toEqual(['exchange.apiKey', SECRET_IN_CONFIG_RULE]);
     expect(e.message).not.toContain('abcdef123456');
+  });
+
+  it('bot.leverage: decimals by contract, on futures accounts and the strategy\'s contracts only', () => {
+    const base = { strategy: { name: 'market-maker', symbols: ['BTCUSDT_PERP'] } };
+    const c = parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { BTCUSDT_PERP: '2.5' } } }, '/srv/bots');
+    expect(c.bot.leverage['BTCUSDT_PERP']?.toFixed()).toBe('2.5');
+    expect(parseBotConfig({ ...base, bot: { id: 'f1' } }, '/srv/bots').bot.leverage).toEqual({});
+    expect(() => parseBotConfig({ ...base, bot: { id: 'f1', leverage: { BTCUSDT_PERP: '2' } } }, '/srv/bots')).toThrow(/bot\.leverage\.BTCUSDT_PERP.*is for futures accounts/);
+    expect(() => parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { ETHUSDT_PERP: '2' } } }, '/srv/bots')).toThrow(/must name one of strategy\.symbols/);
+    expect(() => parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { BTCUSDT_PERP: '0' } } }, '/srv/bots')).toThrow(/must be above 0/);
   });
 });

@@ -46,7 +46,8 @@ describe('a live bot on a futures account of the sandbox (real clients, loopback
     });
     ({ server, transport } = started);
     const rest = started.rest;
-    await rest.futures.updateAccount(SYMBOL, { margin_balance: '500', leverage: '10' });
+    // 500 USDT of margin at the exchange's default leverage; the bot sets 10 itself before trading.
+    await rest.futures.updateAccount(SYMBOL, { margin_balance: '500' });
     const key = server.apiKeys[0]!;
     const clock = new LiveClock();
     const session = TradingSession.create({
@@ -79,8 +80,12 @@ describe('a live bot on a futures account of the sandbox (real clients, loopback
     const kernel = new BotKernel({
       botId: 'fut', strategyId: 'perp', plugin, params: {}, instruments: [PERP], market: { books$: books, market$: new Subject<MarketEvent>() },
       venue: port, clock, schedulers: liveSchedulers(), risk: {}, errorPolicy: 'halt', unknownOrders: 'cancel', recovery: { retryDelayMs: 20 },
+      leverage: { [SYMBOL]: new Decimal('10') },
     });
     await kernel.start();
+    // The leverage changed on the exchange (the risk view reads the account it reported back), and
+    // no margin moved doing it: spot still has the 500 left after funding futures.
+    expect((await rest.spot.getBalance('USDT')).available.toFixed()).toBe('500');
     expect(kernel.pipeline.risk.leverage(SYMBOL)?.toFixed()).toBe('10');
     expect(kernel.pipeline.risk.futuresConfig(SYMBOL)?.limit_base?.toFixed()).toBe('1000');
     await eventually(() => context.ctx?.position(SYMBOL)?.margin?.exchangeQuantity.toFixed() === '0.2');
