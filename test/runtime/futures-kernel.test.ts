@@ -21,7 +21,7 @@ import { T0 } from '../backtest/venue/support/venue-fixture.js';
 const SYMBOL = 'BTCUSDT_PERP';
 
 /** A bot on a futures account of the simulated venue: BTCUSDT_PERP at 29999.0 / 30000.0, leverage 20 set on the exchange. */
-async function futuresBot() {
+async function futuresBot(leverage?: string) {
   const clock = new VirtualClock(T0);
   const scheduler = new VirtualClockScheduler(clock);
   const port = new SimulatedVenuePort('f', 'futures');
@@ -55,6 +55,7 @@ async function futuresBot() {
     botId: 'p', strategyId: 'perp', plugin, params: {}, instruments: [BTC_PERP], market: { books$: books, market$: new Subject<MarketEvent>() },
     venue: port, gateway: new SimulatedGateway(port, scheduler, new ConstantLatency(0), () => venue.advanceTo(clock.now())),
     clock, schedulers: virtualSchedulers(scheduler), risk: {}, errorPolicy: 'halt', unknownOrders: 'cancel',
+    leverage: leverage === undefined ? undefined : { [SYMBOL]: dec(leverage) },
   });
   await kernel.start();
   scheduler.advanceTo(T0);
@@ -89,5 +90,14 @@ describe('a bot on a futures account', () => {
     expect(position?.margin?.liquidationPrice).toBeDefined();
     // The futures port reports the futures balances, not the spot ones.
     expect(bot.kernel.adapter.account.balance('USDT')?.available.lessThan(dec('10000'))).toBe(true);
+  });
+
+  it('sets the configured leverage on the exchange before the strategy starts, and trades on it', async () => {
+    // 50 instead of the 20 set on the exchange: the limit becomes 1 000 000 / 50 = 20 000, so the
+    // strategy's 1 BTC at 29 000 is denied as well.
+    const bot = await futuresBot('50');
+    expect(bot.venue.futures.account('f', SYMBOL).leverage.toFixed()).toBe('50');
+    expect(bot.kernel.pipeline.risk.leverage(SYMBOL)?.toFixed()).toBe('50');
+    expect(bot.reports).toEqual(['denied:futures-risk-limit', 'denied:futures-risk-limit']);
   });
 });
