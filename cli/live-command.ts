@@ -82,7 +82,8 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const speed = values.speed ?? config.paper.speed;
     const server = await SandboxServer.start({
       venue: simulatedVenueFactory(), market: marketSource(recording, config.paper.seed), speed,
-      accounts: [{ id: 'main', spot: Object.fromEntries(Object.entries(config.paper.balances).map(([c, v]) => [c, toWire(v)])) }],
+      // A futures bot's paper balances are its futures margin; a spot bot's its spot holdings.
+      accounts: [{ id: 'main', [config.bot.account === 'futures' ? 'futures' : 'spot']: Object.fromEntries(Object.entries(config.paper.balances).map(([c, v]) => [c, toWire(v)])) }],
       latency: addedLatency(config.paper.latency, config.paper.seed),
       // The bot asks for "since an hour ago" and stamps its journal with the wall clock: the market is served as now.
       shiftToNow: !values.recordedTime,
@@ -96,7 +97,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
     try {
       const stopOn = [server.done, ...(duration === undefined ? [] : [sleep(duration)])];
       return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, stopOn, async (bot) => {
-        console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances));
+        console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances, config.bot.account));
       }, (bot) => void bot.trading.then(() => server.play()));
     } finally {
       await server.close();

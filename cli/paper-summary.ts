@@ -10,14 +10,18 @@ import { formatStatus } from '../framework/runtime/bot-kernel.js';
 /**
  * The end-of-run summary of `tradeloop paper`: orders and fills the bot made, fees, the realized
  * PnL the bot computed, and the sandbox account's final balances next to the starting ones (their
- * difference is the run's PnL by currency, fees included). Balances are the exchange's, read over
- * REST after the bot stopped.
+ * difference is the run's PnL by currency, fees included). Balances are the exchange's, of the
+ * account the bot traded (a futures bot's are its futures margin, open positions' margin included),
+ * read over REST after the bot stopped.
  */
-export async function paperSummary(bot: LiveBot, baseUrl: string, credentials: ApiCredentials, start: Balances): Promise<string> {
+export async function paperSummary(
+  bot: LiveBot, baseUrl: string, credentials: ApiCredentials, start: Balances, account: 'spot' | 'margin' | 'futures' = 'spot',
+): Promise<string> {
   const transport = new RestTransport({ baseUrl, credentials });
   let balances: TradingBalance[];
   try {
-    balances = await new RestClient(transport).spot.getBalances();
+    const rest = new RestClient(transport);
+    balances = await (account === 'futures' ? rest.futures.getBalances() : rest.spot.getBalances());
   } finally {
     await transport.close();
   }

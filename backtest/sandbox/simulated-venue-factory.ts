@@ -12,7 +12,7 @@ import type { VenueFactory } from './sandbox-config.js';
 export function simulatedVenueFactory(startTime = 0, options: SimulatedVenueOptions = {}): VenueFactory {
   return ({ symbols, accounts, onEvent }) => new SimulatedVenue(
     Object.entries(symbols).map(([code, info]) => new Instrument(code, info)),
-    Object.fromEntries(accounts.map((a) => [a.id, { spot: a.spot, wallet: a.wallet }])),
+    Object.fromEntries(accounts.map((a) => [a.id, { spot: a.spot, wallet: a.wallet, futures: a.futures }])),
     (instrument) => new ReplayedSymbolMarket(instrument),
     onEvent,
     startTime,

@@ -7,7 +7,7 @@ import { loadStrategy } from '../../framework/runtime/plugin-loader.js';
 const CONFIG_DIR = fileURLToPath(new URL('../../config/', import.meta.url));
 
 describe('example configs', () => {
-  it.each(['market-maker', 'ma-crossover', 'bracket'])('config/%s.yaml loads, names its plugin and passes its parameter schema and the risk config', async (name) => {
+  it.each(['market-maker', 'ma-crossover', 'bracket', 'perp-maker'])('config/%s.yaml loads, names its plugin and passes its parameter schema and the risk config', async (name) => {
     const config = loadBotConfig(`${CONFIG_DIR}${name}.yaml`);
     expect(config.strategy.name).toBe(name);
     const loaded = await loadStrategy(config.strategy.name, config.strategy.params);

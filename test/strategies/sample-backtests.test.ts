@@ -8,6 +8,7 @@ import { loadStrategyPlugin } from '../../framework/runtime/plugin-loader.js';
 
 const CONFIG_DIR = fileURLToPath(new URL('../../config/', import.meta.url));
 const SAMPLE = fileURLToPath(new URL('../../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
+const PERP_SAMPLE = fileURLToPath(new URL('../../backtest/samples/synthetic-btc-perp.v3.jsonl.gz', import.meta.url));
 
 /** Runs config/<name>.yaml over the sample recording; returns the result and the error log lines. */
 async function backtest(name: string): Promise<{ result: BacktestResult; errors: string[] }> {
@@ -42,6 +43,23 @@ describe('example configs on the sample recording', () => {
     const { result, errors } = await backtest('ma-crossover');
     expect(errors).toEqual([]);
     expect(result.orders.map((o) => `${o.side} ${o.type} ${o.filledQuantity.toFixed()} ${o.status}`)).toEqual(['buy market 0.01 filled', 'sell market 0.01 filled']);
+  }, 60_000);
+
+  it('perp-maker: maker fills on both sides of the perpetual, position within maxPosition (0.05), at the configured leverage', async () => {
+    const config = loadBotConfig(`${CONFIG_DIR}perp-maker.yaml`);
+    const { plugin } = await loadStrategyPlugin(config.strategy.name);
+    const errors: string[] = [];
+    const result = await runBacktest({
+      strategyRef: 'perp-maker', plugin, params: plugin.parseParams(config.strategy.params), symbols: config.strategy.symbols, recordings: [PERP_SAMPLE],
+      balances: config.backtest.balances, risk: config.risk, seed: config.backtest.seed, errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
+      account: 'futures', leverage: config.bot.leverage,
+      logger: { log: (level, message) => void (level === 'error' ? errors.push(message) : undefined) },
+    });
+    expect(errors).toEqual([]);
+    expect(result.fills.some((f) => f.side === 'buy') && result.fills.some((f) => f.side === 'sell')).toBe(true);
+    expect(result.fills.every((f) => f.liquidity === 'maker')).toBe(true);
+    expect(positions(result).every((q) => q.abs().lessThanOrEqualTo(dec('0.05')))).toBe(true);
+    expect(result.meta.futures?.liquidations).toEqual([]);
   }, 60_000);
 
   it('bracket: completes brackets, each entry followed by its exit', async () => {

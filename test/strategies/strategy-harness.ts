@@ -8,7 +8,7 @@ import type { CandlesEvent } from '../../framework/model/stream/market-events.js
 import type { OrderReport, ReportType } from '../../framework/model/stream/order-report.js';
 import { virtualSchedulers } from '../../framework/runtime/runtime-ports.js';
 import { StrategyEngine } from '../../framework/runtime/strategy-engine.js';
-import type { StrategyPlugin } from '../../framework/runtime/strategy.js';
+import type { PositionView, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
 import { VirtualClock } from '../../framework/time/clock.js';
 import { FakePorts } from '../runtime/runtime-fixtures.js';
@@ -25,7 +25,13 @@ export const BTCUSDT = new Instrument('BTCUSDT', parseSymbolInfo({
   take_rate: '0.001', make_rate: '0.001', fee_currency: 'USDT',
 }));
 
-const INSTRUMENTS = new Map([ETHUSDT, BTCUSDT].map((i) => [i.symbol, i]));
+/** BTCUSDT_PERP: a perpetual on the BTCUSDT grid, margin and fees in USDT. */
+export const BTCUSDT_PERP = new Instrument('BTCUSDT_PERP', parseSymbolInfo({
+  type: 'futures', contract_type: 'perpetual', expiry: null, underlying: 'BTC', base_currency: null, quote_currency: 'USDT',
+  quantity_increment: '0.00001', tick_size: '0.01', take_rate: '0.0005', make_rate: '0.0002', fee_currency: 'USDT', margin_trading: true,
+}));
+
+const INSTRUMENTS = new Map([ETHUSDT, BTCUSDT, BTCUSDT_PERP].map((i) => [i.symbol, i]));
 /** Start of virtual time in the strategy tests (UNIX ms). */
 export const T0 = 1_700_000_000_000;
 
@@ -50,10 +56,11 @@ export class StrategyHarness<P> {
   private readonly books = new Map<string, OrderBook>();
   private sequence = 0;
 
-  constructor(plugin: StrategyPlugin<P>, rawParams: unknown) {
+  /** `positions`: the execution side's positions (margin terms included) when a test plays them; else the engine's own. */
+  constructor(plugin: StrategyPlugin<P>, rawParams: unknown, positions?: (symbol: string) => PositionView | undefined) {
     const params = plugin.parseParams(rawParams);
     this.engine = new StrategyEngine({
-      strategyId: 's', strategy: plugin.create(params), params, sink: this.ports.sink, market: this.ports.marketSource,
+      strategyId: 's', strategy: plugin.create(params), params, sink: this.ports.sink, market: this.ports.marketSource, positions,
       account: this.ports.account, clock: this.scheduler.clock, schedulers: virtualSchedulers(this.scheduler), errorPolicy: 'halt',
       instruments: (symbol) => INSTRUMENTS.get(symbol),
       onHalt: (error) => {
