@@ -107,7 +107,14 @@ export class StreamedRowsWriter {
       return;
     }
     if (index < this.nextOrder) return;
-    this.waiting.set(index, record ?? null);
+    if (index > this.nextOrder) {
+      this.waiting.set(index, record ?? null);
+      return;
+    }
+    // The oldest order still open ended: it goes out, with those that ended while it was open.
+    this.nextOrder++;
+    if (record !== undefined) this.writeOrder(record);
+    if (this.waiting.size === 0) return;
     for (let next = this.waiting.get(this.nextOrder); next !== undefined; next = this.waiting.get(this.nextOrder)) {
       this.waiting.delete(this.nextOrder);
       this.nextOrder++;
