@@ -7,6 +7,9 @@ import { equityCells, equityColumns, FILL_COLUMNS, fillCells, ORDER_COLUMNS, ord
 import { RowDigest } from './row-digest.js';
 import { RunningMetrics, type RunTotals } from './running-metrics.js';
 
+/** Where the equity's text sits in an equity.csv line (after the time and its ISO text). */
+const EQUITY_CELL = 2;
+
 /** Characters of CSV text gathered before they are appended to their file. */
 const FLUSH_CHARS = 1 << 16;
 
@@ -92,9 +95,10 @@ export class StreamedRowsWriter {
 
   /** An equity sample, at or after every earlier one. */
   sample(point: EquityPoint): void {
-    this.metrics.addEquity(point);
+    const cells = equityCells(point, this.symbols);
+    this.metrics.addEquity(point, cells[EQUITY_CELL]);
     this.digest.addEquity(point);
-    this.equity.writePlain(equityCells(point, this.symbols));
+    this.equity.writePlain(cells);
   }
 
   /**
