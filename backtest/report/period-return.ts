@@ -10,13 +10,13 @@ import { parseScaled } from '../../framework/model/scaled.js';
  * same result:
  *
  * With V and P those integers, `(V - P) / P` in doubles is the exact return `r` correctly rounded
- * (V - P and P are exact, and IEEE division rounds correctly). decimal.js rounds the quotient to 50
- * digits and the difference again, so its decimal lies within 1.5e-49 of `r`, and the double it
- * becomes is the same unless a rounding boundary (a midpoint between two doubles) lies between
- * them. It cannot: such a midpoint m has 54 significant bits, so `r - m`, when not zero, is at
- * least `|r| x 2^-54 / P >= 2^-54 / P^2 > 2^-160 = 6.8e-49` away (|r| >= 1 / P, P < 2^53); it
- * cannot be zero either (r = m would need P divisible by 2^54); nor can decimal.js's 50-digit
- * value be m itself (m has more than 50 significant digits).
+ * (V - P and P are exact, and IEEE division rounds correctly). decimal.js rounds the quotient (in
+ * (0, 2)) to 50 digits and the difference again, so its decimal lies within 0.6e-49 of `r`, and
+ * the double it becomes is the same unless a rounding boundary (a midpoint between two doubles)
+ * lies between them or is that decimal. Neither can happen: a midpoint near r is an odd multiple
+ * of 2^e with 2^e >= |r| x 2^-55, so `r - m` is a multiple of 2^e / P, at least `2^-55 / P^2 >
+ * 2^-161 = 3.4e-49` when not zero (|r| >= 1 / P, P < 2^53), and zero would need P divisible by
+ * 2^55; and a midpoint below 1 has more than 50 significant digits, which decimal.js's value has not.
  */
 export function periodReturn(value: Decimal, previous: Decimal, valueText?: string, previousText?: string): number {
   if (valueText !== undefined && previousText !== undefined) {
