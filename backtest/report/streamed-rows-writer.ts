@@ -3,12 +3,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EquityPoint, FillRecord, OrderRecord, StreamedRows } from './backtest-result.js';
 import { CSV_EOL, csvField } from './csv.js';
-import { equityCells, equityColumns, FILL_COLUMNS, fillCells, ORDER_COLUMNS, orderCells } from './report-files.js';
+import { equityColumns, FILL_COLUMNS, fillCells, iso, ORDER_COLUMNS, orderCells, positionCells } from './report-files.js';
 import { RowDigest } from './row-digest.js';
 import { RunningMetrics, type RunTotals } from './running-metrics.js';
-
-/** Where the equity's text sits in an equity.csv line (after the time and its ISO text). */
-const EQUITY_CELL = 2;
 
 /** Characters of CSV text gathered before they are appended to their file. */
 const FLUSH_CHARS = 1 << 16;
@@ -72,6 +69,8 @@ export class StreamedRowsWriter {
   private readonly equity: CsvFile;
   private readonly symbols: readonly string[];
   private ordersWritten = 0;
+  private lastPositions: EquityPoint['positions'] | undefined;
+  private lastPositionCells: readonly string[] = [];
   private nextOrder = 0;
   /** Orders that ended before an older one did, by creation index (null: ended unlisted). */
   private readonly waiting = new Map<number, OrderRecord | null>();
@@ -95,10 +94,15 @@ export class StreamedRowsWriter {
 
   /** An equity sample, at or after every earlier one. */
   sample(point: EquityPoint): void {
-    const cells = equityCells(point, this.symbols);
-    this.metrics.addEquity(point, cells[EQUITY_CELL]);
+    // Samples share their positions record until a fill: its cells are written out once per record.
+    if (point.positions !== this.lastPositions) {
+      this.lastPositions = point.positions;
+      this.lastPositionCells = positionCells(point.positions, this.symbols);
+    }
+    const equityText = point.equity.toFixed();
+    this.metrics.addEquity(point, equityText);
     this.digest.addEquity(point);
-    this.equity.writePlain(cells);
+    this.equity.writePlain([String(point.time), iso(point.time), equityText, ...this.lastPositionCells]);
   }
 
   /**
