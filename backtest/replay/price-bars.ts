@@ -2,29 +2,48 @@ import { Decimal } from '../../framework/model/decimal.js';
 import type { PriceBar } from '../report/backtest-result.js';
 import { bucketStart, RESOLUTIONS_MS } from '../report/time-resolution.js';
 
-/** A bar as the exact texts it was built from, with their float values for quick comparisons. */
-interface TextBar {
-  readonly time: number;
-  readonly open: string;
-  high: string;
-  highValue: number;
-  low: string;
-  lowValue: number;
-  close: string;
-}
+/**
+ * A symbol's bars as the exact texts they were built from, with the float values of their highs
+ * and lows for quick comparisons, column by column: no object per bar (a long run's bars each
+ * outlive the young generation until they merge, and the floats sit unboxed in their lists).
+ */
+class SymbolBars {
+  times: number[] = [];
+  opens: string[] = [];
+  highs: string[] = [];
+  highValues: number[] = [];
+  lows: string[] = [];
+  lowValues: number[] = [];
+  closes: string[] = [];
 
-/** A symbol's bars and their current width. */
-interface SymbolBars {
-  widthMs: number;
-  list: TextBar[];
-}
+  constructor(public widthMs: number) {}
 
-function isHigher(price: string, value: number, bar: TextBar): boolean {
-  return value > bar.highValue || (value === bar.highValue && price !== bar.high && new Decimal(price).greaterThan(bar.high));
-}
+  get count(): number {
+    return this.times.length;
+  }
 
-function isLower(price: string, value: number, bar: TextBar): boolean {
-  return value < bar.lowValue || (value === bar.lowValue && price !== bar.low && new Decimal(price).lessThan(bar.low));
+  push(time: number, open: string, high: string, highValue: number, low: string, lowValue: number, close: string): void {
+    this.times.push(time);
+    this.opens.push(open);
+    this.highs.push(high);
+    this.highValues.push(highValue);
+    this.lows.push(low);
+    this.lowValues.push(lowValue);
+    this.closes.push(close);
+  }
+
+  /** Folds a later price range (`high`, `low`, then `close`) into bar `i`. */
+  merge(i: number, high: string, highValue: number, low: string, lowValue: number, close: string): void {
+    this.closes[i] = close;
+    if (highValue > this.highValues[i]! || (highValue === this.highValues[i] && high !== this.highs[i] && new Decimal(high).greaterThan(this.highs[i]!))) {
+      this.highs[i] = high;
+      this.highValues[i] = highValue;
+    }
+    if (lowValue < this.lowValues[i]! || (lowValue === this.lowValues[i] && low !== this.lows[i] && new Decimal(low).lessThan(this.lows[i]!))) {
+      this.lows[i] = low;
+      this.lowValues[i] = lowValue;
+    }
+  }
 }
 
 /** The next width of {@link RESOLUTIONS_MS} that is a whole multiple of `width`, if any. */
@@ -55,26 +74,17 @@ export class PriceBars {
   /** Adds a price of `symbol` at `time`. */
   add(symbol: string, price: string, time: number): void {
     let bars = this.bars.get(symbol);
-    if (bars === undefined) this.bars.set(symbol, (bars = { widthMs: this.barMs, list: [] }));
-    const list = bars.list;
+    if (bars === undefined) this.bars.set(symbol, (bars = new SymbolBars(this.barMs)));
     const start = bucketStart(time, bars.widthMs);
-    const last = list[list.length - 1];
+    const last = bars.count - 1;
     const value = Number(price);
-    if (last === undefined || last.time < start) {
-      list.push({ time: start, open: price, high: price, highValue: value, low: price, lowValue: value, close: price });
-      if (list.length > this.maxBars) this.coarsen(bars);
+    if (last < 0 || bars.times[last]! < start) {
+      bars.push(start, price, price, value, price, value, price);
+      if (bars.count > this.maxBars) this.coarsen(symbol, bars);
       return;
     }
-    if (last.time > start) return;
-    last.close = price;
-    if (isHigher(price, value, last)) {
-      last.high = price;
-      last.highValue = value;
-    }
-    if (isLower(price, value, last)) {
-      last.low = price;
-      last.lowValue = value;
-    }
+    if (bars.times[last]! > start) return;
+    bars.merge(last, price, value, price, value, price);
   }
 
   /** The current bar width of `symbol`, ms. */
@@ -84,33 +94,28 @@ export class PriceBars {
 
   /** The bars of `symbol`, oldest first. */
   list(symbol: string): PriceBar[] {
-    return (this.bars.get(symbol)?.list ?? []).map((b) => ({
-      time: b.time, open: new Decimal(b.open), high: new Decimal(b.high), low: new Decimal(b.low), close: new Decimal(b.close),
+    const bars = this.bars.get(symbol);
+    if (bars === undefined) return [];
+    return bars.times.map((time, i) => ({
+      time, open: new Decimal(bars.opens[i]!), high: new Decimal(bars.highs[i]!), low: new Decimal(bars.lows[i]!), close: new Decimal(bars.closes[i]!),
     }));
   }
 
-  private coarsen(bars: SymbolBars): void {
-    for (let width = coarserThan(bars.widthMs); width !== undefined && bars.list.length > this.maxBars; width = coarserThan(width)) {
-      const merged: TextBar[] = [];
-      for (const bar of bars.list) {
-        const start = bucketStart(bar.time, width);
-        const last = merged[merged.length - 1];
-        if (last === undefined || last.time !== start) {
-          merged.push({ ...bar, time: start });
-          continue;
-        }
-        last.close = bar.close;
-        if (isHigher(bar.high, bar.highValue, last)) {
-          last.high = bar.high;
-          last.highValue = bar.highValue;
-        }
-        if (isLower(bar.low, bar.lowValue, last)) {
-          last.low = bar.low;
-          last.lowValue = bar.lowValue;
+  private coarsen(symbol: string, bars: SymbolBars): void {
+    let current = bars;
+    for (let width = coarserThan(bars.widthMs); width !== undefined && current.count > this.maxBars; width = coarserThan(width)) {
+      const merged = new SymbolBars(width);
+      for (let i = 0; i < current.count; i++) {
+        const start = bucketStart(current.times[i]!, width);
+        const last = merged.count - 1;
+        if (last < 0 || merged.times[last] !== start) {
+          merged.push(start, current.opens[i]!, current.highs[i]!, current.highValues[i]!, current.lows[i]!, current.lowValues[i]!, current.closes[i]!);
+        } else {
+          merged.merge(last, current.highs[i]!, current.highValues[i]!, current.lows[i]!, current.lowValues[i]!, current.closes[i]!);
         }
       }
-      bars.list = merged;
-      bars.widthMs = width;
+      current = merged;
     }
+    this.bars.set(symbol, current);
   }
 }

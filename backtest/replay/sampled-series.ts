@@ -15,7 +15,13 @@ export interface SampledPoint<T> {
  * time before the last bucket are dropped (series are fed in time order).
  */
 export class SampledSeries<T> {
-  private points: { time: number; value: T }[] = [];
+  /**
+   * Bucket starts and values as two parallel lists rather than an object per point: a long run's
+   * points each outlive the young generation until their bucket merges (and number values then
+   * sit unboxed in their list).
+   */
+  private times: number[] = [];
+  private values: T[] = [];
   private widthIndex: number;
 
   constructor(
@@ -32,40 +38,45 @@ export class SampledSeries<T> {
 
   /** Whether a value at `time` would start a new bucket (callers sample only then: a read per bucket). */
   startsBucket(time: number): boolean {
-    const last = this.points[this.points.length - 1];
-    return last === undefined || bucketStart(time, this.widthMs) > last.time;
+    const count = this.times.length;
+    return count === 0 || bucketStart(time, this.widthMs) > this.times[count - 1]!;
   }
 
   /** Sets the value of the bucket holding `time` (replacing an earlier value of the same bucket). */
   add(time: number, value: T): void {
     const start = bucketStart(time, this.widthMs);
-    const last = this.points[this.points.length - 1];
-    if (last !== undefined && start < last.time) return;
-    if (last !== undefined && start === last.time) {
-      last.value = value;
+    const last = this.times.length - 1;
+    if (last >= 0 && start < this.times[last]!) return;
+    if (last >= 0 && start === this.times[last]) {
+      this.values[last] = value;
       return;
     }
-    this.points.push({ time: start, value });
-    if (this.points.length > this.maxPoints) this.coarsen();
+    this.times.push(start);
+    this.values.push(value);
+    if (this.times.length > this.maxPoints) this.coarsen();
   }
 
   /** The points, oldest first. */
   list(): SampledPoint<T>[] {
-    return this.points.map((p) => ({ time: p.time, value: p.value }));
+    return this.times.map((time, i) => ({ time, value: this.values[i] as T }));
   }
 
   private coarsen(): void {
-    while (this.points.length > this.maxPoints && this.widthIndex < RESOLUTIONS_MS.length - 1) {
+    while (this.times.length > this.maxPoints && this.widthIndex < RESOLUTIONS_MS.length - 1) {
       this.widthIndex++;
       const width = this.widthMs;
-      const merged: { time: number; value: T }[] = [];
-      for (const p of this.points) {
-        const start = bucketStart(p.time, width);
-        const last = merged[merged.length - 1];
-        if (last !== undefined && last.time === start) last.value = p.value;
-        else merged.push({ time: start, value: p.value });
+      const times: number[] = [];
+      const values: T[] = [];
+      for (let i = 0; i < this.times.length; i++) {
+        const start = bucketStart(this.times[i]!, width);
+        if (times.length > 0 && times[times.length - 1] === start) values[values.length - 1] = this.values[i] as T;
+        else {
+          times.push(start);
+          values.push(this.values[i] as T);
+        }
       }
-      this.points = merged;
+      this.times = times;
+      this.values = values;
     }
   }
 }

@@ -1,6 +1,7 @@
 import type { Decimal } from '../../framework/model/decimal.js';
 import { ZERO } from '../../framework/model/decimal.js';
 import type { EquityPoint } from './backtest-result.js';
+import { periodReturn } from './period-return.js';
 
 /** Milliseconds in the 365-day year used to annualise ratios. */
 export const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
@@ -147,36 +148,43 @@ export class PeriodReturns {
   readonly returns: number[] = [];
   private nextGrid = Number.NaN;
   private current: Decimal | undefined;
+  private currentText: string | undefined;
   private previous: Decimal | undefined;
+  private previousText: string | undefined;
   private lastTime = Number.NaN;
 
   constructor(private readonly periodMs: number) {}
 
-  /** One sample, at or after every earlier one. */
-  add(point: EquityPoint): void {
+  /**
+   * One sample, at or after every earlier one; `equityText`, when the caller has it, is the
+   * sample's equity as `toFixed()` writes it (it spares a division, see {@link periodReturn}).
+   */
+  add(point: EquityPoint, equityText?: string): void {
     if (this.current === undefined) {
       this.nextGrid = point.time;
     } else {
-      for (; this.nextGrid < point.time; this.nextGrid += this.periodMs) this.emit(this.current);
+      for (; this.nextGrid < point.time; this.nextGrid += this.periodMs) this.emit(this.current, this.currentText);
     }
     this.current = point.equity;
+    this.currentText = equityText;
     this.lastTime = point.time;
   }
 
   /** Values the grid times up to the last sample; the returns are complete after it. */
   finish(): readonly number[] {
     if (this.current !== undefined) {
-      for (; this.nextGrid <= this.lastTime; this.nextGrid += this.periodMs) this.emit(this.current);
+      for (; this.nextGrid <= this.lastTime; this.nextGrid += this.periodMs) this.emit(this.current, this.currentText);
     }
     return this.returns;
   }
 
-  private emit(value: Decimal): void {
+  private emit(value: Decimal, text: string | undefined): void {
     const previous = this.previous;
+    const previousText = this.previousText;
     this.previous = value;
+    this.previousText = text;
     if (previous === undefined || previous.lessThanOrEqualTo(ZERO)) return;
-    // An unchanged value (most periods of a flat account) is a zero return without a division.
-    this.returns.push(value === previous || value.equals(previous) ? 0 : value.dividedBy(previous).minus(1).toNumber());
+    this.returns.push(periodReturn(value, previous, text, previousText));
   }
 }
 

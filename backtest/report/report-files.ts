@@ -64,7 +64,12 @@ export function orderCells(o: OrderRecord): string[] {
 
 /** A line of equity.csv: the position of each of `symbols`, 0 when absent. */
 export function equityCells(p: EquityPoint, symbols: readonly string[]): string[] {
-  return [String(p.time), iso(p.time), p.equity.toFixed(), ...symbols.map((s) => (p.positions[s] ?? ZERO).toFixed())];
+  return [String(p.time), iso(p.time), p.equity.toFixed(), ...positionCells(p.positions, symbols)];
+}
+
+/** The position cells of an equity.csv line: each of `symbols`, 0 when absent. */
+export function positionCells(positions: EquityPoint['positions'], symbols: readonly string[]): string[] {
+  return symbols.map((s) => (positions[s] ?? ZERO).toFixed());
 }
 
 /** fills.csv: one line per fill in time order. */

@@ -87,8 +87,11 @@ export class RunningMetrics {
     }
   }
 
-  /** One equity sample, at or after every earlier one. */
-  addEquity(point: EquityPoint): void {
+  /**
+   * One equity sample, at or after every earlier one; `equityText`, when the caller has it, is its
+   * equity as `toFixed()` writes it (the returns then spare most divisions, same figures).
+   */
+  addEquity(point: EquityPoint, equityText?: string): void {
     const previous = this.last;
     if (previous !== undefined && point.time < previous.time) {
       throw new ValidationError(`equity[${this.samples}].time`, 'must not be before the previous one', point.time);
@@ -106,7 +109,7 @@ export class RunningMetrics {
       this.area = this.area.plus(previous.equity.times(point.time - previous.time));
       if (Object.values(previous.positions).some((q) => !q.isZero())) this.heldMs += point.time - previous.time;
     }
-    this.returns.add(point);
+    this.returns.add(point, equityText);
     this.drawdown.add(point);
   }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { EquityPoint, FillRecord, OrderRecord, StreamedRows } from './backtest-result.js';
 import { CSV_EOL, csvField } from './csv.js';
-import { equityCells, equityColumns, FILL_COLUMNS, fillCells, ORDER_COLUMNS, orderCells } from './report-files.js';
+import { equityColumns, FILL_COLUMNS, fillCells, iso, ORDER_COLUMNS, orderCells, positionCells } from './report-files.js';
 import { RowDigest } from './row-digest.js';
 import { RunningMetrics, type RunTotals } from './running-metrics.js';
 
@@ -69,6 +69,8 @@ export class StreamedRowsWriter {
   private readonly equity: CsvFile;
   private readonly symbols: readonly string[];
   private ordersWritten = 0;
+  private lastPositions: EquityPoint['positions'] | undefined;
+  private lastPositionCells: readonly string[] = [];
   private nextOrder = 0;
   /** Orders that ended before an older one did, by creation index (null: ended unlisted). */
   private readonly waiting = new Map<number, OrderRecord | null>();
@@ -92,9 +94,15 @@ export class StreamedRowsWriter {
 
   /** An equity sample, at or after every earlier one. */
   sample(point: EquityPoint): void {
-    this.metrics.addEquity(point);
+    // Samples share their positions record until a fill: its cells are written out once per record.
+    if (point.positions !== this.lastPositions) {
+      this.lastPositions = point.positions;
+      this.lastPositionCells = positionCells(point.positions, this.symbols);
+    }
+    const equityText = point.equity.toFixed();
+    this.metrics.addEquity(point, equityText);
     this.digest.addEquity(point);
-    this.equity.writePlain(equityCells(point, this.symbols));
+    this.equity.writePlain([String(point.time), iso(point.time), equityText, ...this.lastPositionCells]);
   }
 
   /**
@@ -107,7 +115,14 @@ export class StreamedRowsWriter {
       return;
     }
     if (index < this.nextOrder) return;
-    this.waiting.set(index, record ?? null);
+    if (index > this.nextOrder) {
+      this.waiting.set(index, record ?? null);
+      return;
+    }
+    // The oldest order still open ended: it goes out, with those that ended while it was open.
+    this.nextOrder++;
+    if (record !== undefined) this.writeOrder(record);
+    if (this.waiting.size === 0) return;
     for (let next = this.waiting.get(this.nextOrder); next !== undefined; next = this.waiting.get(this.nextOrder)) {
       this.waiting.delete(this.nextOrder);
       this.nextOrder++;
