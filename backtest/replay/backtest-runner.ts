@@ -99,8 +99,9 @@ const ACCOUNT = 'backtest';
 /** The REST path of recorded futures info (mark, funding, settlement prices). */
 const FUTURES_INFO_PATH = '/api/3/public/futures/info';
 /**
- * Canceled orders the venue keeps in its history: nothing in a backtest reads more than the
- * latest (an unknown outcome's lookup), and a market maker cancels thousands.
+ * Canceled orders the venue keeps in its history, and finished orders the bot's account keeps:
+ * nothing in a backtest reads more than the latest (an unknown outcome's lookup; reports are
+ * never late), and a market maker cancels thousands.
  */
 const UNFILLED_HISTORY_KEPT = 1_000;
 const LOOKAHEAD = 64;
@@ -175,7 +176,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     market: { books$: feed.books$, market$: feed.market$, candleClosed$: closedCandles(feed.market$) },
     venue: port, gateway: new SimulatedGateway(port, scheduler, latency, () => venue.advanceTo(clock.now())),
     clock, schedulers: virtualSchedulers(scheduler), risk: options.risk ?? {}, errorPolicy: options.errorPolicy ?? 'halt',
-    unknownOrders: 'cancel', logger, leverage: options.leverage,
+    unknownOrders: 'cancel', logger, leverage: options.leverage, finishedOrdersKept: UNFILLED_HISTORY_KEPT,
     hooks: {
       onTrack: (info) => late.collector?.onTrack(info),
       onOrderFinished: (tracker) => late.collector?.onOrderFinished(tracker),

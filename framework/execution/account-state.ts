@@ -39,8 +39,8 @@ export const TRADES_KEPT = 100_000;
 export class AccountState {
   private readonly trackers = new Map<string, OrderTracker>();
   private readonly bookedTrades = new BoundedSet<string>(TRADES_KEPT);
-  /** Finished orders in the order they ended; the oldest are forgotten beyond {@link FINISHED_KEPT}. */
-  private readonly finished = new BoundedSet<string>(FINISHED_KEPT);
+  /** Finished orders in the order they ended; the oldest are forgotten beyond `finishedKept`. */
+  private readonly finished: BoundedSet<string>;
   readonly positions: PositionBook;
   private readonly balanceMap = new Map<string, TradingBalance>();
   /** Margin and futures: the isolated account of each symbol as the venue last reported it. */
@@ -60,8 +60,11 @@ export class AccountState {
     currencies?: CurrencyLookup,
     private readonly onBooked?: (info: TrackedOrderInfo, fill: OrderFill) => void,
     private readonly onFinished?: (tracker: OrderTracker) => void,
+    /** Finished orders kept for late reports and lookups ({@link FINISHED_KEPT} by default). */
+    finishedKept = FINISHED_KEPT,
   ) {
     this.positions = new PositionBook(currencies);
+    this.finished = new BoundedSet<string>(finishedKept);
   }
 
   /** Balance notifications and snapshots carry absolute values: each entry replaces its currency. */

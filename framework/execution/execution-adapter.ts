@@ -50,6 +50,11 @@ export interface ExecutionAdapterOptions {
   readonly unknownOrders?: UnknownOrderPolicy;
   /** The strategy adopted orders are booked to (none by default: they are tracked, not attributed). */
   readonly adoptAs?: string;
+  /**
+   * Finished orders the account keeps for late reports and lookups (the account state's default
+   * when absent). A backtest, whose reports are never late, keeps fewer and holds less memory.
+   */
+  readonly finishedOrdersKept?: number;
   /** The symbols the bot trades: whose isolated accounts (margin, futures) it reads. */
   readonly symbols?: readonly string[];
   /** Futures: the leverage to set on these contracts' isolated accounts at start, where the exchange has another. */
@@ -108,7 +113,7 @@ export class ExecutionAdapter implements IntentExecutor {
   readonly balances$: Observable<readonly TradingBalance[]> = this.balanceSubject.asObservable();
 
   constructor(private readonly options: ExecutionAdapterOptions) {
-    this.account = new AccountState(options.currencies, options.onFill, options.onOrderFinished);
+    this.account = new AccountState(options.currencies, options.onFill, options.onOrderFinished, options.finishedOrdersKept);
     this.recovery = { ...DEFAULT_RECOVERY, ...options.recovery };
     this.gateway = options.gateway ?? new PortGateway(options.venue, this.recovery, options.onLatency === undefined ? undefined : { clock: options.clock, record: options.onLatency });
     this.cancellation = new OrderCancellation({

@@ -61,6 +61,8 @@ export interface BotKernelOptions {
   readonly venue: VenuePort;
   /** Where the execution engine's commands go; a PortGateway over `venue` by default (live, sandbox). */
   readonly gateway?: VenueGateway;
+  /** Finished orders the account keeps for late reports and lookups (the account's default when absent). */
+  readonly finishedOrdersKept?: number;
   /** Futures: the leverage set on these contracts' isolated accounts before the strategy starts. */
   readonly leverage?: Readonly<Record<string, Decimal>>;
   /** Told of each order request's measured latency (live and paper: what a backtest can replay). */
@@ -130,7 +132,7 @@ export class BotKernel {
     this.ids = new ClientOrderIdGenerator(options.botId, options.clock, options.resumeIds);
     const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
     this.adapter = new ExecutionAdapter({
-      venue: options.venue, gateway: options.gateway, onLatency: options.onLatency, leverage: options.leverage, symbols: options.instruments.map((i) => i.symbol), ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
+      venue: options.venue, gateway: options.gateway, onLatency: options.onLatency, leverage: options.leverage, finishedOrdersKept: options.finishedOrdersKept, symbols: options.instruments.map((i) => i.symbol), ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
       adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onAdopt: hooks.onAdopt?.bind(hooks), onFill: hooks.onFill?.bind(hooks), onOrderFinished: hooks.onOrderFinished?.bind(hooks),
       currencies: (symbol) => {
         const info = bySymbol.get(symbol);
