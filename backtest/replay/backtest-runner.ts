@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { share } from 'rxjs';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
 import { SimulatedVenuePort } from '../venue/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
@@ -171,9 +172,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const feed = new ReplayMarketFeed({ instruments, buildCandles });
   const candleMarkets = new Map(instruments.map((i) => [i.symbol, new CandleMarket(i, options.candleSlippageBps ?? 5)]));
 
+  // One candle closer for the strategy and the chart (a closer per subscriber would run twice per candle).
+  const candleClosed$ = closedCandles(feed.market$).pipe(share());
   const kernel = new BotKernel({
     botId: options.botId ?? 'bt', strategyId: options.plugin.name, plugin: options.plugin, params: options.params, instruments,
-    market: { books$: feed.books$, market$: feed.market$, candleClosed$: closedCandles(feed.market$) },
+    market: { books$: feed.books$, market$: feed.market$, candleClosed$: candleClosed$ },
     venue: port, gateway: new SimulatedGateway(port, scheduler, latency, () => venue.advanceTo(clock.now())),
     clock, schedulers: virtualSchedulers(scheduler), risk: options.risk ?? {}, errorPolicy: options.errorPolicy ?? 'halt',
     unknownOrders: 'cancel', logger, leverage: options.leverage, finishedOrdersKept: UNFILLED_HISTORY_KEPT,
@@ -196,7 +199,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   // The venue answers the start-up reconciliation's reads at once: no virtual time passes.
   await kernel.start();
   // Candle-only runs chart the candles themselves; book runs take prices from trades.
-  const closedBy = mode === 'candles' ? closedCandles(feed.market$).subscribe((event) => onClosedCandle(event)) : undefined;
+  const closedBy = mode === 'candles' ? candleClosed$.subscribe((event) => onClosedCandle(event)) : undefined;
   function onClosedCandle(event: CandlesEvent): void {
     const candle = event.candles[0];
     if (candle === undefined) return;
