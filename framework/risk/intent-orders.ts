@@ -26,9 +26,9 @@ export function ordersOf(intent: Intent, view: RiskView): readonly CheckedOrder[
 function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
   switch (intent.kind) {
     case 'place':
-      return [{ ...intent, key: intentKey(intent.intentId) }];
+      return [checkedSpec(intent, intentKey(intent.intentId))];
     case 'orderList':
-      return intent.orders.map((spec, leg) => ({ ...spec, key: legKey(intent.intentId, leg) }));
+      return intent.orders.map((spec, leg) => checkedSpec(spec, legKey(intent.intentId, leg)));
     case 'replace': {
       const order = view.openOrder(intent.clientOrderId);
       if (order === undefined) return NONE;
@@ -62,6 +62,18 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
     case 'cancelAll':
       return NONE;
   }
+}
+
+/**
+ * The order fields of a spec (a place intent is one) with its reservation: field by field rather
+ * than a spread, which would copy the intent's own fields too and cost a generic object copy per
+ * intent. Every {@link OrderSpec} field is listed.
+ */
+function checkedSpec(spec: OrderSpec, key: ReservationKey): CheckedOrder {
+  return {
+    symbol: spec.symbol, side: spec.side, type: spec.type, quantity: spec.quantity, price: spec.price, stopPrice: spec.stopPrice,
+    timeInForce: spec.timeInForce, expireTime: spec.expireTime, postOnly: spec.postOnly, reduceOnly: spec.reduceOnly, key,
+  };
 }
 
 /**

@@ -7,8 +7,11 @@ import type { OrderRateWindow } from './order-rate-window.js';
 import type { ReservationKey } from './reservation-key.js';
 import type { ReservationLedger } from './reservation-ledger.js';
 
-/** The part of a live L2 book the checks read (prices to value and band orders). */
-export type RiskBook = Pick<OrderBook, 'bestBid' | 'bestAsk' | 'mid' | 'costToBuy' | 'proceedsToSell' | 'valid'>;
+/**
+ * The part of a live L2 book the checks read (prices to value and band orders; the scaled best
+ * prices for the integer band test).
+ */
+export type RiskBook = Pick<OrderBook, 'bestBid' | 'bestAsk' | 'mid' | 'costToBuy' | 'proceedsToSell' | 'valid' | 'bestBidPrice' | 'bestAskPrice' | 'priceScale'>;
 
 /** One of the bot's open orders as the checks see it. */
 export interface OpenOrderView {

@@ -82,6 +82,21 @@ describe('ReservationLedger', () => {
     expect(ledger.reserved('ETH').toFixed()).toBe('0');
   });
 
+  it('ends a single order\'s reservation by its intent too, and nothing of another intent', () => {
+    const ledger = new ReservationLedger();
+    ledger.setBalance('USDT', d('1000'));
+    ledger.reserve(intentKey('P'), 'USDT', d('100'), d('1'));
+    ledger.reserve(intentKey('P2'), 'USDT', d('7'), d('1'));
+    ledger.reserve(legKey('Q', 0), 'USDT', d('3'), d('1'));
+    ledger.releaseIntent('P');
+    expect([...ledger.entries()].map((r) => r.key.id).sort()).toEqual(['P2', 'Q#0']);
+    expect(ledger.free('USDT').toFixed()).toBe('990');
+    ledger.releaseIntent('Q');
+    ledger.releaseIntent('unknown');
+    expect([...ledger.entries()].map((r) => r.key.id)).toEqual(['P2']);
+    expect(ledger.reserved('USDT').toFixed()).toBe('7');
+  });
+
   it('property: never negative, total equals the sum of live reservations, never above the balance', () => {
     fc.assert(fc.property(amount, fc.array(op, { maxLength: 60 }), (balance, ops) => {
       const ledger = new ReservationLedger();
