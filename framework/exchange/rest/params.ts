@@ -49,10 +49,22 @@ export const MAX_CLIENT_ORDER_ID_LENGTH = 64;
 /** A required non-empty string without control characters (codes, addresses, identifiers). */
 export function requiredText(field: string, value: unknown): string {
   if (typeof value !== 'string') throw new ValidationError(field, value === undefined ? 'is required' : 'must be a string', value);
+  // Ids and codes are printable ASCII: one scan settles them (not empty, no control character).
+  if (isVisibleAscii(value)) return value;
   if (value.trim() === '') throw new ValidationError(field, 'must not be empty', value);
   // Control characters would corrupt a query, a path or a header; no documented value contains one.
   if (hasControlCharacter(value)) throw new ValidationError(field, 'must not contain control characters', value);
   return value;
+}
+
+/** Non-empty and every character printable ASCII without space (0x21-0x7e): no whitespace, no control character. */
+function isVisibleAscii(text: string): boolean {
+  if (text.length === 0) return false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code <= 0x20 || code >= 0x7f) return false;
+  }
+  return true;
 }
 
 function hasControlCharacter(text: string): boolean {
@@ -79,7 +91,7 @@ export function clientOrderIdParam(field: string, value: unknown): string {
   if (text.length > MAX_CLIENT_ORDER_ID_LENGTH) {
     throw new ValidationError(field, `must be at most ${MAX_CLIENT_ORDER_ID_LENGTH} characters`, text);
   }
-  if (/\s/.test(text)) throw new ValidationError(field, 'must not contain whitespace', text);
+  if (!isVisibleAscii(text) && /\s/.test(text)) throw new ValidationError(field, 'must not contain whitespace', text);
   return text;
 }
 
