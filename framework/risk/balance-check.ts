@@ -39,7 +39,7 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig,
 }
 
 function compare(symbol: string, currency: string, amount: Decimal, view: RiskView): Denial | undefined {
+  if (view.coversFree(currency, amount)) return undefined;
   const free = view.freeBalance(currency);
-  if (amount.lessThanOrEqualTo(free)) return undefined;
   return { check: 'balance', reason: `${symbol}: needs ${amount.toFixed()} ${currency}, free balance ${free.toFixed()} ${currency}` };
 }

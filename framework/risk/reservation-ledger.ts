@@ -103,6 +103,17 @@ export class ReservationLedger {
     return free;
   }
 
+  /**
+   * Whether `amount` is within the free funds (amount <= free). A zero amount asks only whether
+   * the balance covers what is held, which needs no subtraction when the free figure is not at hand.
+   */
+  covers(currency: string, amount: Decimal): boolean {
+    const free = this.freeByCurrency.get(currency);
+    if (free !== undefined) return amount.lessThanOrEqualTo(free);
+    if (amount.isZero()) return !this.balance(currency).lessThan(this.reserved(currency));
+    return amount.lessThanOrEqualTo(this.free(currency));
+  }
+
   /** The live reservation under `key`, if any. */
   get(key: ReservationKey): Reservation | undefined {
     return this.reservations.get(key.id);

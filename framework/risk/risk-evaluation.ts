@@ -19,7 +19,9 @@ export class RiskEvaluation {
   orders: readonly CheckedOrder[];
   /** Needs of {@link orders} by index; filled on first use (most evaluations price nothing, or one order). */
   private readonly needs: (FundsNeed | Denial | undefined)[] = [];
-  private funded: ReturnType<typeof fundedOrders> | undefined;
+  /** {@link fundedOrders} of the intent once asked: one object per evaluation, reset with it. */
+  private readonly funded: { orders: readonly CheckedOrder[]; combine: 'sum' | 'max' } = { orders: [], combine: 'sum' };
+  private fundedFor: Intent | undefined;
 
   constructor(
     intent: Intent,
@@ -37,13 +39,25 @@ export class RiskEvaluation {
     this.view = view;
     this.orders = ordersOf(intent, view);
     this.needs.length = 0;
-    this.funded = undefined;
+    this.fundedFor = undefined;
     return this;
   }
 
   /** {@link fundedOrders} of the intent, worked out once. */
   fundedOrders(): ReturnType<typeof fundedOrders> {
-    return (this.funded ??= fundedOrders(this.intent, this.orders));
+    if (this.fundedFor !== this.intent) {
+      if (this.intent.kind === 'orderList') {
+        const { orders, combine } = fundedOrders(this.intent, this.orders);
+        this.funded.orders = orders;
+        this.funded.combine = combine;
+      } else {
+        // A single order funds itself: nothing to work out.
+        this.funded.orders = this.orders;
+        this.funded.combine = 'sum';
+      }
+      this.fundedFor = this.intent;
+    }
+    return this.funded;
   }
 
   /** {@link netFundsFor} of one of {@link orders}, computed once. */

@@ -62,6 +62,8 @@ export interface RiskView {
   lastPrice(symbol: string): Decimal | undefined;
   /** Funds not yet reserved by intents in flight or open orders (ledger's free funds). */
   freeBalance(currency: string): Decimal;
+  /** amount <= {@link freeBalance}, without computing the free funds when a cheaper test settles it. */
+  coversFree(currency: string, amount: Decimal): boolean;
   /** Funds the ledger holds under `key` now (an open order's reservation), zero when none. */
   reservedFor(key: ReservationKey): Decimal;
   openOrders(symbol?: string): readonly OpenOrderView[];
@@ -127,6 +129,10 @@ export class RiskState implements RiskView {
 
   freeBalance(currency: string): Decimal {
     return this.ledger.free(currency);
+  }
+
+  coversFree(currency: string, amount: Decimal): boolean {
+    return this.ledger.covers(currency, amount);
   }
 
   reservedFor(key: ReservationKey): Decimal {
