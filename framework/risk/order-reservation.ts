@@ -34,6 +34,11 @@ interface FeeFactors {
   /** `buyFactor` in units of 10^-buyFactorScale (undefined when it has no safe-integer count). */
   readonly buyFactorUnits: number | undefined;
   readonly buyFactorScale: number;
+  /**
+   * Decimals of a spot limit buy's funds in integers (price, quantity and fee factor scales
+   * added); undefined beyond 15, where the integer path is not taken.
+   */
+  readonly buyScale: number | undefined;
 }
 
 const feeFactors = new WeakMap<SymbolInfo, FeeFactors>();
@@ -44,7 +49,8 @@ function feeFactorsOf(instrument: Instrument): FeeFactors {
     const maxRate = Decimal.max(instrument.info.take_rate, instrument.info.make_rate, ZERO);
     const buyFactor = ONE.plus(maxRate);
     const buyFactorScale = buyFactor.decimalPlaces();
-    factors = { maxRate, buyFactor, buyFactorUnits: unitsOf(buyFactor, buyFactorScale), buyFactorScale };
+    const buyScale = instrument.priceScale + instrument.quantityScale + buyFactorScale;
+    factors = { maxRate, buyFactor, buyFactorUnits: unitsOf(buyFactor, buyFactorScale), buyFactorScale, buyScale: buyScale > MAX_UNITS_SCALE ? undefined : buyScale };
     feeFactors.set(instrument.info, factors);
   }
   return factors;
@@ -119,26 +125,19 @@ export function fundsFor(order: CheckedOrder, instrument: Instrument, view: Risk
   }
   const price = order.price;
   if (price === undefined) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a price` };
-  const units = limitBuyUnits(price, order.quantity, instrument);
-  const amount = units === undefined ? price.times(order.quantity).times(feeFactorsOf(instrument).buyFactor) : decimalOfUnits(units, limitBuyScale(instrument));
+  const factors = feeFactorsOf(instrument);
+  const units = limitBuyUnits(price, order.quantity, instrument, factors);
+  const amount = units === undefined ? price.times(order.quantity).times(factors.buyFactor) : decimalOfUnits(units, factors.buyScale as number);
   return { currency: quote, amount, quantity: order.quantity, marketBuy: false };
 }
 
 /**
- * Decimals of a spot limit buy's funds in integers: price, quantity and fee factor scales added.
- * Beyond 15 the integer path is not taken.
+ * price x quantity x (1 + max fee rate) in units of 10^-buyScale: exact, or undefined when a
+ * figure or the product has no safe-integer count (the caller then multiplies Decimals).
  */
-function limitBuyScale(instrument: Instrument): number {
-  return instrument.priceScale + instrument.quantityScale + feeFactorsOf(instrument).buyFactorScale;
-}
-
-/**
- * price x quantity x (1 + max fee rate) in units of 10^-{@link limitBuyScale}: exact, or undefined
- * when a figure or the product has no safe-integer count (the caller then multiplies Decimals).
- */
-function limitBuyUnits(price: Decimal, quantity: Decimal, instrument: Instrument): number | undefined {
-  const factor = feeFactorsOf(instrument).buyFactorUnits;
-  if (factor === undefined || limitBuyScale(instrument) > MAX_UNITS_SCALE) return undefined;
+function limitBuyUnits(price: Decimal, quantity: Decimal, instrument: Instrument, factors: FeeFactors): number | undefined {
+  const factor = factors.buyFactorUnits;
+  if (factor === undefined || factors.buyScale === undefined) return undefined;
   const priceUnits = unitsOf(price, instrument.priceScale);
   const quantityUnits = unitsOf(quantity, instrument.quantityScale);
   if (priceUnits === undefined || quantityUnits === undefined) return undefined;
@@ -188,9 +187,11 @@ function spotIncreaseByUnits(order: CheckedOrder, instrument: Instrument, held: 
   if (instrument.info.type === 'futures' || isMarketType(order.type)) return undefined;
   const sell = order.side === 'sell';
   if (!sell && order.price === undefined) return undefined;
-  const scale = sell ? instrument.quantityScale : limitBuyScale(instrument);
-  const need = sell ? unitsOf(order.quantity, scale) : limitBuyUnits(order.price as Decimal, order.quantity, instrument);
-  const heldUnits = need === undefined || scale > MAX_UNITS_SCALE ? undefined : unitsOf(held, scale);
+  const factors = sell ? undefined : feeFactorsOf(instrument);
+  const scale = factors === undefined ? instrument.quantityScale : factors.buyScale;
+  if (scale === undefined || scale > MAX_UNITS_SCALE) return undefined;
+  const need = factors === undefined ? unitsOf(order.quantity, scale) : limitBuyUnits(order.price as Decimal, order.quantity, instrument, factors);
+  const heldUnits = need === undefined ? undefined : unitsOf(held, scale);
   if (need === undefined || heldUnits === undefined || need < 0 || heldUnits < 0) return undefined;
   // Both non-negative safe integers: the difference is exact.
   const increase = need - heldUnits;
