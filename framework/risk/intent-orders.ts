@@ -10,7 +10,8 @@ export interface CheckedOrder extends OrderSpec {
   readonly replaces?: OpenOrderView;
 }
 
-const NONE: readonly CheckedOrder[] = Object.freeze([]);
+/** The orders of an intent that creates none (shared). */
+export const NO_ORDERS: readonly CheckedOrder[] = Object.freeze([]);
 
 /**
  * The orders an intent would create. Cancels create none. A replace becomes the replaced order
@@ -31,7 +32,7 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
       return intent.orders.map((spec, leg) => checkedSpec(spec, legKey(intent.intentId, leg)));
     case 'replace': {
       const order = view.openOrder(intent.clientOrderId);
-      if (order === undefined) return NONE;
+      if (order === undefined) return NO_ORDERS;
       return [{
         symbol: order.symbol,
         side: order.side,
@@ -46,7 +47,7 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
     }
     case 'closePosition': {
       const position = view.position(intent.symbol);
-      if (position === undefined || position.isZero()) return NONE;
+      if (position === undefined || position.isZero()) return NO_ORDERS;
       const futures = view.instrument(intent.symbol)?.info.type === 'futures';
       return [{
         symbol: intent.symbol,
@@ -60,7 +61,7 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
     }
     case 'cancel':
     case 'cancelAll':
-      return NONE;
+      return NO_ORDERS;
   }
 }
 

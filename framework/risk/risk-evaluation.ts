@@ -1,7 +1,7 @@
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { fundedOrders, ordersOf, type CheckedOrder } from './intent-orders.js';
+import { NO_ORDERS, fundedOrders, ordersOf, type CheckedOrder } from './intent-orders.js';
 import { netFundsFor, type FundsNeed } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
@@ -41,6 +41,14 @@ export class RiskEvaluation {
     this.needs.length = 0;
     this.fundedFor = undefined;
     return this;
+  }
+
+  /** Lets go of the intent (`idle` takes its place: an intent that creates no orders) until the next reset. */
+  release(idle: Intent): void {
+    this.intent = idle;
+    this.orders = NO_ORDERS;
+    this.needs.length = 0;
+    this.fundedFor = undefined;
   }
 
   /** {@link fundedOrders} of the intent, worked out once. */

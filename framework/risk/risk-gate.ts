@@ -74,7 +74,7 @@ export class RiskGate {
       return this.run(evaluation);
     } finally {
       // Nothing of this intent is kept until the next one.
-      evaluation.reset(NO_INTENT, view);
+      evaluation.release(NO_INTENT);
     }
   }
 
