@@ -330,7 +330,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const newId = intent.newClientOrderId ?? this.options.ids.next();
     const tracker = this.track({
       clientOrderId: newId, intentId: intent.intentId, strategyId: intent.strategyId, symbol: old.info.symbol, side: old.info.side,
-      quantity: intent.quantity, orderListId: old.info.orderListId, replaces: old.clientOrderId,
+      quantity: intent.quantity, orderListId: old.info.orderListId, replaces: old.clientOrderId, sentAt: this.options.clock.now(),
     });
     tracker.inherit(old);
     tracker.inFlight = true;
@@ -447,12 +447,12 @@ export class ExecutionAdapter implements IntentExecutor {
   private trackNew(intent: Intent, request: VenueOrderRequest, orderListId?: string, leg?: number): OrderTracker {
     return this.track({
       clientOrderId: request.client_order_id, intentId: intent.intentId, strategyId: intent.strategyId, symbol: request.symbol,
-      side: request.side, quantity: request.quantity, orderListId, leg,
+      side: request.side, quantity: request.quantity, orderListId, leg, sentAt: this.options.clock.now(),
     });
   }
 
-  private track(order: TrackedOrderInfo): OrderTracker {
-    const info = { ...order, sentAt: this.options.clock.now() };
+  /** Tracks an order about to be sent; `info` is the caller's own new object, stamped with the send time. */
+  private track(info: TrackedOrderInfo & { readonly sentAt: number }): OrderTracker {
     this.options.onTrack?.(info);
     return this.account.track(info);
   }

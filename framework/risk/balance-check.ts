@@ -1,7 +1,6 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { fundedOrders } from './intent-orders.js';
 import { isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
@@ -18,7 +17,7 @@ import type { RiskView } from './risk-state.js';
  */
 export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
   const e = evaluationOf(intent, view, config, evaluation);
-  const { orders, combine } = fundedOrders(intent, e.orders);
+  const { orders, combine } = e.fundedOrders();
   let needs: Map<string, Decimal> | undefined;
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
@@ -40,7 +39,7 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig,
 }
 
 function compare(symbol: string, currency: string, amount: Decimal, view: RiskView): Denial | undefined {
+  if (view.coversFree(currency, amount)) return undefined;
   const free = view.freeBalance(currency);
-  if (amount.lessThanOrEqualTo(free)) return undefined;
   return { check: 'balance', reason: `${symbol}: needs ${amount.toFixed()} ${currency}, free balance ${free.toFixed()} ${currency}` };
 }

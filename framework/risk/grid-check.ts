@@ -2,6 +2,7 @@ import type { Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { OrderType } from '../model/resources/order.js';
+import { unitsOf } from './decimal-units.js';
 import type { Denial } from './denial.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
@@ -39,17 +40,27 @@ export function gridCheck(intent: Intent, view: RiskView, config: RiskConfig, ev
 }
 
 /**
- * `instrument.isValidPrice(price)`. With the usual tick of one unit in its last decimal (0.01), a
- * positive price is on the grid exactly when it has no more decimals than the tick: a digit count
- * instead of a Decimal division per intent.
+ * `instrument.isValidPrice(price)` without a Decimal division per intent. With the usual tick of
+ * one unit in its last decimal (0.01), a positive price is on the grid exactly when it has no more
+ * decimals than the tick (a digit count); with a coarser tick (0.05), when its integer units at the
+ * tick's scale are a positive multiple of the tick's units. A price without a safe-integer count
+ * at that scale (beyond 2^53 units) is tested with Decimals.
  */
 export function onTickGrid(instrument: Instrument, price: Decimal): boolean {
-  if (instrument.tickUnits !== 1) return instrument.isValidPrice(price);
-  return price.isPositive() && !price.isZero() && price.decimalPlaces() <= instrument.priceScale;
+  return onGrid(price, instrument.priceScale, instrument.tickUnits) ?? instrument.isValidPrice(price);
 }
 
 /** `instrument.isValidQuantity(quantity)`, the same way as {@link onTickGrid}. */
 export function onLotGrid(instrument: Instrument, quantity: Decimal): boolean {
-  if (instrument.lotUnits !== 1) return instrument.isValidQuantity(quantity);
-  return quantity.isPositive() && !quantity.isZero() && quantity.decimalPlaces() <= instrument.quantityScale;
+  return onGrid(quantity, instrument.quantityScale, instrument.lotUnits) ?? instrument.isValidQuantity(quantity);
+}
+
+/** On a grid of `step` units of 10^-scale; undefined when only Decimals can tell. */
+function onGrid(value: Decimal, scale: number, step: number): boolean | undefined {
+  if (!value.isPositive() || value.isZero()) return false;
+  // NaN for an infinite value: off every grid.
+  if (!(value.decimalPlaces() <= scale)) return false;
+  if (step === 1) return true;
+  const units = unitsOf(value, scale);
+  return units === undefined ? undefined : units % step === 0;
 }

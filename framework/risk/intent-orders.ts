@@ -10,7 +10,8 @@ export interface CheckedOrder extends OrderSpec {
   readonly replaces?: OpenOrderView;
 }
 
-const NONE: readonly CheckedOrder[] = Object.freeze([]);
+/** The orders of an intent that creates none (shared). */
+export const NO_ORDERS: readonly CheckedOrder[] = Object.freeze([]);
 
 /**
  * The orders an intent would create. Cancels create none. A replace becomes the replaced order
@@ -26,12 +27,12 @@ export function ordersOf(intent: Intent, view: RiskView): readonly CheckedOrder[
 function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
   switch (intent.kind) {
     case 'place':
-      return [{ ...intent, key: intentKey(intent.intentId) }];
+      return [checkedSpec(intent, intentKey(intent.intentId))];
     case 'orderList':
-      return intent.orders.map((spec, leg) => ({ ...spec, key: legKey(intent.intentId, leg) }));
+      return intent.orders.map((spec, leg) => checkedSpec(spec, legKey(intent.intentId, leg)));
     case 'replace': {
       const order = view.openOrder(intent.clientOrderId);
-      if (order === undefined) return NONE;
+      if (order === undefined) return NO_ORDERS;
       return [{
         symbol: order.symbol,
         side: order.side,
@@ -46,7 +47,7 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
     }
     case 'closePosition': {
       const position = view.position(intent.symbol);
-      if (position === undefined || position.isZero()) return NONE;
+      if (position === undefined || position.isZero()) return NO_ORDERS;
       const futures = view.instrument(intent.symbol)?.info.type === 'futures';
       return [{
         symbol: intent.symbol,
@@ -60,8 +61,20 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
     }
     case 'cancel':
     case 'cancelAll':
-      return NONE;
+      return NO_ORDERS;
   }
+}
+
+/**
+ * The order fields of a spec (a place intent is one) with its reservation: field by field rather
+ * than a spread, which would copy the intent's own fields too and cost a generic object copy per
+ * intent. Every {@link OrderSpec} field is listed.
+ */
+function checkedSpec(spec: OrderSpec, key: ReservationKey): CheckedOrder {
+  return {
+    symbol: spec.symbol, side: spec.side, type: spec.type, quantity: spec.quantity, price: spec.price, stopPrice: spec.stopPrice,
+    timeInForce: spec.timeInForce, expireTime: spec.expireTime, postOnly: spec.postOnly, reduceOnly: spec.reduceOnly, key,
+  };
 }
 
 /**

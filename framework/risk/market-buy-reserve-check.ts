@@ -1,7 +1,6 @@
 import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { fundedOrders } from './intent-orders.js';
 import { fundsFor, isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
@@ -16,7 +15,7 @@ import type { RiskView } from './risk-state.js';
  */
 export function marketBuyReserveCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
   let needed: Map<string, Decimal> | undefined;
-  const { orders, combine } = fundedOrders(intent, evaluationOf(intent, view, config, evaluation).orders);
+  const { orders, combine } = evaluationOf(intent, view, config, evaluation).fundedOrders();
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
     if (instrument === undefined || order.side !== 'buy' || instrument.info.type === 'futures' || !isMarketType(order.type)) continue;

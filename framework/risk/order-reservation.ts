@@ -6,6 +6,8 @@ import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
+import { formatScaled } from '../model/scaled.js';
+import { safeProduct, unitsOf } from './decimal-units.js';
 
 /** Funds an order needs held until it is done. */
 export interface FundsNeed {
@@ -29,6 +31,14 @@ interface FeeFactors {
   readonly maxRate: Decimal;
   /** 1 + maxRate. */
   readonly buyFactor: Decimal;
+  /** `buyFactor` in units of 10^-buyFactorScale (undefined when it has no safe-integer count). */
+  readonly buyFactorUnits: number | undefined;
+  readonly buyFactorScale: number;
+  /**
+   * Decimals of a spot limit buy's funds in integers (price, quantity and fee factor scales
+   * added); undefined beyond 15, where the integer path is not taken.
+   */
+  readonly buyScale: number | undefined;
 }
 
 const feeFactors = new WeakMap<SymbolInfo, FeeFactors>();
@@ -37,7 +47,10 @@ function feeFactorsOf(instrument: Instrument): FeeFactors {
   let factors = feeFactors.get(instrument.info);
   if (factors === undefined) {
     const maxRate = Decimal.max(instrument.info.take_rate, instrument.info.make_rate, ZERO);
-    factors = { maxRate, buyFactor: ONE.plus(maxRate) };
+    const buyFactor = ONE.plus(maxRate);
+    const buyFactorScale = buyFactor.decimalPlaces();
+    const buyScale = instrument.priceScale + instrument.quantityScale + buyFactorScale;
+    factors = { maxRate, buyFactor, buyFactorUnits: unitsOf(buyFactor, buyFactorScale), buyFactorScale, buyScale: buyScale > MAX_UNITS_SCALE ? undefined : buyScale };
     feeFactors.set(instrument.info, factors);
   }
   return factors;
@@ -112,8 +125,32 @@ export function fundsFor(order: CheckedOrder, instrument: Instrument, view: Risk
   }
   const price = order.price;
   if (price === undefined) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a price` };
-  const amount = price.times(order.quantity).times(feeFactorsOf(instrument).buyFactor);
+  const factors = feeFactorsOf(instrument);
+  const units = limitBuyUnits(price, order.quantity, instrument, factors);
+  const amount = units === undefined ? price.times(order.quantity).times(factors.buyFactor) : decimalOfUnits(units, factors.buyScale as number);
   return { currency: quote, amount, quantity: order.quantity, marketBuy: false };
+}
+
+/**
+ * price x quantity x (1 + max fee rate) in units of 10^-buyScale: exact, or undefined when a
+ * figure or the product has no safe-integer count (the caller then multiplies Decimals).
+ */
+function limitBuyUnits(price: Decimal, quantity: Decimal, instrument: Instrument, factors: FeeFactors): number | undefined {
+  const factor = factors.buyFactorUnits;
+  if (factor === undefined || factors.buyScale === undefined) return undefined;
+  const priceUnits = unitsOf(price, instrument.priceScale);
+  const quantityUnits = unitsOf(quantity, instrument.quantityScale);
+  if (priceUnits === undefined || quantityUnits === undefined) return undefined;
+  const notional = safeProduct(priceUnits, quantityUnits);
+  return notional === undefined ? undefined : safeProduct(notional, factor);
+}
+
+/** Largest scale of the integer funds figures (10^15 is the largest power of ten below 2^53). */
+const MAX_UNITS_SCALE = 15;
+
+/** The Decimal of `units` x 10^-scale (built from its text, as every Decimal is). */
+function decimalOfUnits(units: number, scale: number): Decimal {
+  return units === 0 ? ZERO : new Decimal(formatScaled(units, scale));
 }
 
 /** True when `value` is a denial rather than a funds need. */
@@ -126,11 +163,42 @@ export function isDenial(value: FundsNeed | Denial): value is Denial {
  * only needs the increase (never less than zero).
  */
 export function netFundsFor(order: CheckedOrder, instrument: Instrument, view: RiskView, config: RiskConfig): FundsNeed | Denial {
-  const need = fundsFor(order, instrument, view, config);
   const replaced = order.replaces;
+  const held = replaced === undefined ? ZERO : replaced.reservationKey === undefined ? ZERO : view.reservedFor(replaced.reservationKey);
+  if (replaced !== undefined) {
+    const byUnits = spotIncreaseByUnits(order, instrument, held);
+    if (byUnits !== undefined) return byUnits;
+  }
+  const need = fundsFor(order, instrument, view, config);
   if (isDenial(need) || replaced === undefined) return need;
-  const held = replaced.reservationKey === undefined ? ZERO : view.reservedFor(replaced.reservationKey);
   // max(0, need - held) by one comparison (Decimal.max copies every argument).
   const increase = need.amount.minus(held);
   return { ...need, amount: increase.greaterThan(ZERO) ? increase : ZERO };
+}
+
+/**
+ * The increase a spot limit replace needs, in integers (a quote move: the common intent of a
+ * market maker): max(0, need - held) with need price x quantity x (1 + max fee rate) for a buy, the
+ * quantity for a sell. Only a positive increase becomes a Decimal. Undefined when the order is of
+ * another kind or a figure has no safe-integer count at the scale (a held remainder of a partial
+ * fill, rounded at 18 decimals, usually has none): {@link netFundsFor} then computes in Decimals.
+ */
+function spotIncreaseByUnits(order: CheckedOrder, instrument: Instrument, held: Decimal): FundsNeed | undefined {
+  if (instrument.info.type === 'futures' || isMarketType(order.type)) return undefined;
+  const sell = order.side === 'sell';
+  if (!sell && order.price === undefined) return undefined;
+  const factors = sell ? undefined : feeFactorsOf(instrument);
+  const scale = factors === undefined ? instrument.quantityScale : factors.buyScale;
+  if (scale === undefined || scale > MAX_UNITS_SCALE) return undefined;
+  const need = factors === undefined ? unitsOf(order.quantity, scale) : limitBuyUnits(order.price as Decimal, order.quantity, instrument, factors);
+  const heldUnits = need === undefined ? undefined : unitsOf(held, scale);
+  if (need === undefined || heldUnits === undefined || need < 0 || heldUnits < 0) return undefined;
+  // Both non-negative safe integers: the difference is exact.
+  const increase = need - heldUnits;
+  return {
+    currency: sell ? (instrument.baseCurrency ?? instrument.quoteCurrency) : instrument.quoteCurrency,
+    amount: increase > 0 ? decimalOfUnits(increase, scale) : ZERO,
+    quantity: order.quantity,
+    marketBuy: false,
+  };
 }

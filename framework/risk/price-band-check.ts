@@ -1,9 +1,10 @@
 import { Decimal } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
+import { safeProduct, unitsOf } from './decimal-units.js';
 import type { Denial } from './denial.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
-import type { RiskView } from './risk-state.js';
+import type { RiskBook, RiskView } from './risk-state.js';
 
 /**
  * Fat-finger guard: refuses a limit price further than `priceBand` x mid from the book's mid, on
@@ -17,20 +18,58 @@ export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfi
   for (const order of orders) {
     if (order.price === undefined) continue;
     const book = view.book(order.symbol);
-    const midText = book?.valid === true ? book.mid() : undefined;
-    if (midText === undefined) return { check: 'price-band', reason: `${order.symbol}: no valid book mid to check price ${order.price.toFixed()} against` };
-    const band = bandAt(midText, config.priceBand);
-    // |price - mid| > allowed, by comparing with the band's ends: no Decimal is built per intent.
-    if (order.price.greaterThan(band.high) || order.price.lessThan(band.low)) {
-      const { mid } = band;
-      const distance = order.price.minus(mid).abs();
-      return {
-        check: 'price-band',
-        reason: `${order.symbol}: price ${order.price.toFixed()} is ${distance.dividedBy(mid).times(100).toSignificantDigits(4).toFixed()} % from mid ${mid.toFixed()}, band ${config.priceBand.times(100).toFixed()} %`,
-      };
-    }
+    if (book?.valid === true && inBandByUnits(order.price, book, config.priceBand) === true) continue;
+    const denial = bandDenial(order.symbol, order.price, book, config.priceBand);
+    if (denial !== undefined) return denial;
   }
   return undefined;
+}
+
+/**
+ * The band test in integers at the book's price scale, with the doubled mid (best bid + best ask)
+ * so that no division is needed: |price - mid| <= mid x band is |2 x price - (bid + ask)| x 10^k
+ * <= (bid + ask) x bandUnits for band = bandUnits / 10^k. Undefined when some figure has no exact
+ * safe integer (more decimals than the book, a side empty or beyond 2^53, a product beyond 2^53):
+ * the caller then decides with Decimals, exactly as before.
+ */
+function inBandByUnits(price: Decimal, book: RiskBook, band: Decimal): boolean | undefined {
+  const scale = book.priceScale;
+  const units = unitsOf(price, scale);
+  if (units === undefined || units <= 0) return undefined;
+  let bid: number;
+  let ask: number;
+  try {
+    bid = book.bestBidPrice;
+    ask = book.bestAskPrice;
+  } catch {
+    // A best level beyond 2^53 at the book's scale.
+    return undefined;
+  }
+  const midTwice = bid + ask;
+  const twice = safeProduct(units, 2);
+  const bandScale = band.decimalPlaces();
+  const bandUnits = unitsOf(band, bandScale);
+  // NaN sides (empty) fail both comparisons.
+  if (!(bid >= 0 && ask >= 0 && midTwice <= Number.MAX_SAFE_INTEGER) || twice === undefined || bandUnits === undefined) return undefined;
+  const distance = safeProduct(Math.abs(twice - midTwice), 10 ** bandScale);
+  const allowed = safeProduct(midTwice, bandUnits);
+  if (distance === undefined || allowed === undefined) return undefined;
+  return distance <= allowed;
+}
+
+/** The Decimal verdict (a price out of the band, or a book without a mid): its denial; undefined when in the band. */
+function bandDenial(symbol: string, price: Decimal, book: RiskBook | undefined, priceBand: Decimal): Denial | undefined {
+  const midText = book?.valid === true ? book.mid() : undefined;
+  if (midText === undefined) return { check: 'price-band', reason: `${symbol}: no valid book mid to check price ${price.toFixed()} against` };
+  const band = bandAt(midText, priceBand);
+  // |price - mid| > allowed, by comparing with the band's ends: no Decimal is built per intent.
+  if (!price.greaterThan(band.high) && !price.lessThan(band.low)) return undefined;
+  const { mid } = band;
+  const distance = price.minus(mid).abs();
+  return {
+    check: 'price-band',
+    reason: `${symbol}: price ${price.toFixed()} is ${distance.dividedBy(mid).times(100).toSignificantDigits(4).toFixed()} % from mid ${mid.toFixed()}, band ${priceBand.times(100).toFixed()} %`,
+  };
 }
 
 /** Mids kept per band before the memo starts over. */

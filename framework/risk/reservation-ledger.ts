@@ -71,7 +71,7 @@ export class ReservationLedger {
   private readonly totals = new Map<string, Decimal>();
   /** Live reservations by their key's id. */
   private readonly reservations = new Map<string, MutableReservation>();
-  /** Ids of the live reservations of each intent: what {@link releaseIntent} ends. */
+  /** Ids of the live leg and group reservations of each list intent: what {@link releaseIntent} ends besides a single order's. */
   private readonly byIntent = new Map<string, Set<string>>();
   /** `free` per currency since its balance or total last changed: every intent asks, usually twice. */
   private readonly freeByCurrency = new Map<string, Decimal>();
@@ -103,6 +103,17 @@ export class ReservationLedger {
     return free;
   }
 
+  /**
+   * Whether `amount` is within the free funds (amount <= free). A zero amount asks only whether
+   * the balance covers what is held, which needs no subtraction when the free figure is not at hand.
+   */
+  covers(currency: string, amount: Decimal): boolean {
+    const free = this.freeByCurrency.get(currency);
+    if (free !== undefined) return amount.lessThanOrEqualTo(free);
+    if (amount.isZero()) return !this.balance(currency).lessThan(this.reserved(currency));
+    return amount.lessThanOrEqualTo(this.free(currency));
+  }
+
   /** The live reservation under `key`, if any. */
   get(key: ReservationKey): Reservation | undefined {
     return this.reservations.get(key.id);
@@ -125,7 +136,9 @@ export class ReservationLedger {
     if (this.reservations.has(key.id)) return false;
     if (amount.greaterThan(this.free(currency))) return false;
     this.reservations.set(key.id, { key, currency, amount, quantity, filled: ZERO, remaining: amount, state: 'inFlight' });
-    const intentId = intentOf(key);
+    // A single order's reservation is found by its intent id directly (see releaseIntent): only
+    // lists, whose legs and groups hold several, are indexed per intent.
+    const intentId = key.kind === 'intent' ? undefined : intentOf(key);
     if (intentId !== undefined) {
       let ids = this.byIntent.get(intentId);
       if (ids === undefined) this.byIntent.set(intentId, (ids = new Set()));
@@ -192,6 +205,8 @@ export class ReservationLedger {
 
   /** Ends every reservation of an intent (a refused order list: its legs and shared groups). */
   releaseIntent(intentId: string): void {
+    const single = this.reservations.get(intentId);
+    if (single !== undefined && single.key.kind === 'intent' && single.key.intentId === intentId) this.release(single.key);
     const ids = this.byIntent.get(intentId);
     if (ids === undefined) return;
     for (const id of [...ids]) {
@@ -212,7 +227,7 @@ export class ReservationLedger {
 
   private forget(r: MutableReservation): void {
     this.reservations.delete(r.key.id);
-    const intentId = intentOf(r.key);
+    const intentId = r.key.kind === 'intent' ? undefined : intentOf(r.key);
     if (intentId === undefined) return;
     const ids = this.byIntent.get(intentId);
     ids?.delete(r.key.id);

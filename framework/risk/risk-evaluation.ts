@@ -1,36 +1,80 @@
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { ordersOf, type CheckedOrder } from './intent-orders.js';
+import { NO_ORDERS, fundedOrders, ordersOf, type CheckedOrder } from './intent-orders.js';
 import { netFundsFor, type FundsNeed } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
 
 /**
  * One intent's evaluation by the gate: the orders it would create, built once, and their funds
- * needs, priced once (the balance check, the market-buy check and the reservation all ask). Made
- * per evaluation and handed to every check, so nothing is kept between evaluations; the view must
- * not change while it lives (checks only read it).
+ * needs, priced once (the balance check, the market-buy check and the reservation all ask). Handed
+ * to every check; the view must not change while it is in use (checks only read it). The gate
+ * keeps one and {@link reset}s it per intent (nothing of an earlier intent survives a reset), so
+ * an evaluation costs no allocation of its own.
  */
 export class RiskEvaluation {
-  readonly orders: readonly CheckedOrder[];
-  /** Made on first use: most evaluations price nothing (cancels, or no funds check configured). */
-  private needs: Map<CheckedOrder, FundsNeed | Denial> | undefined;
+  intent: Intent;
+  view: RiskView;
+  orders: readonly CheckedOrder[];
+  /** Needs of {@link orders} by index; filled on first use (most evaluations price nothing, or one order). */
+  private readonly needs: (FundsNeed | Denial | undefined)[] = [];
+  /** {@link fundedOrders} of the intent once asked: one object per evaluation, reset with it. */
+  private readonly funded: { orders: readonly CheckedOrder[]; combine: 'sum' | 'max' } = { orders: [], combine: 'sum' };
+  private fundedFor: Intent | undefined;
 
   constructor(
-    readonly intent: Intent,
-    readonly view: RiskView,
+    intent: Intent,
+    view: RiskView,
     readonly config: RiskConfig,
   ) {
+    this.intent = intent;
+    this.view = view;
     this.orders = ordersOf(intent, view);
+  }
+
+  /** Starts over for another intent (the gate's one evaluation, reused). */
+  reset(intent: Intent, view: RiskView): this {
+    this.intent = intent;
+    this.view = view;
+    this.orders = ordersOf(intent, view);
+    this.needs.length = 0;
+    this.fundedFor = undefined;
+    return this;
+  }
+
+  /** Lets go of the intent (`idle` takes its place: an intent that creates no orders) until the next reset. */
+  release(idle: Intent): void {
+    this.intent = idle;
+    this.orders = NO_ORDERS;
+    this.needs.length = 0;
+    this.fundedFor = undefined;
+  }
+
+  /** {@link fundedOrders} of the intent, worked out once. */
+  fundedOrders(): ReturnType<typeof fundedOrders> {
+    if (this.fundedFor !== this.intent) {
+      if (this.intent.kind === 'orderList') {
+        const { orders, combine } = fundedOrders(this.intent, this.orders);
+        this.funded.orders = orders;
+        this.funded.combine = combine;
+      } else {
+        // A single order funds itself: nothing to work out.
+        this.funded.orders = this.orders;
+        this.funded.combine = 'sum';
+      }
+      this.fundedFor = this.intent;
+    }
+    return this.funded;
   }
 
   /** {@link netFundsFor} of one of {@link orders}, computed once. */
   netFunds(order: CheckedOrder, instrument: Instrument): FundsNeed | Denial {
-    let need = this.needs?.get(order);
+    const index = this.orders.indexOf(order);
+    let need = index < 0 ? undefined : this.needs[index];
     if (need === undefined) {
       need = netFundsFor(order, instrument, this.view, this.config);
-      if (this.orders.includes(order)) (this.needs ??= new Map()).set(order, need);
+      if (index >= 0) this.needs[index] = need;
     }
     return need;
   }

@@ -6,7 +6,7 @@ import { futuresRiskLimitCheck } from './futures-risk-limit-check.js';
 import { leverageCheck, liquidationDistanceCheck } from './leverage-check.js';
 import { gridCheck } from './grid-check.js';
 import { instrumentStatusCheck } from './instrument-status-check.js';
-import { fundedOrders, type CheckedOrder } from './intent-orders.js';
+import type { CheckedOrder } from './intent-orders.js';
 import { killSwitchCheck } from './kill-switch.js';
 import { marketBuyReserveCheck } from './market-buy-reserve-check.js';
 import { maxNotionalCheck } from './max-notional-check.js';
@@ -56,6 +56,8 @@ export class RiskGate {
   readonly config: RiskConfig;
   private readonly checks: readonly RiskCheck[];
   private readonly reserves: boolean;
+  /** The one evaluation, reset per intent (evaluations never overlap: checks do not call the gate). */
+  private evaluation: RiskEvaluation | undefined;
 
   /** `config` is a {@link RiskConfig} or a raw one (YAML); it is validated either way. */
   constructor(
@@ -70,18 +72,31 @@ export class RiskGate {
 
   /** Runs the checks; passes (and reserves) or returns the first denial. */
   evaluate(intent: Intent, view: RiskView): RiskPass | DeniedReport {
-    const evaluation = new RiskEvaluation(intent, view, this.config);
-    for (const check of this.checks) {
-      const denial = check(intent, view, this.config, evaluation);
+    const evaluation = this.evaluation?.reset(intent, view) ?? (this.evaluation = new RiskEvaluation(intent, view, this.config));
+    try {
+      return this.run(evaluation);
+    } finally {
+      // Nothing of this intent is kept until the next one.
+      evaluation.release(NO_INTENT);
+    }
+  }
+
+  private run(evaluation: RiskEvaluation): RiskPass | DeniedReport {
+    const { intent, view } = evaluation;
+    const checks = this.checks;
+    for (let i = 0; i < checks.length; i++) {
+      const denial = (checks[i] as RiskCheck)(intent, view, this.config, evaluation);
       if (denial !== undefined) return denied(intent, denial, view.now);
     }
-    const reservations: ReservationKey[] = [];
+    let reservations: readonly ReservationKey[] = NO_RESERVATIONS;
     if (this.reserves) {
-      const denial = this.reserve(evaluation, reservations);
+      const keys: ReservationKey[] = [];
+      const denial = this.reserve(evaluation, keys);
       if (denial !== undefined) {
-        for (const key of reservations) this.ledger.release(key);
+        for (const key of keys) this.ledger.release(key);
         return denied(intent, denial, view.now);
       }
+      if (keys.length > 0) reservations = keys;
     }
     this.rateWindow.record(view.now);
     return { kind: 'passed', intent, reservations };
@@ -89,7 +104,7 @@ export class RiskGate {
 
   private reserve(evaluation: RiskEvaluation, keys: ReservationKey[]): Denial | undefined {
     const { intent, view } = evaluation;
-    const { orders, combine } = fundedOrders(intent, evaluation.orders);
+    const { orders, combine } = evaluation.fundedOrders();
     const held = combine === 'max' ? new Set<string>() : undefined;
     for (const order of combine === 'max' ? largestFirst(orders, evaluation) : orders) {
       const instrument = view.instrument(order.symbol);
@@ -139,6 +154,12 @@ function largestFirst(orders: readonly CheckedOrder[], evaluation: RiskEvaluatio
   });
   return sized.sort((a, b) => (a.amount === undefined ? 1 : b.amount === undefined ? -1 : b.amount.comparedTo(a.amount))).map((s) => s.order);
 }
+
+/** Reservations of a pass that holds nothing (cancels, checks without funds), shared. */
+const NO_RESERVATIONS: readonly ReservationKey[] = Object.freeze([]);
+
+/** What the gate's evaluation holds between intents: a cancel-all, which builds no orders. */
+const NO_INTENT: Intent = Object.freeze({ kind: 'cancelAll', intentId: '', strategyId: '' });
 
 function denied(intent: Intent, denial: Denial, time: number): DeniedReport {
   return { kind: 'denied', intent, check: denial.check, reason: denial.reason, time };

@@ -7,8 +7,11 @@ import type { OrderRateWindow } from './order-rate-window.js';
 import type { ReservationKey } from './reservation-key.js';
 import type { ReservationLedger } from './reservation-ledger.js';
 
-/** The part of a live L2 book the checks read (prices to value and band orders). */
-export type RiskBook = Pick<OrderBook, 'bestBid' | 'bestAsk' | 'mid' | 'costToBuy' | 'proceedsToSell' | 'valid'>;
+/**
+ * The part of a live L2 book the checks read (prices to value and band orders; the scaled best
+ * prices for the integer band test).
+ */
+export type RiskBook = Pick<OrderBook, 'bestBid' | 'bestAsk' | 'mid' | 'costToBuy' | 'proceedsToSell' | 'valid' | 'bestBidPrice' | 'bestAskPrice' | 'priceScale'>;
 
 /** One of the bot's open orders as the checks see it. */
 export interface OpenOrderView {
@@ -59,6 +62,8 @@ export interface RiskView {
   lastPrice(symbol: string): Decimal | undefined;
   /** Funds not yet reserved by intents in flight or open orders (ledger's free funds). */
   freeBalance(currency: string): Decimal;
+  /** amount <= {@link freeBalance}, without computing the free funds when a cheaper test settles it. */
+  coversFree(currency: string, amount: Decimal): boolean;
   /** Funds the ledger holds under `key` now (an open order's reservation), zero when none. */
   reservedFor(key: ReservationKey): Decimal;
   openOrders(symbol?: string): readonly OpenOrderView[];
@@ -134,6 +139,10 @@ export class RiskState implements RiskView {
 
   freeBalance(currency: string): Decimal {
     return this.ledger.free(currency);
+  }
+
+  coversFree(currency: string, amount: Decimal): boolean {
+    return this.ledger.covers(currency, amount);
   }
 
   reservedFor(key: ReservationKey): Decimal {

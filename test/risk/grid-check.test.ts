@@ -38,4 +38,14 @@ describe('onTickGrid and onLotGrid', () => {
       expect(onLotGrid(instrument, v)).toBe(instrument.isValidQuantity(v));
     }), { numRuns: 3000 });
   });
+
+  it('agree with them beyond 2^53 units too (the integer test gives way to the Decimal one)', () => {
+    const big = fc.tuple(fc.bigInt({ min: 10n ** 12n, max: 10n ** 20n }), fc.stringMatching(/^[0-9]{0,4}$/))
+      .map(([whole, fraction]) => d(`${whole}${fraction === '' ? '' : `.${fraction}`}`));
+    fc.assert(fc.property(fc.constantFrom(...steps), big, (step, v) => {
+      const instrument = spotInstrument({ tick_size: step, quantity_increment: step });
+      expect(onTickGrid(instrument, v)).toBe(instrument.isValidPrice(v));
+      expect(onLotGrid(instrument, v)).toBe(instrument.isValidQuantity(v));
+    }), { numRuns: 1000 });
+  });
 });

@@ -52,4 +52,28 @@ describe('priceBandCheck over changing books', () => {
       }
     }));
   });
+
+  it('property: the integer test decides as |price - mid| <= mid x band in Decimals, at any scale, band and size', () => {
+    const state = spotState();
+    const scaled = (units: bigint, scale: number): string => {
+      const digits = units.toString().padStart(scale + 1, '0');
+      return scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+    };
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 4 }), fc.bigInt({ min: 1n, max: 10n ** 17n }), fc.bigInt({ min: 1n, max: 1000n }),
+      fc.integer({ min: -2000, max: 2000 }), fc.integer({ min: 0, max: 2 }), fc.constantFrom('0.05', '0.001', '0.0125', '1', '0.333333'),
+      (scale, bidUnits, spread, offset, extraDecimals, band) => {
+        const bid = scaled(bidUnits, scale);
+        const ask = scaled(bidUnits + spread, scale);
+        const instrument = spotInstrument({ tick_size: scaled(1n, scale) });
+        state.books.set('ETHUSDT', book(instrument, [[ask, '1']], [[bid, '1']]));
+        const mid = new Decimal(bid).plus(ask).dividedBy(2);
+        const price = mid.plus(new Decimal(offset).dividedBy(10 ** (scale + extraDecimals))).toDecimalPlaces(scale + extraDecimals);
+        if (!price.isPositive() || price.isZero()) return;
+        const passes = !price.minus(mid).abs().greaterThan(mid.times(band));
+        const verdict = priceBandCheck(place({ side: 'buy', quantity: '1', price: price.toFixed() }), state, config({ priceBand: band }));
+        expect(verdict === undefined).toBe(passes);
+      },
+    ), { numRuns: 2000 });
+  });
 });

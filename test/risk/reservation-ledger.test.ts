@@ -82,6 +82,38 @@ describe('ReservationLedger', () => {
     expect(ledger.reserved('ETH').toFixed()).toBe('0');
   });
 
+  it('property: covers(amount) is amount <= free, whether or not the free figure was computed since the last change', () => {
+    const units = fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n });
+    const text = (n: bigint): string => {
+      const digits = (n < 0n ? -n : n).toString().padStart(5, '0');
+      return `${n < 0n ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
+    };
+    fc.assert(fc.property(units, fc.array(fc.bigInt({ min: 1n, max: 10n ** 12n }), { maxLength: 4 }), fc.oneof(fc.constant(0n), units), fc.boolean(), (balance, held, amount, computed) => {
+      const ledger = new ReservationLedger();
+      ledger.setBalance('X', d(text(balance)));
+      held.forEach((h, i) => ledger.reserve(intentKey(`h${i}`), 'X', d(text(h)), d('1')));
+      if (computed) ledger.free('X');
+      // Oracle: the balance less what the ledger holds, from its own figures.
+      const expected = d(text(amount)).lessThanOrEqualTo(ledger.balance('X').minus(ledger.reserved('X')));
+      expect(ledger.covers('X', d(text(amount)))).toBe(expected);
+    }), { numRuns: 1000 });
+  });
+
+  it('ends a single order\'s reservation by its intent too, and nothing of another intent', () => {
+    const ledger = new ReservationLedger();
+    ledger.setBalance('USDT', d('1000'));
+    ledger.reserve(intentKey('P'), 'USDT', d('100'), d('1'));
+    ledger.reserve(intentKey('P2'), 'USDT', d('7'), d('1'));
+    ledger.reserve(legKey('Q', 0), 'USDT', d('3'), d('1'));
+    ledger.releaseIntent('P');
+    expect([...ledger.entries()].map((r) => r.key.id).sort()).toEqual(['P2', 'Q#0']);
+    expect(ledger.free('USDT').toFixed()).toBe('990');
+    ledger.releaseIntent('Q');
+    ledger.releaseIntent('unknown');
+    expect([...ledger.entries()].map((r) => r.key.id)).toEqual(['P2']);
+    expect(ledger.reserved('USDT').toFixed()).toBe('7');
+  });
+
   it('property: never negative, total equals the sum of live reservations, never above the balance', () => {
     fc.assert(fc.property(amount, fc.array(op, { maxLength: 60 }), (balance, ops) => {
       const ledger = new ReservationLedger();

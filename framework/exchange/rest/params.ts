@@ -49,10 +49,23 @@ export const MAX_CLIENT_ORDER_ID_LENGTH = 64;
 /** A required non-empty string without control characters (codes, addresses, identifiers). */
 export function requiredText(field: string, value: unknown): string {
   if (typeof value !== 'string') throw new ValidationError(field, value === undefined ? 'is required' : 'must be a string', value);
+  // Ids and codes are printable ASCII: one scan settles them (not empty, no control character).
+  if (isVisibleAscii(value)) return value;
   if (value.trim() === '') throw new ValidationError(field, 'must not be empty', value);
   // Control characters would corrupt a query, a path or a header; no documented value contains one.
   if (hasControlCharacter(value)) throw new ValidationError(field, 'must not contain control characters', value);
   return value;
+}
+
+/** Non-empty, every character printable ASCII without space (0x21-0x7e): no whitespace, no control character. */
+const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+
+/**
+ * {@link VISIBLE_ASCII}, one native regular-expression match: on the per-order path, which runs too
+ * rarely for the optimising compiler, a character loop in JavaScript costs more than the match.
+ */
+function isVisibleAscii(text: string): boolean {
+  return VISIBLE_ASCII.test(text);
 }
 
 function hasControlCharacter(text: string): boolean {
@@ -79,7 +92,7 @@ export function clientOrderIdParam(field: string, value: unknown): string {
   if (text.length > MAX_CLIENT_ORDER_ID_LENGTH) {
     throw new ValidationError(field, `must be at most ${MAX_CLIENT_ORDER_ID_LENGTH} characters`, text);
   }
-  if (/\s/.test(text)) throw new ValidationError(field, 'must not contain whitespace', text);
+  if (!isVisibleAscii(text) && /\s/.test(text)) throw new ValidationError(field, 'must not contain whitespace', text);
   return text;
 }
 
@@ -130,7 +143,22 @@ export function decimalParam(field: string, value: unknown, rule: DecimalRule): 
   if (rule === 'non-negative' && decimal.isNeg() && !decimal.isZero()) {
     throw new ValidationError(field, 'must not be negative', toWire(decimal));
   }
-  return toWire(decimal);
+  return wireText(decimal);
+}
+
+/**
+ * Wire text of the Decimals sent, by instance: a strategy sends the same quantity and a few hundred
+ * prices again and again, and a Decimal never changes, so each is written out once.
+ */
+const WIRE_TEXT = new WeakMap<Decimal, string>();
+
+function wireText(decimal: Decimal): string {
+  let text = WIRE_TEXT.get(decimal);
+  if (text === undefined) {
+    text = toWire(decimal);
+    WIRE_TEXT.set(decimal, text);
+  }
+  return text;
 }
 
 /** An optional decimal. */

@@ -1,3 +1,4 @@
+import { ValidationError } from '../../model/errors.js';
 import type { TradingAccount } from '../../model/stream/order-report.js';
 import {
   orderBody, orderListBody, replaceBody, type FuturesNewOrderParams, type OrderListParams, type ReplaceOrderParams,
@@ -33,11 +34,10 @@ export function newOrderListParams(params: OrderListParams<FuturesNewOrderParams
 /** Validated `params` of `{account}_replace_order`. */
 export function replaceOrderParams(params: StreamReplaceOrderParams): Record<string, unknown> {
   const body = replaceBody(params);
-  return {
-    client_order_id: clientOrderIdParam('client_order_id', params.client_order_id),
-    ...body,
-    new_client_order_id: clientOrderIdParam('new_client_order_id', params.new_client_order_id),
-  };
+  const clientOrderId = clientOrderIdParam('client_order_id', params.client_order_id);
+  // The body validated the new id when present (once per order is enough); the stream requires it.
+  if (body.new_client_order_id === undefined) throw new ValidationError('new_client_order_id', 'is required', params.new_client_order_id);
+  return { client_order_id: clientOrderId, ...body };
 }
 
 /** Validated `params` of `{account}_cancel_order`. */

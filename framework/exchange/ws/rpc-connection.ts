@@ -42,6 +42,8 @@ interface Pending {
   readonly method: string;
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;
+  /** Validates and types the result before it resolves the request. */
+  readonly parse: ((result: unknown) => unknown) | undefined;
   readonly timeoutMs: number;
   /** When the reply is overdue, on the monotonic clock (performance.now). */
   readonly deadline: number;
@@ -54,7 +56,11 @@ interface Pending {
  * Requests never carry secrets into errors: errors name the method only.
  *
  * One timer watches the earliest reply deadline of all requests in flight, instead of a timer set
- * and cleared per request (on every order's path).
+ * and cleared per request (on every order's path). It stays armed when the last reply comes: a
+ * later request's deadline (the same timeout, sent later) falls after it, so a steady flow of
+ * requests sets a timer about once per timeout instead of once per request; when it fires with
+ * nothing overdue it just watches the next deadline, if any. The timer never keeps the process
+ * alive by itself (a request in flight has an open socket that does).
  */
 export class RpcConnection {
   private readonly notificationSubject = new Subject<RpcNotification>();
@@ -121,23 +127,7 @@ export class RpcConnection {
     if (deadline < this.deadlineTimerAt) this.watchDeadline(deadline);
     const parse = options.parse;
     return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, {
-        method,
-        timeoutMs,
-        deadline,
-        reject,
-        resolve: (result) => {
-          if (parse === undefined) {
-            resolve(result as T);
-            return;
-          }
-          try {
-            resolve(parse(result));
-          } catch (error) {
-            reject(error instanceof Error ? error : new Error(String(error)));
-          }
-        },
-      });
+      this.pending.set(id, { method, timeoutMs, deadline, reject, resolve: resolve as (result: unknown) => void, parse });
     });
   }
 
@@ -149,6 +139,7 @@ export class RpcConnection {
   /** Stops for good: closes the socket; pending requests fail with SessionClosedError. */
   async close(): Promise<void> {
     await this.socket.close();
+    this.unwatchDeadline();
     for (const subscription of this.subscriptions) subscription.unsubscribe();
     this.notificationSubject.complete();
     this.ownEvents.complete();
@@ -185,13 +176,24 @@ export class RpcConnection {
       return;
     }
     this.pending.delete(id);
-    if (this.pending.size === 0) this.unwatchDeadline();
     if (obj.error !== undefined) {
       const error = exchangeErrorFromBody(obj, 0, pending.method);
       pending.reject(error ?? new ConnectionStateError(`malformed error reply to ${pending.method}`));
       return;
     }
-    pending.resolve(obj.result);
+    const parse = pending.parse;
+    if (parse === undefined) {
+      pending.resolve(obj.result);
+      return;
+    }
+    let result: unknown;
+    try {
+      result = parse(obj.result);
+    } catch (error) {
+      pending.reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    pending.resolve(result);
   }
 
   private failPending(makeError: (method: string) => Error): void {
@@ -206,6 +208,7 @@ export class RpcConnection {
     clearTimeout(this.deadlineTimer);
     this.deadlineTimerAt = deadline;
     this.deadlineTimer = setTimeout(this.onDeadline, Math.max(0, deadline - performance.now()));
+    this.deadlineTimer.unref();
   }
 
   private unwatchDeadline(): void {

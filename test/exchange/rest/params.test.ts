@@ -97,6 +97,21 @@ describe('text, ids and lists', () => {
     expect(failure(() => clientOrderIdParam('client_order_id', 'a\tb'))?.rule).toBe('must not contain control characters');
   });
 
+  it('property: text and client order id rules hold for any string (empty or blank, control characters, whitespace, length)', () => {
+    const rule = (text: string, id: boolean): string | undefined => {
+      if (text.trim() === '') return 'must not be empty';
+      if ([...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return 'must not contain control characters';
+      if (!id) return undefined;
+      if (text.length > 64) return 'must be at most 64 characters';
+      return /\s/u.test(text) ? 'must not contain whitespace' : undefined;
+    };
+    const char = fc.oneof(fc.constantFrom('a', 'Z', '0', '-', '_', ' ', '\t', '\n', '\u007f', '\u00a0', '\u2003', '\ufeff', 'é', '~', '!'), fc.string({ maxLength: 1 }));
+    fc.assert(fc.property(fc.array(char, { maxLength: 70 }).map((chars) => chars.join('')), (text) => {
+      expect(failure(() => requiredText('f', text))?.rule).toBe(rule(text, false));
+      expect(failure(() => clientOrderIdParam('f', text))?.rule).toBe(rule(text, true));
+    }), { numRuns: 3000 });
+  });
+
   it('idParam keeps large ids exact as digits', () => {
     expect(idParam('id', '123456789012345678901234')).toBe('123456789012345678901234');
     expect(idParam('id', 42)).toBe('42');

@@ -36,6 +36,10 @@ describe('stream order params', () => {
     expect(JSON.parse(JSON.stringify(replaceOrderParams({ client_order_id: 'a', new_client_order_id: 'b', quantity: '2', price: '3.10' }))))
       .toEqual({ client_order_id: 'a', new_client_order_id: 'b', quantity: '2', price: '3.1' });
     expect(() => replaceOrderParams({ client_order_id: 'a', quantity: '2' } as never)).toThrow(/new_client_order_id/);
+    expect(() => replaceOrderParams({ client_order_id: 'a', new_client_order_id: 'b c', quantity: '2' })).toThrow(/new_client_order_id/);
+    expect(() => replaceOrderParams({ client_order_id: 'a b', new_client_order_id: 'b', quantity: '2' })).toThrow(/client_order_id/);
+    expect(Object.keys(replaceOrderParams({ client_order_id: 'a', new_client_order_id: 'b', quantity: '2', price: '3' })))
+      .toEqual(['client_order_id', 'new_client_order_id', 'quantity', 'price', 'strict_validate']);
     expect(() => cancelOrderParams('')).toThrow(/client_order_id/);
   });
 

@@ -92,6 +92,22 @@ describe('RpcConnection', () => {
     expect(rpc.pendingCount).toBe(0);
   });
 
+  it('times out requests sent after earlier ones were answered, at their own deadlines, sooner or later than the answered ones', async () => {
+    let answer = true;
+    server.handler = (message, client) => {
+      if (answer) server.reply(client, message.id, 'ok');
+    };
+    expect(await rpc.request('first', undefined, { timeoutMs: 40 })).toBe('ok');
+    expect(await rpc.request('second', undefined, { timeoutMs: 1_000 })).toBe('ok');
+    answer = false;
+    // Later than the first's deadline (still watched), then sooner than the second's: neither waits forever.
+    const later = rpc.request('later', undefined, { timeoutMs: 80 }).catch((e: unknown) => e);
+    expect(await later).toMatchObject({ method: 'later', timeoutMs: 80 });
+    const sooner = rpc.request('sooner', undefined, { timeoutMs: 20 }).catch((e: unknown) => e);
+    expect(await sooner).toMatchObject({ method: 'sooner', timeoutMs: 20 });
+    expect(rpc.pendingCount).toBe(0);
+  });
+
   it('fails in-flight requests with ConnectionLostError (outcome unknown) when the connection drops', async () => {
     server.handler = () => server.dropAll();
     const error = await rpc.request('spot_new_order', { symbol: 'BTCUSDT' }).catch((e: unknown) => e);
