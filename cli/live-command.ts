@@ -4,6 +4,8 @@ import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../backtest/sandbox/sandbox-config.js';
 import { addedLatency } from '../backtest/venue/matching/recorded-latency.js';
+import { FAULT_PRESETS, faultsFrom } from '../backtest/sandbox/fault-presets.js';
+import { readYamlFile } from '../framework/config/read-yaml-file.js';
 import { syntheticMarketSource } from '../backtest/sandbox/synthetic-source.js';
 import { loadBotConfig, type BotConfig } from '../framework/config/bot-config.js';
 import { loadCredentials } from '../framework/config/secrets.js';
@@ -49,6 +51,8 @@ interface PaperOptions {
   readonly speed?: number;
   readonly duration?: number;
   readonly recordedTime: boolean;
+  readonly faults: string;
+  readonly faultSeed: string;
 }
 
 /**
@@ -66,6 +70,8 @@ export const paperCommand: CliCommand<PaperOptions> = {
       .option('--speed <x>', 'replay speed factor (default: paper.speed)', positiveNumber)
       .option('--duration <seconds>', 'stop after this many seconds', positiveNumber)
       .option('--recorded-time', 'serve the recording with its recorded dates (default: shifted to now)', false)
+      .option('--faults <spec>', `seeded faults of the paper exchange: none (default), ${Object.keys(FAULT_PRESETS).join(', ')} or a faults file (*.yaml)`, 'none')
+      .option('--fault-seed <text>', 'seed of the faults (the same seed strikes the same requests)', 'paper')
       .addHelpText('after', examples(
         'tradeloop paper --config config/market-maker.yaml',
         'tradeloop paper --config my-bot.yaml --recording day1.jsonl.gz --speed 10 --duration 60',
@@ -89,6 +95,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
       shiftToNow: !values.recordedTime,
       // The replay starts once the bot has subscribed, so it sees the market from the first frame.
       paused: true,
+      faults: faultsFrom(values.faults, '--faults', (f) => readYamlFile(f, '--faults')), seed: values.faultSeed,
     });
     const key = server.apiKeys[0]!;
     console.log(`paper exchange at ${server.baseUrl} (${recording === undefined ? `synthetic market, seed ${config.paper.seed}` : recording})`);

@@ -3,7 +3,8 @@ import { parseLatencySpec } from '../framework/config/latency-spec.js';
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
 import { parseBalanceFlags } from '../backtest/sandbox/balance-flags.js';
-import { FAULT_PRESETS, faultPreset } from '../backtest/sandbox/fault-presets.js';
+import { FAULT_PRESETS, faultsFrom } from '../backtest/sandbox/fault-presets.js';
+import { readYamlFile } from '../framework/config/read-yaml-file.js';
 import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../backtest/sandbox/sandbox-config.js';
@@ -52,7 +53,7 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
       .option('--balance <cur=amount>', 'spot balance of the main account (repeatable; default USDT=10000 BTC=1 ETH=10)', collect)
       .option('--latency <spec>', 'added order latency: ms (0.25), in/back ms (0.2/0.35) or a recorded *.jsonl', '0')
       .option('--now', 'serve the recording as if it were happening now (every time shifted by wall clock at start - first frame time)', false)
-      .addOption(new Option('--faults <preset>', 'inject seeded faults (drops, late/duplicated/swapped reports, 429s, 5xx, slow answers)').choices(Object.keys(FAULT_PRESETS)))
+      .option('--faults <spec>', `inject seeded faults (drops, book gaps, late/duplicated/swapped reports, 429s, 5xx, slow answers): none, ${Object.keys(FAULT_PRESETS).join(', ')} or a faults file (*.yaml)`)
       .addHelpText('after', examples(
         'tradeloop sandbox --port 8080',
         'tradeloop sandbox --synthetic 42 --balance USDT=5000 --balance BTC=0.5 --latency 20',
@@ -76,7 +77,7 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
       accounts: [{ id: 'main', spot, wallet: { USDT: '10000' } }],
       latency: addedLatency(latency, 1),
       shiftToNow: values.now,
-      faults: values.faults === undefined ? undefined : faultPreset(values.faults, '--faults'),
+      faults: values.faults === undefined ? undefined : faultsFrom(values.faults, '--faults', (file) => readYamlFile(file, '--faults')),
     });
     const key = server.apiKeys[0];
     console.log(`base_url:    ${server.baseUrl}`);
