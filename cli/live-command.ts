@@ -51,7 +51,7 @@ interface PaperOptions {
   readonly speed?: number;
   readonly duration?: number;
   readonly recordedTime: boolean;
-  readonly faults: string;
+  readonly faults?: string;
   readonly faultSeed: string;
 }
 
@@ -70,7 +70,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
       .option('--speed <x>', 'replay speed factor (default: paper.speed)', positiveNumber)
       .option('--duration <seconds>', 'stop after this many seconds', positiveNumber)
       .option('--recorded-time', 'serve the recording with its recorded dates (default: shifted to now)', false)
-      .option('--faults <spec>', `seeded faults of the paper exchange: none (default), ${Object.keys(FAULT_PRESETS).join(', ')} or a faults file (*.yaml)`, 'none')
+      .option('--faults <spec>', `seeded faults of the paper exchange: none, ${Object.keys(FAULT_PRESETS).join(', ')} or a faults file (*.yaml) (default: paper.faults)`)
       .option('--fault-seed <text>', 'seed of the faults (the same seed strikes the same requests)', 'paper')
       .addHelpText('after', examples(
         'tradeloop paper --config config/market-maker.yaml',
@@ -95,7 +95,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
       shiftToNow: !values.recordedTime,
       // The replay starts once the bot has subscribed, so it sees the market from the first frame.
       paused: true,
-      faults: faultsFrom(values.faults, '--faults', (f) => readYamlFile(f, '--faults')), seed: values.faultSeed,
+      faults: faultsFrom(values.faults ?? config.paper.faults, values.faults === undefined ? 'paper.faults' : '--faults', (f) => readYamlFile(f, 'faults')), seed: values.faultSeed,
     });
     const key = server.apiKeys[0]!;
     console.log(`paper exchange at ${server.baseUrl} (${recording === undefined ? `synthetic market, seed ${config.paper.seed}` : recording})`);

@@ -79,6 +79,8 @@ export interface BotConfig {
     readonly balances: Balances;
     /** The sandbox's order latency. */
     readonly latency: LatencySpec;
+    /** Seeded faults of the paper exchange: `none`, a preset's name, or an absolute faults file path. */
+    readonly faults: string;
     readonly seed: number;
   };
   readonly backtest: {
@@ -224,6 +226,7 @@ function finish(c: RawConfig, dir: string, env: NodeJS.ProcessEnv): BotConfig {
     logging: { ...c.logging, ...(c.logging.file === undefined ? {} : { file: resolveConfigPath(c.logging.file, dir, env) }) },
     paper: {
       ...paper, balances: balances(c.paper.balances), latency: parseLatencySpec(c.paper.latency, 'paper.latency', dir, env),
+      faults: /\.ya?ml$/.test(c.paper.faults) ? resolveConfigPath(c.paper.faults, dir, env) : c.paper.faults,
       ...(recording === null ? {} : { recording: resolveConfigPath(recording, dir, env) }),
     },
     backtest: { ...c.backtest, balances: balances(c.backtest.balances), latency: parseLatencySpec(c.backtest.latency, 'backtest.latency', dir, env) },
