@@ -78,7 +78,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
     const started = performance.now();
     try {
       const result = await runBacktest({
-        strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings, account: config.bot.account, leverage: config.bot.leverage,
+        strategyRef: config.strategy.name, plugin, params, symbols: config.strategy.symbols, recordings, account: config.bot.account, leverage: config.bot.leverage, queueModel: config.backtest.queueModel,
         balances: config.backtest.balances, risk: config.risk, seed, latency, candles: config.strategy.candles,
         candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy, botId: config.bot.id,
         strictRecordings: values.strict || config.backtest.strictRecordings, backwardsToleranceMs: config.backtest.backwardsToleranceMs,

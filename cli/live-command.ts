@@ -4,6 +4,7 @@ import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
 import type { MarketSource } from '../backtest/sandbox/sandbox-config.js';
 import { addedLatency } from '../backtest/venue/matching/recorded-latency.js';
+import { queueModelNamed } from '../backtest/venue/matching/queue-model.js';
 import { FAULT_PRESETS, faultsFrom } from '../backtest/sandbox/fault-presets.js';
 import { readYamlFile } from '../framework/config/read-yaml-file.js';
 import { syntheticMarketSource } from '../backtest/sandbox/synthetic-source.js';
@@ -87,7 +88,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
     if (recording !== undefined && !existsSync(recording)) throw new ValidationError('--recording', 'no such file', recording);
     const speed = values.speed ?? config.paper.speed;
     const server = await SandboxServer.start({
-      venue: simulatedVenueFactory(), market: marketSource(recording, config.paper.seed), speed,
+      venue: simulatedVenueFactory(0, {}, queueModelNamed(config.paper.queueModel, 'paper.queueModel')), market: marketSource(recording, config.paper.seed), speed,
       // A futures bot's paper balances are its futures margin; a spot bot's its spot holdings.
       accounts: [{ id: 'main', [config.bot.account === 'futures' ? 'futures' : 'spot']: Object.fromEntries(Object.entries(config.paper.balances).map(([c, v]) => [c, toWire(v)])) }],
       latency: addedLatency(config.paper.latency, config.paper.seed),

@@ -1,4 +1,5 @@
 import { addedLatency } from '../backtest/venue/matching/recorded-latency.js';
+import { queueModelNamed } from '../backtest/venue/matching/queue-model.js';
 import { parseLatencySpec } from '../framework/config/latency-spec.js';
 import { existsSync } from 'node:fs';
 import { InvalidArgumentError, Option } from 'commander';
@@ -29,6 +30,7 @@ interface SandboxOptions {
   readonly seed: string;
   readonly balance?: readonly string[];
   readonly latency: string;
+  readonly queueModel: string;
   readonly now: boolean;
   readonly faults?: string;
 }
@@ -51,6 +53,7 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
       .option('--loop', 'start the recording over when it ends', false)
       .option('--seed <text>', 'seed of the API keys and the venue', 'sandbox')
       .option('--balance <cur=amount>', 'spot balance of the main account (repeatable; default USDT=10000 BTC=1 ETH=10)', collect)
+      .option('--queue-model <name>', 'queue position of resting orders: trades-only, proportional, log or power:N', 'trades-only')
       .option('--latency <spec>', 'added order latency: ms (0.25), in/back ms (0.2/0.35) or a recorded *.jsonl', '0')
       .option('--now', 'serve the recording as if it were happening now (every time shifted by wall clock at start - first frame time)', false)
       .option('--faults <spec>', `inject seeded faults (drops, book gaps, late/duplicated/swapped reports, 429s, 5xx, slow answers): none, ${Object.keys(FAULT_PRESETS).join(', ')} or a faults file (*.yaml)`)
@@ -67,7 +70,7 @@ export const sandboxCommand: CliCommand<SandboxOptions> = {
     if (values.recording !== undefined && !existsSync(values.recording)) throw new ValidationError('--recording', 'no such file', values.recording);
     const spot = values.balance === undefined ? DEFAULT_SPOT : parseBalanceFlags(values.balance);
     const server = await SandboxServer.start({
-      venue: simulatedVenueFactory(),
+      venue: simulatedVenueFactory(0, {}, queueModelNamed(values.queueModel, '--queue-model')),
       market: marketSource(values.recording, values.synthetic),
       host: values.host,
       port,

@@ -20,6 +20,7 @@ import type { LatencySpec } from '../../framework/config/latency-spec.js';
 import type { LatencyModel } from '../venue/matching/latency-model.js';
 import { latencyModelOf } from '../venue/matching/recorded-latency.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
+import { queueModelNamed } from '../venue/matching/queue-model.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
@@ -49,6 +50,8 @@ export interface BacktestOptions {
   readonly recordings: readonly string[];
   /** The account traded (`bot.account`); by default the one the symbols need (futures contracts: futures). */
   readonly account?: 'spot' | 'futures';
+  /** Queue position model of resting orders by name (`trades-only`, the default; see queue-model.ts). */
+  readonly queueModel?: string;
   /** Futures: the leverage set on these contracts before the strategy starts (`bot.leverage`). */
   readonly leverage?: Readonly<Record<string, Decimal>>;
   /** Starting balances of the simulated account (the futures account's margin currencies on futures). */
@@ -159,7 +162,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   // The venue reports from its first call on; the collector needs the kernel, built after the venue.
   const late: { collector?: ResultCollector } = {};
   const balances = Object.fromEntries(Object.entries(options.balances).map(([c, v]) => [c, toWire(new Decimal(v))]));
-  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { [account]: balances } }, (i) => new ReplayedSymbolMarket(i), (event) => {
+  const queueModel = queueModelNamed(options.queueModel ?? 'trades-only', 'backtest.queueModel');
+  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { [account]: balances } }, (i) => new ReplayedSymbolMarket(i, { queueModel }), (event) => {
     port.onVenueEvent(event);
     if (event.account !== ACCOUNT) return;
     if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now(), event.cause);

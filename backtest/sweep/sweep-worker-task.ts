@@ -40,7 +40,7 @@ export default async function runSweepTask(task: SweepTask): Promise<SweepRow> {
     balances: config.backtest.balances, risk: config.risk, seed: task.seed ?? config.backtest.seed, latency: config.backtest.latency,
     candles: config.strategy.candles, candleSlippageBps: config.backtest.candleSlippageBps, errorPolicy: config.strategy.errorPolicy,
     botId: config.bot.id, strictRecordings: config.backtest.strictRecordings, backwardsToleranceMs: config.backtest.backwardsToleranceMs,
-    account: config.bot.account === 'margin' ? undefined : config.bot.account, leverage: config.bot.leverage,
+    account: config.bot.account === 'margin' ? undefined : config.bot.account, leverage: config.bot.leverage, queueModel: config.backtest.queueModel,
   });
   return { index: task.index, params: task.params, events: result.meta.events, metrics: plainMetrics(computeMetrics(result)) };
 }

@@ -81,10 +81,14 @@ export interface BotConfig {
     readonly latency: LatencySpec;
     /** Seeded faults of the paper exchange: `none`, a preset's name, or an absolute faults file path. */
     readonly faults: string;
+    /** Queue position model of the paper exchange's resting orders (`trades-only`, `proportional`, `log`, `power:N`). */
+    readonly queueModel: string;
     readonly seed: number;
   };
   readonly backtest: {
     readonly balances: Balances; readonly seed: number; readonly candleSlippageBps: number;
+    /** Queue position model of resting orders (`trades-only`, `proportional`, `log`, `power:N`). */
+    readonly queueModel: string;
     /** The simulated venue's order latency. */
     readonly latency: LatencySpec;
     /** Refuse a damaged recording instead of replaying what is readable (`--strict`). */

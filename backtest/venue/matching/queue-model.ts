@@ -1,3 +1,5 @@
+import { ValidationError } from '../../../framework/model/errors.js';
+
 /**
  * Queue position models of a resting order: how many outside lots stand ahead of it at its price
  * level. All quantities are integer lots of outside liquidity (our own orders are never part of
@@ -74,6 +76,55 @@ export class ProportionalQueueModel implements QueueModel {
     }
     return estimate < nextLots ? estimate : nextLots;
   }
+}
+
+/**
+ * Probabilistic cancels, after hftbacktest's ProbQueueModel: a drop of the level not explained by
+ * trades is taken from ahead of us with probability `1 - f(behind) / (f(behind) + f(ahead))`, so
+ * cancels fall where the weight `f` puts them. `f(x) = x^n` (`power`, n > 0: n = 1 is the
+ * proportional model, larger n puts cancels further from the front) or `f(x) = ln(1 + x)` (`log`:
+ * cancels spread more evenly than linear). The share from ahead is rounded down (our position
+ * improves a little less, never more); when the share from behind exceeds what is behind us the
+ * rest comes from ahead; a drop smaller than the traded quantity only clamps. Deterministic: the
+ * expected share is applied, no random draw. Assumptions: our orders never count in the level,
+ * and cancels are independent of the time orders joined.
+ */
+export class ProbabilisticQueueModel implements QueueModel {
+  constructor(
+    readonly name: string,
+    private readonly weight: (lots: number) => number,
+  ) {}
+
+  aheadOnArrival(levelLots: number): number {
+    return levelLots;
+  }
+
+  aheadAfterDepthChange(ahead: number, previousLots: number, nextLots: number, tradedLots: number): number {
+    const cancelled = previousLots - nextLots - tradedLots;
+    let estimate = ahead;
+    if (cancelled > 0 && ahead > 0) {
+      const behind = previousLots > ahead ? previousLots - ahead : 0;
+      const front = this.weight(ahead);
+      const back = this.weight(behind);
+      const share = front + back > 0 ? front / (front + back) : 1;
+      let fromAhead = Math.floor(cancelled * share);
+      const fromBehind = cancelled - fromAhead;
+      if (fromBehind > behind) fromAhead += fromBehind - behind;
+      estimate = ahead > fromAhead ? ahead - fromAhead : 0;
+    }
+    return estimate < nextLots ? estimate : nextLots;
+  }
+}
+
+/** The queue model a config or CLI names: `trades-only`, `proportional`, `log`, or `power:N` (N > 0). */
+export function queueModelNamed(name: string, field = 'queueModel'): QueueModel {
+  if (name === 'trades-only') return TRADES_ONLY_QUEUE;
+  if (name === 'proportional') return PROPORTIONAL_QUEUE;
+  if (name === 'log') return new ProbabilisticQueueModel('log', Math.log1p);
+  const power = /^power:(\d+(?:\.\d+)?)$/.exec(name);
+  const n = power === null ? Number.NaN : Number(power[1]);
+  if (n > 0 && Number.isFinite(n)) return new ProbabilisticQueueModel(`power:${n}`, (lots) => lots ** n);
+  throw new ValidationError(field, 'must be trades-only, proportional, log or power:N (N > 0)', name);
 }
 
 /** floor(amount * part / whole) exactly, also when the product is beyond 2^53. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PROPORTIONAL_QUEUE, TRADES_ONLY_QUEUE } from '../../../../backtest/venue/matching/queue-model.js';
+import { PROPORTIONAL_QUEUE, TRADES_ONLY_QUEUE, queueModelNamed } from '../../../../backtest/venue/matching/queue-model.js';
 
 const lots = fc.integer({ min: 0, max: 2 ** 40 });
 
@@ -43,5 +43,38 @@ describe('queue models', () => {
       }
       expect(proportional).toBeLessThanOrEqual(conservative);
     }));
+  });
+
+  it('power and log weights put cancels where their function says, rounding against us', () => {
+    // 10 ahead, 20 behind, 9 cancelled. power:2: 100 / (100 + 400) = 0.2 of 9 -> 1.8 -> 1 from ahead.
+    expect(queueModelNamed('power:2').aheadAfterDepthChange(10, 30, 21, 0)).toBe(9);
+    // log: ln 11 / (ln 11 + ln 21) = 0.4406 of 9 -> 3.97 -> 3 from ahead.
+    expect(queueModelNamed('log').aheadAfterDepthChange(10, 30, 21, 0)).toBe(7);
+    // power:1 is the proportional model.
+    expect(queueModelNamed('power:1').aheadAfterDepthChange(10, 30, 21, 0)).toBe(PROPORTIONAL_QUEUE.aheadAfterDepthChange(10, 30, 21, 0));
+    // 10 ahead, 2 behind, 9 cancelled: power:3 gives 1000 / 1008 of 9 -> 8.93 -> 8 from ahead, 1 behind.
+    expect(queueModelNamed('power:3').aheadAfterDepthChange(10, 12, 3, 0)).toBe(2);
+    // power:0.5: sqrt 10 / (sqrt 10 + sqrt 2) = 0.691 of 9 -> 6 from ahead, 3 behind (only 2 there): 7 from ahead.
+    expect(queueModelNamed('power:0.5').aheadAfterDepthChange(10, 12, 3, 0)).toBe(3);
+  });
+
+  it('probabilistic models stay within [0, min(ahead, next)] and never behind trades-only', () => {
+    const models = ['power:0.5', 'power:2', 'log'].map((name) => queueModelNamed(name));
+    fc.assert(fc.property(lots, lots, lots, lots, (a, p, n, t) => {
+      const ahead = Math.min(a, p);
+      const conservative = TRADES_ONLY_QUEUE.aheadAfterDepthChange(ahead, p, n, t);
+      for (const model of models) {
+        const v = model.aheadAfterDepthChange(ahead, p, n, t);
+        expect(Number.isSafeInteger(v) && v >= 0 && v <= Math.min(ahead, n)).toBe(true);
+        expect(v).toBeLessThanOrEqual(conservative);
+      }
+    }));
+  });
+
+  it('names a model by config text, and refuses anything else naming the field', () => {
+    expect(queueModelNamed('trades-only')).toBe(TRADES_ONLY_QUEUE);
+    expect(queueModelNamed('power:1.5').name).toBe('power:1.5');
+    expect(() => queueModelNamed('power:0', 'backtest.queueModel')).toThrow(/^backtest\.queueModel: must be trades-only, proportional, log or power:N/);
+    expect(() => queueModelNamed('fifo', 'backtest.queueModel')).toThrow(/must be trades-only/);
   });
 });
