@@ -89,7 +89,7 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
         return;
       }
       check.lastTime = t;
-      out.push({ t, src: 'ws/public', books: decoded.books, events: decoded.events });
+      out.push(decoded);
       return;
     }
     const frame = check.general(bytes.toString('utf8', start, end), lineNo);

@@ -1,6 +1,3 @@
-const MAX_EXACT = Number.MAX_SAFE_INTEGER;
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
-
 export const QUOTE = 0x22;
 export const COMMA = 0x2c;
 export const COLON = 0x3a;
@@ -85,54 +82,19 @@ export class LineScanner {
     return -1;
   }
 
-  /**
-   * A quoted plain decimal (`digits` or `digits.digits`) times 10^scale; -1 unless that is an
-   * exact safe integer. Decimals beyond the scale must be zeros (and are not accumulated, so
-   * padding never overflows); while the sum stays below 2^53 every step was exact, and the range
-   * test at the end covers the whole value.
-   */
-  protected scaledDecimal(scale: number): number {
-    if (this.next() !== QUOTE) return -1;
-    const bytes = this.bytes;
-    const end = this.end;
-    let pos = this.pos;
-    let n = 0;
-    let digits = 0;
-    let c = 0;
-    while (pos < end) {
-      c = bytes[pos++] as number;
-      if (c < ZERO || c > NINE) break;
-      n = n * 10 + (c - ZERO);
-      digits++;
-    }
-    if (digits === 0) return -1;
-    let decimals = 0;
-    if (c === DOT) {
-      let fraction = 0;
-      while (pos < end) {
-        c = bytes[pos++] as number;
-        if (c < ZERO || c > NINE) break;
-        fraction++;
-        if (decimals < scale) {
-          n = n * 10 + (c - ZERO);
-          decimals++;
-        } else if (c !== ZERO) {
-          return -1;
-        }
-      }
-      if (fraction === 0) return -1;
-    }
-    this.pos = pos;
-    if (c !== QUOTE || n > MAX_EXACT) return -1;
-    if (decimals === scale) return n;
-    const scaled = n * (POW10[scale - decimals] as number);
-    return scaled <= MAX_EXACT ? scaled : -1;
-  }
-
   /** A quoted plain decimal (`digits` or `digits.digits`) as its text, without the quotes; undefined when it is not one. */
   protected plainDecimalText(): string | undefined {
-    if (this.next() !== QUOTE) return undefined;
-    const bytes = this.bytes;
+    const start = this.pos + 1;
+    const close = this.plainDecimalEnd();
+    return close < 0 ? undefined : this.bytes.toString('latin1', start, close);
+  }
+
+  /**
+   * Past a quoted plain decimal (`digits` or `digits.digits`): the position of its closing quote
+   * (its text runs from the opening quote's next byte to there); -1 when it is not one.
+   */
+  protected plainDecimalEnd(): number {
+    if (this.next() !== QUOTE) return -1;
     const start = this.pos;
     let pos = start;
     let dot = -1;
@@ -146,9 +108,9 @@ export class LineScanner {
         break;
       }
     }
-    if (this.byteAt(pos) !== QUOTE || pos === start || dot === pos - 1) return undefined;
+    if (this.byteAt(pos) !== QUOTE || pos === start || dot === pos - 1) return -1;
     this.pos = pos + 1;
-    return bytes.toString('latin1', start, pos);
+    return pos;
   }
 
   /** A JSON integer of digits only (no sign, fraction, exponent or leading zero), at most 15 digits; -1 otherwise. */

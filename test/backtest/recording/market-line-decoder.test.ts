@@ -191,6 +191,14 @@ describe('MarketLineDecoder: trades lines', () => {
     expect(decoded?.events[0]?.exchangeTime).toBe(1723161255612);
   });
 
+  it('reads each trade price afresh after lines at another price of the same length', () => {
+    const prices = ['2683.80', '2683.80', '2683.81', '2683.8', '2683.81', '12683.81', '2683.81'];
+    for (const [n, p] of prices.entries()) {
+      const line = tradesLine(n + 1, 'update', { ETHUSDT: [{ t: n, i: n, p, q: '0.0020', s: 'buy' }] });
+      expect(decode(line)?.events, line).toEqual(liveParse(line));
+    }
+  });
+
   it('leaves unusual trades lines to the general parser', () => {
     const trade = { t: 1, i: 1, p: '1.5', q: '2', s: 'buy' };
     const refused = [
