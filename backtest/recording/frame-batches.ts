@@ -98,16 +98,26 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
   let rest: Buffer | undefined;
   try {
     for (let chunk = await chunks.next(); chunk !== undefined && !check.stopped; chunk = await chunks.next()) {
-      const bytes = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
       const out: ReplayFrame[] = [];
       let start = 0;
-      let nl = bytes.indexOf(NEWLINE, start);
-      while (nl >= 0 && !check.stopped) {
-        take(bytes, start, nl, out);
+      let nl = chunk.indexOf(NEWLINE, start);
+      if (rest !== undefined) {
+        // Only the line cut by the chunk boundary is copied, not the whole chunk.
+        if (nl < 0) {
+          rest = Buffer.concat([rest, chunk]);
+          continue;
+        }
+        const line = Buffer.concat([rest, chunk.subarray(0, nl)]);
+        take(line, 0, line.length, out);
         start = nl + 1;
-        nl = bytes.indexOf(NEWLINE, start);
+        nl = chunk.indexOf(NEWLINE, start);
       }
-      rest = start < bytes.length ? bytes.subarray(start) : undefined;
+      while (nl >= 0 && !check.stopped) {
+        take(chunk, start, nl, out);
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+      }
+      rest = start < chunk.length ? chunk.subarray(start) : undefined;
       if (out.length > 0) yield out;
     }
     if (!check.stopped) {
