@@ -50,10 +50,11 @@ describe('readFrameBatches / mergeFrameBatches', () => {
   });
 
   it('reads lines longer than a read chunk, and lines cut by chunk boundaries anywhere', async () => {
-    // Books of a few thousand levels: lines of 100-200 KiB, over two and three 64 KiB chunks.
+    // A snapshot of 140,000 levels (a line of over 2 MiB, longer than two read chunks), then lines of
+    // all sizes, cut by the chunk boundaries wherever they fall.
     const levels = (n: number, from: number): [string, string][] => Array.from({ length: n }, (_, i) => [`${from + i}.25`, `${i % 7}.5`]);
-    const frames = [book(1, 1, levels(3000, 100), levels(3000, 5000), true), trades(2, 1, [['1', '1', 'buy']])];
-    for (let i = 0; i < 40; i++) frames.push(book(3 + i, 2 + i, levels(50 + 97 * i, 200), levels(3, 9000)));
+    const frames = [book(1, 1, levels(70_000, 100), levels(70_000, 100_000), true), trades(2, 1, [['1', '1', 'buy']])];
+    for (let i = 0; i < 60; i++) frames.push(book(3 + i, 2 + i, levels(50 + 97 * i, 200), levels(3, 200_000)));
     const file = writeRecording(frames);
     try {
       const batched = (await flat(readFrameBatches(file))).map(({ t, src, msg }) => ({ t, src, msg }));
