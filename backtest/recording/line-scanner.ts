@@ -1,3 +1,5 @@
+import { nearestDouble } from './nearest-double.js';
+
 export const QUOTE = 0x22;
 export const COMMA = 0x2c;
 export const COLON = 0x3a;
@@ -160,9 +162,14 @@ export class LineScanner {
     return true;
   }
 
-  /** The JSON number `bytes[start, end)` (grammar checked already), converted by the engine's own parser so the double is JSON.parse's. */
+  /**
+   * The JSON number `bytes[start, end)` (grammar checked already) as the double JSON.parse makes
+   * of it: read from the bytes when {@link nearestDouble} can vouch for it, else by the engine's
+   * own parser.
+   */
   protected numberBetween(start: number, end: number): number {
-    return Number(this.bytes.toString('latin1', start, end));
+    const value = nearestDouble(this.bytes, start, end);
+    return value === value ? value : Number(this.bytes.toString('latin1', start, end));
   }
 
   /** The byte at `pos` of the line; -1 past its end. */
