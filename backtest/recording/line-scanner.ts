@@ -88,7 +88,7 @@ export class LineScanner {
   protected plainDecimalText(): string | undefined {
     const start = this.pos + 1;
     const close = this.plainDecimalEnd();
-    return close < 0 ? undefined : this.bytes.toString('latin1', start, close);
+    return close < 0 ? undefined : latin1Text(this.bytes, start, close);
   }
 
   /**
@@ -175,6 +175,28 @@ export class LineScanner {
   /** The byte at `pos` of the line; -1 past its end. */
   private byteAt(pos: number): number {
     return pos < this.end ? (this.bytes[pos] as number) : -1;
+  }
+}
+
+const fromCharCode = String.fromCharCode;
+
+/**
+ * `bytes[start, end)` as a Latin-1 string. A decimal's few characters are put together here
+ * rather than by `Buffer.toString`, whose call into the runtime costs more than the copy itself.
+ */
+export function latin1Text(bytes: Uint8Array, start: number, end: number): string {
+  const b = bytes;
+  const s = start;
+  switch (end - start) {
+    case 1: return fromCharCode(b[s] as number);
+    case 2: return fromCharCode(b[s] as number, b[s + 1] as number);
+    case 3: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number);
+    case 4: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number);
+    case 5: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number);
+    case 6: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number);
+    case 7: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number);
+    case 8: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number, b[s + 7] as number);
+    default: return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', start, end);
   }
 }
 

@@ -2,7 +2,7 @@ import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-b
 import type { DecimalString } from '../../framework/model/decimal.js';
 import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii } from './line-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii, latin1Text } from './line-scanner.js';
 
 /** The decimals a symbol's book values are scaled to (its instrument's tick and increment decimals). */
 export interface BookScales {
@@ -316,7 +316,7 @@ export class MarketLineDecoder extends LineScanner {
       while (i < length && cached[i] === bytes[start + i]) i++;
       if (i === length) return this.lastPrice;
     }
-    const text = bytes.toString('latin1', start, close);
+    const text = latin1Text(bytes, start, close);
     if (length <= CACHED_TEXT_MAX) {
       for (let i = 0; i < length; i++) cached[i] = bytes[start + i] as number;
       this.priceLength = length;
