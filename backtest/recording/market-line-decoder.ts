@@ -178,47 +178,16 @@ export class MarketLineDecoder extends LineScanner {
     const scratch = this.scratch;
     let count = 0;
     for (;;) {
-      // `["price","quantity"]`: `["` before the price, `,"` before the quantity.
-      for (let half = 0; half < 2; half++) {
-        if (pos + 1 >= end || bytes[pos] !== (half === 0 ? OPEN_BRACKET : COMMA) || bytes[pos + 1] !== QUOTE) return undefined;
-        pos += 2;
-        const scale = half === 0 ? priceScale : quantityScale;
-        const digitsStart = pos;
-        let n = 0;
-        let c = 0;
-        while (pos < end) {
-          c = bytes[pos] as number;
-          if (c < ZERO || c > NINE) break;
-          n = n * 10 + (c - ZERO);
-          pos++;
-        }
-        if (pos === digitsStart || pos >= end) return undefined;
-        let decimals = 0;
-        if (c === DOT) {
-          const fractionStart = ++pos;
-          while (pos < end) {
-            c = bytes[pos] as number;
-            if (c < ZERO || c > NINE) break;
-            if (decimals < scale) {
-              n = n * 10 + (c - ZERO);
-              decimals++;
-            } else if (c !== ZERO) {
-              return undefined;
-            }
-            pos++;
-          }
-          if (pos === fractionStart || pos >= end) return undefined;
-        }
-        if (c !== QUOTE || n > MAX_EXACT) return undefined;
-        pos++;
-        if (decimals !== scale) {
-          n *= POW10[scale - decimals] as number;
-          if (n > MAX_EXACT) return undefined;
-        }
-        scratch[count++] = n;
-      }
-      // `]`, then `,` (another level) or `]` (the list's end).
-      if (pos + 1 >= end || bytes[pos] !== CLOSE_BRACKET) return undefined;
+      // `["price","quantity"]`, then `,` (another level) or `]` (the list's end).
+      if (pos + 1 >= end || bytes[pos] !== OPEN_BRACKET || bytes[pos + 1] !== QUOTE) return undefined;
+      const price = scaledValue(bytes, pos + 2, end, priceScale);
+      pos = cursor;
+      if (price < 0 || pos + 1 >= end || bytes[pos] !== COMMA || bytes[pos + 1] !== QUOTE) return undefined;
+      const quantity = scaledValue(bytes, pos + 2, end, quantityScale);
+      pos = cursor;
+      if (quantity < 0 || pos + 1 >= end || bytes[pos] !== CLOSE_BRACKET) return undefined;
+      scratch[count++] = price;
+      scratch[count++] = quantity;
       const after = bytes[pos + 1];
       pos += 2;
       if (after === CLOSE_BRACKET) break;
@@ -342,6 +311,63 @@ export class MarketLineDecoder extends LineScanner {
   private done(): boolean {
     return this.next() === CLOSE_BRACE;
   }
+}
+
+/** Where {@link scaledValue} stopped: past the closing quote of the value it read. */
+let cursor = 0;
+
+/**
+ * The plain decimal (`digits` or `digits.digits`) at `bytes[pos, end)` up to its closing quote,
+ * times 10^scale: -1 unless that is an exact safe integer. Decimals beyond the scale must be zeros
+ * (and are not accumulated, so padding never overflows); while the value stays below 2^53 every
+ * step was exact, and the range test at its end covers the whole value. Sets {@link cursor}.
+ */
+function scaledValue(bytes: Uint8Array, pos: number, end: number, scale: number): number {
+  const digitsStart = pos;
+  let n = 0;
+  let c = 0;
+  while (pos < end) {
+    c = bytes[pos] as number;
+    if (c < ZERO || c > NINE) break;
+    n = n * 10 + (c - ZERO);
+    pos++;
+  }
+  if (pos === digitsStart || pos >= end) return -1;
+  let decimals = 0;
+  if (c === DOT) {
+    const fractionStart = ++pos;
+    const quote = pos + scale;
+    if (scale > 0 && quote < end && bytes[quote] === QUOTE) {
+      // The recorder's usual text: exactly `scale` decimals, read in one counted run; a byte
+      // outside '0'..'9' makes `digit` or `9 - digit` negative, and the sign bit sticks.
+      let invalid = 0;
+      for (; pos < quote; pos++) {
+        const digit = (bytes[pos] as number) - ZERO;
+        invalid |= digit | (9 - digit);
+        n = n * 10 + digit;
+      }
+      if (invalid < 0 || n > MAX_EXACT) return -1;
+      cursor = quote + 1;
+      return n;
+    }
+    while (pos < end) {
+      c = bytes[pos] as number;
+      if (c < ZERO || c > NINE) break;
+      if (decimals < scale) {
+        n = n * 10 + (c - ZERO);
+        decimals++;
+      } else if (c !== ZERO) {
+        return -1;
+      }
+      pos++;
+    }
+    if (pos === fractionStart || pos >= end) return -1;
+  }
+  if (c !== QUOTE || n > MAX_EXACT) return -1;
+  cursor = pos + 1;
+  if (decimals === scale) return n;
+  n *= POW10[scale - decimals] as number;
+  return n > MAX_EXACT ? -1 : n;
 }
 
 /** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such lines go the general way). */
