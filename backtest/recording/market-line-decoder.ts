@@ -339,16 +339,19 @@ function scaledValue(bytes: Uint8Array, pos: number, end: number, scale: number)
     const quote = pos + scale;
     if (scale > 0 && quote < end && bytes[quote] === QUOTE) {
       // The recorder's usual text: exactly `scale` decimals, read in one counted run; a byte
-      // outside '0'..'9' makes `digit` or `9 - digit` negative, and the sign bit sticks.
+      // outside '0'..'9' makes `digit` or `9 - digit` negative, and the sign bit sticks. That
+      // quote may belong to a later value (fewer decimals): then the run is read again below.
       let invalid = 0;
-      for (; pos < quote; pos++) {
-        const digit = (bytes[pos] as number) - ZERO;
+      let m = n;
+      for (let i = pos; i < quote; i++) {
+        const digit = (bytes[i] as number) - ZERO;
         invalid |= digit | (9 - digit);
-        n = n * 10 + digit;
+        m = m * 10 + digit;
       }
-      if (invalid < 0 || n > MAX_EXACT) return -1;
-      cursor = quote + 1;
-      return n;
+      if (invalid >= 0) {
+        cursor = quote + 1;
+        return m > MAX_EXACT ? -1 : m;
+      }
     }
     while (pos < end) {
       c = bytes[pos] as number;
