@@ -126,6 +126,17 @@ describe('OrderBook', () => {
     expect(b.valid).toBe(true);
   });
 
+  it('tells whether a frame that failed part-way left the levels it applied crossed', () => {
+    const b = new OrderBook('X');
+    b.apply(frame(true, [['10', '1']], [['11', '1']]));
+    expect(() => b.apply(frame(false, [['12', '1'], ['1x', '1']], [], 2))).toThrow(ParseError);
+    expect(b.crossed).toBe(true);
+    b.apply(frame(true, [['10', '1']], [['11', '1']], 3));
+    expect(b.crossed).toBe(false);
+    expect(() => b.apply(frame(false, [['9', '1'], ['1x', '1']], [], 4))).toThrow(ParseError);
+    expect(b.crossed).toBe(false);
+  });
+
   it('refuses malformed level text with a ParseError naming the level, and is invalid after it', () => {
     const b = new OrderBook('X');
     b.apply(frame(true, [['10', '1']], [['11', '1']]));
