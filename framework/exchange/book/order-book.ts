@@ -349,7 +349,14 @@ export class OrderBook {
   }
 
   private bestExactPrice(side: BookSide): bigint | undefined {
-    const best = this.ladder(side).levelsFromBest().next();
+    const ladder = this.ladder(side);
+    // The usual book's best level has a safe key: read without a walk (a bid beyond 2^53 would be
+    // better than any safe one; an ask beyond it is worse).
+    if (ladder.farAbove === 0) {
+      const key = ladder.bestKey();
+      if (key === key) return side === 'bid' ? BigInt(key) : BigInt(-key);
+    }
+    const best = ladder.levelsFromBest().next();
     if (best.done === true) return undefined;
     return side === 'bid' ? best.value[0] : -best.value[0];
   }
