@@ -9,6 +9,8 @@ export const OPEN_BRACE = 0x7b;
 export const CLOSE_BRACE = 0x7d;
 const DOT = 0x2e;
 const ZERO = 0x30;
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 const NINE = 0x39;
 const CR = 0x0d;
 
@@ -176,6 +178,71 @@ export class LineScanner {
   private byteAt(pos: number): number {
     return pos < this.end ? (this.bytes[pos] as number) : -1;
   }
+}
+
+/** Where {@link scaledValue} stopped: past the closing quote of the value it read. */
+let valueEnd = 0;
+
+/** Where the last {@link scaledValue} that read a value stopped: past its closing quote. */
+export function scaledValueEnd(): number {
+  return valueEnd;
+}
+
+/**
+ * The plain decimal (`digits` or `digits.digits`) at `bytes[pos, end)` up to its closing quote,
+ * times 10^scale: -1 unless that is an exact safe integer. Decimals beyond the scale must be zeros
+ * (and are not accumulated, so padding never overflows); while the value stays below 2^53 every
+ * step was exact, and the range test at its end covers the whole value. Sets {@link scaledValueEnd}.
+ */
+export function scaledValue(bytes: Uint8Array, pos: number, end: number, scale: number): number {
+  const digitsStart = pos;
+  let n = 0;
+  let c = 0;
+  while (pos < end) {
+    c = bytes[pos] as number;
+    if (c < ZERO || c > NINE) break;
+    n = n * 10 + (c - ZERO);
+    pos++;
+  }
+  if (pos === digitsStart || pos >= end) return -1;
+  let decimals = 0;
+  if (c === DOT) {
+    const fractionStart = ++pos;
+    const quote = pos + scale;
+    if (scale > 0 && quote < end && bytes[quote] === QUOTE) {
+      // The recorder's usual text: exactly `scale` decimals, read in one counted run; a byte
+      // outside '0'..'9' makes `digit` or `9 - digit` negative, and the sign bit sticks. That
+      // quote may belong to a later value (fewer decimals): then the run is read again below.
+      let invalid = 0;
+      let m = n;
+      for (let i = pos; i < quote; i++) {
+        const digit = (bytes[i] as number) - ZERO;
+        invalid |= digit | (9 - digit);
+        m = m * 10 + digit;
+      }
+      if (invalid >= 0) {
+        valueEnd = quote + 1;
+        return m > MAX_EXACT ? -1 : m;
+      }
+    }
+    while (pos < end) {
+      c = bytes[pos] as number;
+      if (c < ZERO || c > NINE) break;
+      if (decimals < scale) {
+        n = n * 10 + (c - ZERO);
+        decimals++;
+      } else if (c !== ZERO) {
+        return -1;
+      }
+      pos++;
+    }
+    if (pos === fractionStart || pos >= end) return -1;
+  }
+  if (c !== QUOTE || n > MAX_EXACT) return -1;
+  valueEnd = pos + 1;
+  if (decimals === scale) return n;
+  n *= POW10[scale - decimals] as number;
+  return n > MAX_EXACT ? -1 : n;
 }
 
 const fromCharCode = String.fromCharCode;

@@ -2,7 +2,7 @@ import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-b
 import type { DecimalString } from '../../framework/model/decimal.js';
 import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii, latin1Text } from './line-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii, latin1Text, scaledValue, scaledValueEnd } from './line-scanner.js';
 
 /** The decimals a symbol's book values are scaled to (its instrument's tick and increment decimals). */
 export interface BookScales {
@@ -35,11 +35,6 @@ const SIDES = [BUY, SELL];
 const NO_BOOKS: readonly ScaledOrderBookFrame[] = Object.freeze([]);
 const NO_TRADES: readonly TradesEvent[] = Object.freeze([]);
 const NO_LEVELS: readonly number[] = Object.freeze([]);
-const ZERO = 0x30;
-const NINE = 0x39;
-const DOT = 0x2e;
-const MAX_EXACT = Number.MAX_SAFE_INTEGER;
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 /** Longest price text whose string is kept for the next trade (consecutive trades mostly print at one price). */
 const CACHED_TEXT_MAX = 24;
 
@@ -181,10 +176,10 @@ export class MarketLineDecoder extends LineScanner {
       // `["price","quantity"]`, then `,` (another level) or `]` (the list's end).
       if (pos + 1 >= end || bytes[pos] !== OPEN_BRACKET || bytes[pos + 1] !== QUOTE) return undefined;
       const price = scaledValue(bytes, pos + 2, end, priceScale);
-      pos = cursor;
+      pos = scaledValueEnd();
       if (price < 0 || pos + 1 >= end || bytes[pos] !== COMMA || bytes[pos + 1] !== QUOTE) return undefined;
       const quantity = scaledValue(bytes, pos + 2, end, quantityScale);
-      pos = cursor;
+      pos = scaledValueEnd();
       if (quantity < 0 || pos + 1 >= end || bytes[pos] !== CLOSE_BRACKET) return undefined;
       scratch[count++] = price;
       scratch[count++] = quantity;
@@ -311,66 +306,6 @@ export class MarketLineDecoder extends LineScanner {
   private done(): boolean {
     return this.next() === CLOSE_BRACE;
   }
-}
-
-/** Where {@link scaledValue} stopped: past the closing quote of the value it read. */
-let cursor = 0;
-
-/**
- * The plain decimal (`digits` or `digits.digits`) at `bytes[pos, end)` up to its closing quote,
- * times 10^scale: -1 unless that is an exact safe integer. Decimals beyond the scale must be zeros
- * (and are not accumulated, so padding never overflows); while the value stays below 2^53 every
- * step was exact, and the range test at its end covers the whole value. Sets {@link cursor}.
- */
-function scaledValue(bytes: Uint8Array, pos: number, end: number, scale: number): number {
-  const digitsStart = pos;
-  let n = 0;
-  let c = 0;
-  while (pos < end) {
-    c = bytes[pos] as number;
-    if (c < ZERO || c > NINE) break;
-    n = n * 10 + (c - ZERO);
-    pos++;
-  }
-  if (pos === digitsStart || pos >= end) return -1;
-  let decimals = 0;
-  if (c === DOT) {
-    const fractionStart = ++pos;
-    const quote = pos + scale;
-    if (scale > 0 && quote < end && bytes[quote] === QUOTE) {
-      // The recorder's usual text: exactly `scale` decimals, read in one counted run; a byte
-      // outside '0'..'9' makes `digit` or `9 - digit` negative, and the sign bit sticks. That
-      // quote may belong to a later value (fewer decimals): then the run is read again below.
-      let invalid = 0;
-      let m = n;
-      for (let i = pos; i < quote; i++) {
-        const digit = (bytes[i] as number) - ZERO;
-        invalid |= digit | (9 - digit);
-        m = m * 10 + digit;
-      }
-      if (invalid >= 0) {
-        cursor = quote + 1;
-        return m > MAX_EXACT ? -1 : m;
-      }
-    }
-    while (pos < end) {
-      c = bytes[pos] as number;
-      if (c < ZERO || c > NINE) break;
-      if (decimals < scale) {
-        n = n * 10 + (c - ZERO);
-        decimals++;
-      } else if (c !== ZERO) {
-        return -1;
-      }
-      pos++;
-    }
-    if (pos === fractionStart || pos >= end) return -1;
-  }
-  if (c !== QUOTE || n > MAX_EXACT) return -1;
-  cursor = pos + 1;
-  if (decimals === scale) return n;
-  n *= POW10[scale - decimals] as number;
-  return n > MAX_EXACT ? -1 : n;
 }
 
 /** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such lines go the general way). */
