@@ -251,7 +251,7 @@ const fromCharCode = String.fromCharCode;
  * `bytes[start, end)` as a Latin-1 string. A decimal's few characters are put together here
  * rather than by `Buffer.toString`, whose call into the runtime costs more than the copy itself.
  */
-export function latin1Text(bytes: Uint8Array, start: number, end: number): string {
+export function latin1Text(bytes: Buffer, start: number, end: number): string {
   const b = bytes;
   const s = start;
   switch (end - start) {
@@ -263,7 +263,7 @@ export function latin1Text(bytes: Uint8Array, start: number, end: number): strin
     case 6: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number);
     case 7: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number);
     case 8: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number, b[s + 7] as number);
-    default: return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1', start, end);
+    default: return bytes.toString('latin1', start, end);
   }
 }
 
