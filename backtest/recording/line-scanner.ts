@@ -1,5 +1,4 @@
-const MAX_EXACT = Number.MAX_SAFE_INTEGER;
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+import { nearestDouble } from './nearest-double.js';
 
 export const QUOTE = 0x22;
 export const COMMA = 0x2c;
@@ -10,6 +9,8 @@ export const OPEN_BRACE = 0x7b;
 export const CLOSE_BRACE = 0x7d;
 const DOT = 0x2e;
 const ZERO = 0x30;
+const MAX_EXACT = Number.MAX_SAFE_INTEGER;
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 const NINE = 0x39;
 const CR = 0x0d;
 
@@ -85,54 +86,19 @@ export class LineScanner {
     return -1;
   }
 
-  /**
-   * A quoted plain decimal (`digits` or `digits.digits`) times 10^scale; -1 unless that is an
-   * exact safe integer. Decimals beyond the scale must be zeros (and are not accumulated, so
-   * padding never overflows); while the sum stays below 2^53 every step was exact, and the range
-   * test at the end covers the whole value.
-   */
-  protected scaledDecimal(scale: number): number {
-    if (this.next() !== QUOTE) return -1;
-    const bytes = this.bytes;
-    const end = this.end;
-    let pos = this.pos;
-    let n = 0;
-    let digits = 0;
-    let c = 0;
-    while (pos < end) {
-      c = bytes[pos++] as number;
-      if (c < ZERO || c > NINE) break;
-      n = n * 10 + (c - ZERO);
-      digits++;
-    }
-    if (digits === 0) return -1;
-    let decimals = 0;
-    if (c === DOT) {
-      let fraction = 0;
-      while (pos < end) {
-        c = bytes[pos++] as number;
-        if (c < ZERO || c > NINE) break;
-        fraction++;
-        if (decimals < scale) {
-          n = n * 10 + (c - ZERO);
-          decimals++;
-        } else if (c !== ZERO) {
-          return -1;
-        }
-      }
-      if (fraction === 0) return -1;
-    }
-    this.pos = pos;
-    if (c !== QUOTE || n > MAX_EXACT) return -1;
-    if (decimals === scale) return n;
-    const scaled = n * (POW10[scale - decimals] as number);
-    return scaled <= MAX_EXACT ? scaled : -1;
-  }
-
   /** A quoted plain decimal (`digits` or `digits.digits`) as its text, without the quotes; undefined when it is not one. */
   protected plainDecimalText(): string | undefined {
-    if (this.next() !== QUOTE) return undefined;
-    const bytes = this.bytes;
+    const start = this.pos + 1;
+    const close = this.plainDecimalEnd();
+    return close < 0 ? undefined : latin1Text(this.bytes, start, close);
+  }
+
+  /**
+   * Past a quoted plain decimal (`digits` or `digits.digits`): the position of its closing quote
+   * (its text runs from the opening quote's next byte to there); -1 when it is not one.
+   */
+  protected plainDecimalEnd(): number {
+    if (this.next() !== QUOTE) return -1;
     const start = this.pos;
     let pos = start;
     let dot = -1;
@@ -146,9 +112,9 @@ export class LineScanner {
         break;
       }
     }
-    if (this.byteAt(pos) !== QUOTE || pos === start || dot === pos - 1) return undefined;
+    if (this.byteAt(pos) !== QUOTE || pos === start || dot === pos - 1) return -1;
     this.pos = pos + 1;
-    return bytes.toString('latin1', start, pos);
+    return pos;
   }
 
   /** A JSON integer of digits only (no sign, fraction, exponent or leading zero), at most 15 digits; -1 otherwise. */
@@ -198,14 +164,106 @@ export class LineScanner {
     return true;
   }
 
-  /** The JSON number `bytes[start, end)` (grammar checked already), converted by the engine's own parser so the double is JSON.parse's. */
+  /**
+   * The JSON number `bytes[start, end)` (grammar checked already) as the double JSON.parse makes
+   * of it: read from the bytes when {@link nearestDouble} can vouch for it, else by the engine's
+   * own parser.
+   */
   protected numberBetween(start: number, end: number): number {
-    return Number(this.bytes.toString('latin1', start, end));
+    const value = nearestDouble(this.bytes, start, end);
+    return value === value ? value : Number(this.bytes.toString('latin1', start, end));
   }
 
   /** The byte at `pos` of the line; -1 past its end. */
   private byteAt(pos: number): number {
     return pos < this.end ? (this.bytes[pos] as number) : -1;
+  }
+}
+
+/** Where {@link scaledValue} stopped: past the closing quote of the value it read. */
+let valueEnd = 0;
+
+/** Where the last {@link scaledValue} that read a value stopped: past its closing quote. */
+export function scaledValueEnd(): number {
+  return valueEnd;
+}
+
+/**
+ * The plain decimal (`digits` or `digits.digits`) at `bytes[pos, end)` up to its closing quote,
+ * times 10^scale: -1 unless that is an exact safe integer. Decimals beyond the scale must be zeros
+ * (and are not accumulated, so padding never overflows); while the value stays below 2^53 every
+ * step was exact, and the range test at its end covers the whole value. Sets {@link scaledValueEnd}.
+ */
+export function scaledValue(bytes: Uint8Array, pos: number, end: number, scale: number): number {
+  const digitsStart = pos;
+  let n = 0;
+  let c = 0;
+  while (pos < end) {
+    c = bytes[pos] as number;
+    if (c < ZERO || c > NINE) break;
+    n = n * 10 + (c - ZERO);
+    pos++;
+  }
+  if (pos === digitsStart || pos >= end) return -1;
+  let decimals = 0;
+  if (c === DOT) {
+    const fractionStart = ++pos;
+    const quote = pos + scale;
+    if (scale > 0 && quote < end && bytes[quote] === QUOTE) {
+      // The recorder's usual text: exactly `scale` decimals, read in one counted run; a byte
+      // outside '0'..'9' makes `digit` or `9 - digit` negative, and the sign bit sticks. That
+      // quote may belong to a later value (fewer decimals): then the run is read again below.
+      let invalid = 0;
+      let m = n;
+      for (let i = pos; i < quote; i++) {
+        const digit = (bytes[i] as number) - ZERO;
+        invalid |= digit | (9 - digit);
+        m = m * 10 + digit;
+      }
+      if (invalid >= 0) {
+        valueEnd = quote + 1;
+        return m > MAX_EXACT ? -1 : m;
+      }
+    }
+    while (pos < end) {
+      c = bytes[pos] as number;
+      if (c < ZERO || c > NINE) break;
+      if (decimals < scale) {
+        n = n * 10 + (c - ZERO);
+        decimals++;
+      } else if (c !== ZERO) {
+        return -1;
+      }
+      pos++;
+    }
+    if (pos === fractionStart || pos >= end) return -1;
+  }
+  if (c !== QUOTE || n > MAX_EXACT) return -1;
+  valueEnd = pos + 1;
+  if (decimals === scale) return n;
+  n *= POW10[scale - decimals] as number;
+  return n > MAX_EXACT ? -1 : n;
+}
+
+const fromCharCode = String.fromCharCode;
+
+/**
+ * `bytes[start, end)` as a Latin-1 string. A decimal's few characters are put together here
+ * rather than by `Buffer.toString`, whose call into the runtime costs more than the copy itself.
+ */
+export function latin1Text(bytes: Buffer, start: number, end: number): string {
+  const b = bytes;
+  const s = start;
+  switch (end - start) {
+    case 1: return fromCharCode(b[s] as number);
+    case 2: return fromCharCode(b[s] as number, b[s + 1] as number);
+    case 3: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number);
+    case 4: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number);
+    case 5: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number);
+    case 6: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number);
+    case 7: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number);
+    case 8: return fromCharCode(b[s] as number, b[s + 1] as number, b[s + 2] as number, b[s + 3] as number, b[s + 4] as number, b[s + 5] as number, b[s + 6] as number, b[s + 7] as number);
+    default: return bytes.toString('latin1', start, end);
   }
 }
 

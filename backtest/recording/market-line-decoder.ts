@@ -2,7 +2,7 @@ import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-b
 import type { DecimalString } from '../../framework/model/decimal.js';
 import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, ascii } from './line-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii, latin1Text, scaledValue, scaledValueEnd } from './line-scanner.js';
 
 /** The decimals a symbol's book values are scaled to (its instrument's tick and increment decimals). */
 export interface BookScales {
@@ -10,10 +10,15 @@ export interface BookScales {
   readonly quantityScale: number;
 }
 
-/** A recording line the decoder took: the frame's local time and what it holds (one of the two lists is empty). */
+/**
+ * A recording line the decoder took: the frame's local time and what it holds (one of the two
+ * lists is empty). It is a replay frame as it stands (`src` included), so a reader passes it on
+ * without copying it.
+ */
 export interface DecodedMarketLine {
   /** The frame's `t` (local receive time, UNIX ms), the same double `JSON.parse` gives. */
   readonly t: number;
+  readonly src: 'ws/public';
   readonly books: readonly ScaledOrderBookFrame[];
   readonly events: readonly TradesEvent[];
 }
@@ -29,6 +34,9 @@ const SELL = ascii('sell');
 const SIDES = [BUY, SELL];
 const NO_BOOKS: readonly ScaledOrderBookFrame[] = Object.freeze([]);
 const NO_TRADES: readonly TradesEvent[] = Object.freeze([]);
+const NO_LEVELS: readonly number[] = Object.freeze([]);
+/** Longest price text whose string is kept for the next trade (consecutive trades mostly print at one price). */
+const CACHED_TEXT_MAX = 24;
 
 /**
  * Decodes the two kinds of recording line that make up nearly all of a depth recording,
@@ -45,12 +53,20 @@ const NO_TRADES: readonly TradesEvent[] = Object.freeze([]);
  * reports or re-scales as for any frame. So a line the decoder takes yields what the general
  * parser would make of it, only faster; it never refuses a line the general parser accepts or
  * accepts one it refuses.
+ *
+ * The level loop, run for nearly every byte of a depth recording, reads with local variables
+ * rather than through the scanner's cursor, and lists are built at their final size (a frame of
+ * one book or one trade allocates no spare capacity).
  */
 export class MarketLineDecoder extends LineScanner {
   private readonly names: readonly Uint8Array[];
   private readonly symbols: readonly string[];
   private readonly scales: readonly BookScales[];
   private readonly scratch: number[] = [];
+  /** The last trade price text, as bytes and as the string handed out. */
+  private readonly priceBytes = new Uint8Array(CACHED_TEXT_MAX);
+  private priceLength = -1;
+  private lastPrice = '';
 
   /** `scales`: the symbols whose lines to decode, with their scales. */
   constructor(scales: ReadonlyMap<string, BookScales>) {
@@ -83,15 +99,24 @@ export class MarketLineDecoder extends LineScanner {
 
   /** `SYMBOL:{...},...}` of an `orderbook/full` frame. */
   private bookPayload(snapshot: boolean, t: number): DecodedMarketLine | undefined {
-    const books: ScaledOrderBookFrame[] = [];
-    for (;;) {
-      const symbol = this.symbolKey();
-      if (symbol < 0 || this.next() !== OPEN_BRACE || named(books, this.symbols[symbol] as string)) return undefined;
-      const entry = this.bookEntry(symbol, snapshot, t);
-      if (entry === undefined) return undefined;
+    const first = this.bookOf(snapshot, t);
+    if (first === undefined) return undefined;
+    if (!this.more()) return this.done() ? { t, src: 'ws/public', books: [first], events: NO_TRADES } : undefined;
+    // Several symbols in one frame: rare.
+    const books = [first];
+    do {
+      const entry = this.bookOf(snapshot, t);
+      if (entry === undefined || named(books, entry.symbol)) return undefined;
       books.push(entry);
-      if (!this.more()) return this.done() ? { t, books, events: NO_TRADES } : undefined;
-    }
+    } while (this.more());
+    return this.done() ? { t, src: 'ws/public', books, events: NO_TRADES } : undefined;
+  }
+
+  /** `SYMBOL:{...}` of an `orderbook/full` frame. */
+  private bookOf(snapshot: boolean, t: number): ScaledOrderBookFrame | undefined {
+    const symbol = this.symbolKey();
+    if (symbol < 0 || this.next() !== OPEN_BRACE) return undefined;
+    return this.bookEntry(symbol, snapshot, t);
   }
 
   /** `{"t":..,"s":..,"a":[..],"b":[..]}` after its `{`, keys in any order, `a` and `b` optional. */
@@ -99,8 +124,8 @@ export class MarketLineDecoder extends LineScanner {
     const scales = this.scales[symbol] as BookScales;
     let exchangeTime = -1;
     let sequence = -1;
-    let askLevels: number[] | undefined;
-    let bidLevels: number[] | undefined;
+    let askLevels: readonly number[] | undefined;
+    let bidLevels: readonly number[] | undefined;
     do {
       const key = this.shortKey();
       if (key === 0x74 && exchangeTime < 0) { // t
@@ -110,10 +135,10 @@ export class MarketLineDecoder extends LineScanner {
         sequence = this.unsignedInteger();
         if (sequence < 0) return undefined;
       } else if (key === 0x61 && askLevels === undefined) { // a
-        askLevels = this.levels(scales);
+        askLevels = this.levels(scales.priceScale, scales.quantityScale);
         if (askLevels === undefined) return undefined;
       } else if (key === 0x62 && bidLevels === undefined) { // b
-        bidLevels = this.levels(scales);
+        bidLevels = this.levels(scales.priceScale, scales.quantityScale);
         if (bidLevels === undefined) return undefined;
       } else {
         return undefined;
@@ -123,57 +148,89 @@ export class MarketLineDecoder extends LineScanner {
     return {
       symbol: this.symbols[symbol] as string, sequence, exchangeTime, receivedAt, snapshot,
       priceScale: scales.priceScale, quantityScale: scales.quantityScale,
-      askLevels: askLevels ?? [], bidLevels: bidLevels ?? [],
+      askLevels: askLevels ?? NO_LEVELS, bidLevels: bidLevels ?? NO_LEVELS,
     };
   }
 
-  /** `[["price","quantity"],...]` as `[price, quantity, ...]` scaled; undefined unless every value is a plain decimal that is a safe integer at the scales. */
-  private levels(scales: BookScales): number[] | undefined {
-    if (this.next() !== OPEN_BRACKET) return undefined;
-    if (this.peek() === CLOSE_BRACKET) {
-      this.pos++;
-      return [];
+  /**
+   * `[["price","quantity"],...]` as `[price, quantity, ...]` scaled; undefined unless every value
+   * is a plain decimal (`digits` or `digits.digits`) that is a safe integer at the scales.
+   * Decimals beyond a scale must be zeros (and are not accumulated, so padding never overflows);
+   * while a value stays below 2^53 every step was exact, and the range test at its end covers the
+   * whole value.
+   */
+  private levels(priceScale: number, quantityScale: number): readonly number[] | undefined {
+    const bytes = this.bytes;
+    const end = this.end;
+    let pos = this.pos;
+    if (pos + 1 >= end || bytes[pos] !== OPEN_BRACKET) return undefined;
+    if (bytes[pos + 1] === CLOSE_BRACKET) {
+      this.pos = pos + 2;
+      return NO_LEVELS;
     }
+    pos++;
     // Values gather in a scratch list that keeps its capacity; the frame gets one exact-size copy.
     const scratch = this.scratch;
     let count = 0;
-    do {
-      if (this.next() !== OPEN_BRACKET) return undefined;
-      const price = this.scaledDecimal(scales.priceScale);
-      if (price < 0 || this.next() !== COMMA) return undefined;
-      const quantity = this.scaledDecimal(scales.quantityScale);
-      if (quantity < 0 || this.next() !== CLOSE_BRACKET) return undefined;
+    for (;;) {
+      // `["price","quantity"]`, then `,` (another level) or `]` (the list's end).
+      if (pos + 1 >= end || bytes[pos] !== OPEN_BRACKET || bytes[pos + 1] !== QUOTE) return undefined;
+      const price = scaledValue(bytes, pos + 2, end, priceScale);
+      pos = scaledValueEnd();
+      if (price < 0 || pos + 1 >= end || bytes[pos] !== COMMA || bytes[pos + 1] !== QUOTE) return undefined;
+      const quantity = scaledValue(bytes, pos + 2, end, quantityScale);
+      pos = scaledValueEnd();
+      if (quantity < 0 || pos + 1 >= end || bytes[pos] !== CLOSE_BRACKET) return undefined;
       scratch[count++] = price;
       scratch[count++] = quantity;
-    } while (this.more());
-    return this.next() === CLOSE_BRACKET ? scratch.slice(0, count) : undefined;
+      const after = bytes[pos + 1];
+      pos += 2;
+      if (after === CLOSE_BRACKET) break;
+      if (after !== COMMA) return undefined;
+    }
+    this.pos = pos;
+    return scratch.slice(0, count);
   }
 
   /** `SYMBOL:[{trade},...],...}` of a `trades` frame: one event per symbol, as the live parser builds it. */
   private tradesPayload(snapshot: boolean, receivedAt: number): DecodedMarketLine | undefined {
-    const events: TradesEvent[] = [];
-    for (;;) {
-      const symbol = this.symbolKey();
-      if (symbol < 0 || this.next() !== OPEN_BRACKET || named(events, this.symbols[symbol] as string)) return undefined;
-      const trades: TradeTick[] = [];
-      let exchangeTime = Number.NEGATIVE_INFINITY;
-      if (this.peek() === CLOSE_BRACKET) {
-        this.pos++;
-      } else {
-        do {
-          const trade = this.trade();
-          if (trade === undefined) return undefined;
-          trades.push(trade);
-          if (trade.timestamp > exchangeTime) exchangeTime = trade.timestamp;
-        } while (this.more());
-        if (this.next() !== CLOSE_BRACKET) return undefined;
+    const first = this.tradesOf(snapshot, receivedAt);
+    if (first === undefined) return undefined;
+    if (!this.more()) return this.done() ? { t: receivedAt, src: 'ws/public', books: NO_BOOKS, events: [first] } : undefined;
+    // Several symbols in one frame: rare.
+    const events = [first];
+    do {
+      const event = this.tradesOf(snapshot, receivedAt);
+      if (event === undefined || named(events, event.symbol)) return undefined;
+      events.push(event);
+    } while (this.more());
+    return this.done() ? { t: receivedAt, src: 'ws/public', books: NO_BOOKS, events } : undefined;
+  }
+
+  /** `SYMBOL:[{trade},...]` of a `trades` frame, as the live parser's event. */
+  private tradesOf(snapshot: boolean, receivedAt: number): TradesEvent | undefined {
+    const symbol = this.symbolKey();
+    if (symbol < 0 || this.next() !== OPEN_BRACKET) return undefined;
+    let trades: TradeTick[];
+    let exchangeTime = receivedAt;
+    if (this.peek() === CLOSE_BRACKET) {
+      this.pos++;
+      trades = [];
+    } else {
+      const first = this.trade();
+      if (first === undefined) return undefined;
+      exchangeTime = first.timestamp;
+      // One trade a line is the rule: its list is made at its size.
+      trades = [first];
+      while (this.more()) {
+        const trade = this.trade();
+        if (trade === undefined) return undefined;
+        trades.push(trade);
+        if (trade.timestamp > exchangeTime) exchangeTime = trade.timestamp;
       }
-      events.push({
-        kind: 'trades', channel: 'trades', symbol: this.symbols[symbol] as string, snapshot,
-        exchangeTime: trades.length === 0 ? receivedAt : exchangeTime, receivedAt, trades,
-      });
-      if (!this.more()) return this.done() ? { t: receivedAt, books: NO_BOOKS, events } : undefined;
+      if (this.next() !== CLOSE_BRACKET) return undefined;
     }
+    return { kind: 'trades', channel: 'trades', symbol: this.symbols[symbol] as string, snapshot, exchangeTime, receivedAt, trades };
   }
 
   /** `{"t":..,"i":..,"p":"..","q":"..","s":"buy"|"sell"}`, keys in any order, all required. */
@@ -196,7 +253,7 @@ export class MarketLineDecoder extends LineScanner {
         // which would keep every trade's id alive past the young generation.
         id = this.bytes.toString('latin1', start, this.pos);
       } else if (key === 0x70 && price === undefined) { // p
-        price = this.plainDecimalText();
+        price = this.priceText();
         if (price === undefined) return undefined;
       } else if (key === 0x71 && quantity === undefined) { // q
         quantity = this.plainDecimalText();
@@ -210,6 +267,28 @@ export class MarketLineDecoder extends LineScanner {
     } while (this.more());
     if (!this.done() || timestamp < 0 || id === undefined || price === undefined || quantity === undefined || side < 0) return undefined;
     return { timestamp, id, price: price as DecimalString, quantity: quantity as DecimalString, side: side === 0 ? 'buy' : 'sell' };
+  }
+
+  /** {@link plainDecimalText} of a trade price: the last price's string again when its bytes are the same. */
+  private priceText(): string | undefined {
+    const start = this.pos + 1;
+    const close = this.plainDecimalEnd();
+    if (close < 0) return undefined;
+    const bytes = this.bytes;
+    const length = close - start;
+    const cached = this.priceBytes;
+    if (length === this.priceLength) {
+      let i = 0;
+      while (i < length && cached[i] === bytes[start + i]) i++;
+      if (i === length) return this.lastPrice;
+    }
+    const text = latin1Text(bytes, start, close);
+    if (length <= CACHED_TEXT_MAX) {
+      for (let i = 0; i < length; i++) cached[i] = bytes[start + i] as number;
+      this.priceLength = length;
+      this.lastPrice = text;
+    }
+    return text;
   }
 
   /** `"SYMBOL":` of a known symbol: its index, or -1. */

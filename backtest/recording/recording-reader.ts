@@ -5,6 +5,12 @@ import type { RecordedFrame, RecordingHeader } from './recording-format.js';
 import { brokenStreamError, RecordingLineCheck, type LineCheckOptions } from './recording-line-check.js';
 import type { RecordingReadLog } from './recording-read-log.js';
 
+/**
+ * Bytes read and gunzipped at a time for a header alone: a header is a line of a few hundred
+ * bytes, and a backtest reads each recording's header before it replays it.
+ */
+const HEADER_CHUNK = 1 << 14;
+
 /** Options of {@link RecordingReader}. */
 export interface RecordingReaderOptions {
   /**
@@ -48,7 +54,7 @@ export class RecordingReader {
   /** Reads only the header line; a {@link RecordingError} when the file has none. */
   async readHeader(): Promise<RecordingHeader> {
     const check = new RecordingLineCheck(this.path, { strict: true });
-    for await (const line of readLines(this.path)) {
+    for await (const line of readLines(this.path, HEADER_CHUNK)) {
       this.headerValue = check.header(line);
       return this.headerValue;
     }
@@ -92,9 +98,10 @@ export function emptyRecording(path: string): RecordingError {
  * bounded by the longest line plus one chunk. A broken gzip stream ends the lines after the last
  * complete one (the cut line is not handed out) with a {@link RecordingError} (`damaged`, or
  * `no-header` when not even line 1 is complete) naming the compressed offset and that line.
+ * `chunkSize`: bytes per read and per gunzip output chunk.
  */
-export async function* readLines(path: string): AsyncGenerator<string> {
-  const chunks = new RecordingChunks(path, { chunkSize: 1 << 20 });
+export async function* readLines(path: string, chunkSize = 1 << 20): AsyncGenerator<string> {
+  const chunks = new RecordingChunks(path, { chunkSize });
   const utf8 = new StringDecoder('utf8');
   let rest = '';
   let lines = 0;

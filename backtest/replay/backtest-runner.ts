@@ -242,7 +242,8 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     if (mode === 'book') venue.onParsedMarket(parsed.books, parsed.events, time);
     else await feedCandles(parsed, time);
     feed.publish(parsed, time);
-    for (const event of parsed.events) {
+    for (let i = 0; i < parsed.events.length; i++) {
+      const event = parsed.events[i]!;
       if (event.kind === 'trades') {
         const last = event.trades[event.trades.length - 1];
         if (last !== undefined) collector.onPrice(event.symbol, last.price, time);

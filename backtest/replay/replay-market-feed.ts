@@ -1,4 +1,4 @@
-import { Subject } from 'rxjs';
+import type { Observable } from 'rxjs';
 import type { BookEvent, ResyncPort } from '../../framework/exchange/book/book-event.js';
 import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type BookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import { OrderBookKeeper } from '../../framework/exchange/book/order-book-keeper.js';
@@ -7,6 +7,7 @@ import type { Instrument } from '../../framework/model/instrument.js';
 import type { CandlePeriod } from '../../framework/model/resources/candle.js';
 import { parseMarketNotification, type CandlesEvent, type MarketEvent, type TradesEvent } from '../../framework/model/stream/market-events.js';
 import { CandleAccumulator, candleStart } from '../sandbox/trade-aggregates.js';
+import { EventFanout } from './event-fanout.js';
 
 /** A public frame parsed once, for both the venue and the strategy. */
 export interface ParsedFrame {
@@ -43,8 +44,10 @@ export interface ReplayMarketFeedOptions {
  * candle updates, so a candle strategy runs on a recording that has trades but no candles.
  */
 export class ReplayMarketFeed {
-  readonly books$ = new Subject<BookEvent>();
-  readonly market$ = new Subject<MarketEvent>();
+  private readonly bookEvents = new EventFanout<BookEvent>();
+  private readonly marketEvents = new EventFanout<MarketEvent>();
+  readonly books$: Observable<BookEvent> = this.bookEvents.events;
+  readonly market$: Observable<MarketEvent> = this.marketEvents.events;
   readonly keeper: OrderBookKeeper;
   readonly resyncs: ReplayResync[] = [];
   private readonly symbols: ReadonlySet<string>;
@@ -60,7 +63,7 @@ export class ReplayMarketFeed {
       instrument: (symbol) => bySymbol.get(symbol),
       onEvent: (event) => {
         if (event.kind === 'stale') this.resyncs.push({ symbol: event.symbol, time: this.now, reason: staleText(event.reason) });
-        this.books$.next(event);
+        this.bookEvents.next(event);
       },
     });
   }
@@ -88,9 +91,14 @@ export class ReplayMarketFeed {
   /** Publishes a parsed frame to the runtime (books through the keeper, then market events). */
   publish(frame: ParsedFrame, receivedAt: number): void {
     this.now = receivedAt;
-    for (const book of frame.books) this.keeper.apply(book);
-    for (const event of frame.events) {
-      this.market$.next(event);
+    // Indexed loops: the lists are of two kinds (a frame's own, or a shared frozen empty one),
+    // and for-of over both would allocate an iterator per frame.
+    const books = frame.books;
+    for (let i = 0; i < books.length; i++) this.keeper.apply(books[i] as BookFrame);
+    const events = frame.events;
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as MarketEvent;
+      this.marketEvents.next(event);
       if (event.kind === 'trades' && this.options.buildCandles !== undefined) this.buildFrom(event, this.options.buildCandles);
     }
   }
@@ -98,8 +106,8 @@ export class ReplayMarketFeed {
   /** Completes the streams. */
   close(): void {
     this.keeper.close();
-    this.books$.complete();
-    this.market$.complete();
+    this.bookEvents.complete();
+    this.marketEvents.complete();
   }
 
   private buildFrom(event: TradesEvent, period: CandlePeriod): void {
@@ -125,7 +133,7 @@ export class ReplayMarketFeed {
         volume: w.v as DecimalString, volumeQuote: w.q as DecimalString,
       }],
     };
-    this.market$.next(built);
+    this.marketEvents.next(built);
   }
 }
 

@@ -3,6 +3,7 @@ import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type BookFrame } from '../../
 import type { Instrument } from '../../framework/model/instrument.js';
 import { objectList } from '../../framework/model/object-list.js';
 import { parseMarketNotification, type MarketEvent } from '../../framework/model/stream/market-events.js';
+import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { OutsideTrade } from './matching/outside-trade.js';
 import { checkTriggers, settleAll } from './order-activation.js';
 import type { VenueEngine } from './venue-engine.js';
@@ -26,7 +27,10 @@ export function applyMarketFrame(engine: VenueEngine, frame: unknown, receivedAt
 
 /** {@link applyMarketFrame} for `orderbook/full` frames parsed already (a replay parses each frame once). */
 export function applyBookFrames(engine: VenueEngine, books: readonly BookFrame[]): void {
-  for (const book of books) {
+  // Indexed loops: a replay's lists are of two kinds (a frame's own, or a shared frozen empty
+  // one), and for-of over both would allocate an iterator per frame.
+  for (let i = 0; i < books.length; i++) {
+    const book = books[i] as BookFrame;
     const market = engine.markets.get(book.symbol);
     if (market === undefined) continue;
     engine.cause = { kind: 'market', frameTime: book.exchangeTime, channel: ORDER_BOOK_CHANNEL, symbol: book.symbol, sequence: book.sequence };
@@ -37,7 +41,8 @@ export function applyBookFrames(engine: VenueEngine, books: readonly BookFrame[]
 
 /** {@link applyMarketFrame} for market events parsed already; only trades move the venue. */
 export function applyMarketEvents(engine: VenueEngine, events: readonly MarketEvent[]): void {
-  for (const event of events) {
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as MarketEvent;
     if (event.kind !== 'trades') continue;
     const market = engine.markets.get(event.symbol);
     const instrument = engine.instruments.get(event.symbol);
@@ -46,7 +51,11 @@ export function applyMarketEvents(engine: VenueEngine, events: readonly MarketEv
     // Filled in a loop rather than by map(): map's result array has a different kind depending on
     // whether it ran optimised or not, and the matching code met the other kind mid-run.
     const trades = objectList<OutsideTrade>();
-    for (const t of event.trades) trades.push({ priceTicks: ticksOf(instrument, t.price), lots: lotsOf(instrument, t.quantity), side: t.side });
+    const ticks = event.trades;
+    for (let j = 0; j < ticks.length; j++) {
+      const t = ticks[j] as TradeTick;
+      trades.push({ priceTicks: ticksOf(instrument, t.price), lots: lotsOf(instrument, t.quantity), side: t.side });
+    }
     settleAll(engine, market.applyTrades(trades));
     checkTriggers(engine, event.symbol);
     engine.commit();

@@ -8,10 +8,12 @@ import type { OutsideTrade } from './outside-trade.js';
 import { OutsideBook } from './outside-book.js';
 import { TRADES_ONLY_QUEUE, type QueueModel } from './queue-model.js';
 import { RestingSide, type RestingOrder } from './resting-orders.js';
-import { objectList } from '../../../framework/model/object-list.js';
+import { numberList, objectList } from '../../../framework/model/object-list.js';
 
 /** The fills of a book frame while none of our orders rest: shared, and frozen so no reader can add to it. */
 const NO_FILLS: readonly MatchFill[] = Object.freeze(objectList<MatchFill>());
+/** The prices of our orders on a side that a snapshot does not look at. */
+const NO_PRICES: readonly number[] = Object.freeze(numberList());
 
 /** Options of {@link ReplayedSymbolMarket}. */
 export interface ReplayedSymbolMarketOptions {
@@ -202,9 +204,15 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     this.zeroText = zeroText;
   }
 
-  /** {@link applyLevels} for levels decoded at the grid's scales: no text to read, nothing malformed. */
+  /**
+   * {@link applyLevels} for levels decoded at the grid's scales: no text to read, nothing malformed.
+   * Our orders rest at a price or two: a scan of those prices tells the levels that touch them
+   * (rare) from the rest, which go straight to the book.
+   */
   private applyScaledLevels(side: BookSide, levels: readonly number[], resting: RestingSide | undefined): void {
     const grid = this.grid;
+    const book = this.book;
+    const ours = resting === undefined ? NO_PRICES : resting.prices;
     for (let i = 0; i + 1 < levels.length; i += 2) {
       const ticks = grid.ticksOfScaled(levels[i] as number);
       const lots = grid.lotsOfScaled(levels[i + 1] as number);
@@ -212,7 +220,8 @@ export class ReplayedSymbolMarket implements SymbolMarket {
         this.offGridLevels++;
         continue;
       }
-      this.setLevel(side, ticks, lots, resting);
+      if (ours.length === 0 || !includes(ours, ticks)) book.set(side, ticks, lots);
+      else this.setLevel(side, ticks, lots, resting);
     }
   }
 
@@ -334,6 +343,12 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     this.orders.delete(order.orderKey);
     (order.side === 'buy' ? this.buys : this.sells).remove(order);
   }
+}
+
+/** True when `prices` (a few) holds `ticks`. */
+function includes(prices: readonly number[], ticks: number): boolean {
+  for (let i = 0; i < prices.length; i++) if (prices[i] === ticks) return true;
+  return false;
 }
 
 /** The book side an aggressive order of `side` takes from. */

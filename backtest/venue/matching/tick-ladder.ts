@@ -137,13 +137,12 @@ export class TickLadder {
       this.move(key - this.size + (this.size >>> 3), this.size);
     }
     const i = key - this.lo;
-    const before = this.window[i] as number;
+    // The slot is only written: whether it held a level is the bitmap's bit, which stays in
+    // cache, so a change far from the best of a wide window costs a store the CPU buffers, not a
+    // load that waits on memory. Insert, update and removal come in no predictable order: count
+    // and mark without branching; the best moves only on the rarely true tests below.
     this.window[i] = lots;
-    // Insert, update and removal come in no predictable order: count and mark without branching;
-    // the best moves only on the rarely true tests below.
-    const added = Number(lots !== 0) - Number(before !== 0);
-    this.inWindow += added;
-    this.bits.toggle(i, added & 1);
+    this.inWindow += this.bits.assign(i, lots !== 0);
     if (lots !== 0) {
       if (!(key <= this.windowBest)) this.windowBest = key;
     } else if (key === this.windowBest) {

@@ -210,7 +210,8 @@ export class OrderBookKeeper {
 
   private emit(event: BookEvent): void {
     this.options.onEvent?.(event);
-    this.subject.next(event);
+    // A Subject's next allocates even with nobody subscribed (a replay listens through onEvent).
+    if (this.subject.observed) this.subject.next(event);
   }
 }
 

@@ -65,6 +65,8 @@ export class OrderBook {
   private qScale: number;
   private hasSnapshot = false;
   private broken = false;
+  /** Best bid >= best ask, as of the last {@link apply} (per-event readers ask {@link valid} often). */
+  private isCrossed = false;
   /** A text seen to mean quantity 0 (compared by identity first, then by content). */
   private zeroText = '0';
   /** The last {@link mid} and the scaled best prices it was computed from. */
@@ -106,11 +108,16 @@ export class OrderBook {
 
   /** A snapshot was applied and the book is neither crossed nor broken by an unparsable value. */
   get valid(): boolean {
-    return this.hasSnapshot && !this.broken && !this.crossed;
+    return this.hasSnapshot && !this.broken && !this.isCrossed;
   }
 
   /** Best bid >= best ask. */
   get crossed(): boolean {
+    return this.isCrossed;
+  }
+
+  /** {@link crossed} from the ladders; the levels only change in {@link apply}, which keeps the answer. */
+  private crossedNow(): boolean {
     if (this.bidLadder.farAbove !== 0) return this.crossedExact();
     // NaN on either side (empty) makes the comparison false: an empty side cannot cross.
     return this.bidLadder.bestKey() >= -this.askLadder.bestKey();
@@ -157,8 +164,10 @@ export class OrderBook {
       if (changedAsks) this.askLadder.rebalance();
     } catch (error) {
       this.broken = true;
+      this.isCrossed = this.crossedNow();
       throw error;
     }
+    this.isCrossed = this.crossedNow();
     this.sequence = frame.sequence;
     this.exchangeTime = frame.exchangeTime;
     this.receivedAt = frame.receivedAt;
@@ -340,7 +349,14 @@ export class OrderBook {
   }
 
   private bestExactPrice(side: BookSide): bigint | undefined {
-    const best = this.ladder(side).levelsFromBest().next();
+    const ladder = this.ladder(side);
+    // The usual book's best level has a safe key: read without a walk (a bid beyond 2^53 would be
+    // better than any safe one; an ask beyond it is worse).
+    if (ladder.farAbove === 0) {
+      const key = ladder.bestKey();
+      if (key === key) return side === 'bid' ? BigInt(key) : BigInt(-key);
+    }
+    const best = ladder.levelsFromBest().next();
     if (best.done === true) return undefined;
     return side === 'bid' ? best.value[0] : -best.value[0];
   }

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { FrameQueue } from '../../../backtest/replay/frame-queue.js';
 import { mergeRecordings } from '../../../backtest/replay/merge-recordings.js';
 import type { RecordedFrame } from '../../../backtest/recording/recording-format.js';
 import { RecordingReadLog } from '../../../backtest/recording/recording-read-log.js';
-import { trades, writeRecording } from '../replay/support/replay-fixture.js';
+import { book, trades, writeRecording } from '../replay/support/replay-fixture.js';
 
 async function flat(batches: AsyncIterable<ReplayFrame[]>): Promise<ReplayFrame[]> {
   const out: ReplayFrame[] = [];
@@ -46,6 +47,22 @@ describe('readFrameBatches / mergeFrameBatches', () => {
       [2, expect.stringContaining('t: must be a number')], [3, expect.stringContaining('not valid JSON')],
     ]);
     await expect(flat(readFrameBatches(gz))).rejects.toThrow(/line 2: t: must be a number/);
+  });
+
+  it('reads lines longer than a read chunk, and lines cut by chunk boundaries anywhere', async () => {
+    // A snapshot of 140,000 levels (a line of over 2 MiB, longer than two read chunks), then lines of
+    // all sizes, cut by the chunk boundaries wherever they fall.
+    const levels = (n: number, from: number): [string, string][] => Array.from({ length: n }, (_, i) => [`${from + i}.25`, `${i % 7}.5`]);
+    const frames = [book(1, 1, levels(70_000, 100), levels(70_000, 100_000), true), trades(2, 1, [['1', '1', 'buy']])];
+    for (let i = 0; i < 60; i++) frames.push(book(3 + i, 2 + i, levels(50 + 97 * i, 200), levels(3, 200_000)));
+    const file = writeRecording(frames);
+    try {
+      const batched = (await flat(readFrameBatches(file))).map(({ t, src, msg }) => ({ t, src, msg }));
+      expect(batched).toEqual(await collect(mergeRecordings([file])));
+      expect(batched).toHaveLength(frames.length);
+    } finally {
+      rmSync(path.dirname(file), { recursive: true, force: true });
+    }
   });
 
   it('rejects an empty file', async () => {

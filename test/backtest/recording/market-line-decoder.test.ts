@@ -44,6 +44,12 @@ describe('MarketLineDecoder: orderbook/full lines', () => {
     }]);
   });
 
+  it('reads values with fewer decimals than the scale, whatever follows them', () => {
+    // "0.0" at 5 decimals: five bytes on from its dot lies the next value's opening quote.
+    const line = canonical(1, 'snapshot', { BTCUSDT: { t: 1, s: 1, b: [['0', '0.0'], ['0.0', '0'], ['7.5', '1.2']], a: [['8', '3.00001']] } });
+    expect(decode(line)?.books[0]).toMatchObject({ bidLevels: [0, 0, 0, 0, 75, 120_000], askLevels: [80, 300_001] });
+  });
+
   it('leaves every other line to the general parser', () => {
     const entry = { t: 1, s: 1, a: [['1.00', '1.0000']], b: [] };
     const refused = [
@@ -189,6 +195,14 @@ describe('MarketLineDecoder: trades lines', () => {
     expect(decoded?.t).toBe(JSON.parse(line).t);
     expect(decoded?.events).toEqual(liveParse(line));
     expect(decoded?.events[0]?.exchangeTime).toBe(1723161255612);
+  });
+
+  it('reads each trade price afresh after lines at another price of the same length', () => {
+    const prices = ['2683.80', '2683.80', '2683.81', '2683.8', '2683.81', '12683.81', '2683.81'];
+    for (const [n, p] of prices.entries()) {
+      const line = tradesLine(n + 1, 'update', { ETHUSDT: [{ t: n, i: n, p, q: '0.0020', s: 'buy' }] });
+      expect(decode(line)?.events, line).toEqual(liveParse(line));
+    }
   });
 
   it('leaves unusual trades lines to the general parser', () => {

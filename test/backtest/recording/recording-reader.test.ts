@@ -30,6 +30,15 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 const HEADER = '{"format":"tradeloop.recording","version":1,"venue":"test","symbols":{"ETHUSDT":{"type":"spot","quote_currency":"USDT","tick_size":"0.01","quantity_increment":"0.0001","take_rate":"0.0025","make_rate":"0.001","fee_currency":"USDT"}},"future_field":1}';
 
 describe('RecordingReader', () => {
+  it('reads a header longer than the chunks it reads a header with (hundreds of symbols)', async () => {
+    const info = { type: 'spot', quote_currency: 'USDT', tick_size: '0.01', quantity_increment: '0.0001', take_rate: '0.0025', make_rate: '0.001', fee_currency: 'USDT' };
+    const symbols = Object.fromEntries(Array.from({ length: 600 }, (_, i) => [`SYM${i}USDT`, info]));
+    const header = JSON.stringify({ format: 'tradeloop.recording', version: 1, venue: 'test', symbols });
+    expect(header.length).toBeGreaterThan(64 * 1024);
+    const path = tempFile('wide.v3.jsonl.gz', gzipSync(`${header}\n{"t":1,"src":"ws/public","msg":{}}\n`));
+    expect(Object.keys((await new RecordingReader(path).readHeader()).symbols)).toHaveLength(600);
+  });
+
   it('streams the real fixture: header first, every frame in non-decreasing local time', async () => {
     const reader = new RecordingReader(FIXTURE);
     const frames = await collect(reader.frames());

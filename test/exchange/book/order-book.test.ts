@@ -102,6 +102,19 @@ describe('OrderBook', () => {
     expect(b.depthAt('bid', '9')).toBe('2.00');
   });
 
+  it('takes the mid and spread from a best level beyond 2^53 when there is one', () => {
+    // A bid beyond 2^53 at the book's scale is better than every safe one; an ask there, worse.
+    const b = new OrderBook('X');
+    b.apply(frame(true, [['9.5', '1'], ['9007199254740993', '1']], [['9007199254740995', '1']]));
+    expect(b.mid()).toBe('9007199254740994.0');
+    expect(b.spread()).toBe('2.0');
+    b.apply(frame(true, [['9.5', '1']], [['10.5', '1'], ['9007199254740995', '1']], 2));
+    expect(b.mid()).toBe('10.0');
+    expect(b.spread()).toBe('1.0');
+    b.apply(frame(true, [['9.5', '1']], [['9007199254740995', '1']], 3));
+    expect(b.spread()).toBe('9007199254740985.5');
+  });
+
   it('keeps values beyond 2^53 exactly (placeholder asks of real books)', () => {
     const b = new OrderBook('BORUSDT');
     b.apply(frame(true, [['150.003', '1']], [['174.929', '2'], ['9999999999999.000', '0.0001'], ['99999999999.000', '0.0001']]));
@@ -124,6 +137,17 @@ describe('OrderBook', () => {
     expect(b.valid).toBe(false);
     b.apply(frame(true, [['10', '1']], [['11', '1']], 7));
     expect(b.valid).toBe(true);
+  });
+
+  it('tells whether a frame that failed part-way left the levels it applied crossed', () => {
+    const b = new OrderBook('X');
+    b.apply(frame(true, [['10', '1']], [['11', '1']]));
+    expect(() => b.apply(frame(false, [['12', '1'], ['1x', '1']], [], 2))).toThrow(ParseError);
+    expect(b.crossed).toBe(true);
+    b.apply(frame(true, [['10', '1']], [['11', '1']], 3));
+    expect(b.crossed).toBe(false);
+    expect(() => b.apply(frame(false, [['9', '1'], ['1x', '1']], [], 4))).toThrow(ParseError);
+    expect(b.crossed).toBe(false);
   });
 
   it('refuses malformed level text with a ParseError naming the level, and is invalid after it', () => {

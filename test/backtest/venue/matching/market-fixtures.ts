@@ -1,4 +1,4 @@
-import type { BookLevelText, OrderBookFrame } from '../../../../framework/exchange/book/order-book-frame.js';
+import type { BookLevelText, OrderBookFrame, ScaledOrderBookFrame } from '../../../../framework/exchange/book/order-book-frame.js';
 import { Instrument } from '../../../../framework/model/instrument.js';
 import { parseSymbolInfo } from '../../../../framework/model/resources/symbol.js';
 import { ReplayedSymbolMarket } from '../../../../backtest/venue/matching/replayed-symbol-market.js';
@@ -25,6 +25,15 @@ let sequence = 0;
 export function bookFrame(snapshot: boolean, bids: Levels, asks: Levels): OrderBookFrame {
   sequence++;
   return { symbol: 'TEST', sequence, exchangeTime: sequence, receivedAt: sequence, snapshot, bids: text(bids), asks: text(asks) };
+}
+
+/** {@link bookFrame} as a replay's line decoder gives it: levels already scaled (scale 0: the unit grid's ticks and lots). */
+export function scaledBookFrame(snapshot: boolean, bids: Levels, asks: Levels): ScaledOrderBookFrame {
+  sequence++;
+  return {
+    symbol: 'TEST', sequence, exchangeTime: sequence, receivedAt: sequence, snapshot, priceScale: 0, quantityScale: 0,
+    askLevels: asks.flat(), bidLevels: bids.flat(),
+  };
 }
 
 /** A market on the unit grid holding the snapshot `bids` / `asks`. */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Side } from '../../../../framework/model/instrument.js';
 import type { MatchFill } from '../../../../backtest/venue/matching/market-port.js';
 import { PROPORTIONAL_QUEUE, TRADES_ONLY_QUEUE, type QueueModel } from '../../../../backtest/venue/matching/queue-model.js';
-import { bookFrame, marketWith, type Levels } from './market-fixtures.js';
+import { bookFrame, marketWith, scaledBookFrame, type Levels } from './market-fixtures.js';
 
 type Op =
   | { readonly kind: 'frame'; readonly snapshot: boolean; readonly bids: Levels; readonly asks: Levels }
@@ -227,6 +227,34 @@ describe('ReplayedSymbolMarket properties', () => {
         }
       },
     ), { numRuns: 300 });
+  });
+
+  it('scaled book frames move the book, our queues and our fills exactly as their texts do', () => {
+    const step = fc.oneof(
+      { weight: 3, arbitrary: fc.record({ kind: fc.constant('frame' as const), snapshot: fc.integer({ min: 0, max: 7 }).map((n) => n === 0), bids: levels, asks: levels }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('rest' as const), side, price, lots: fc.integer({ min: 1, max: 8 }) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('trade' as const), side, price, lots: fc.integer({ min: 1, max: 8 }) }) },
+    );
+    fc.assert(fc.property(initial, fc.array(step, { maxLength: 30 }), queueModel, ([bids, asks], steps, model) => {
+      const fromText = marketWith(bids, asks, model);
+      const fromScaled = marketWith(bids, asks, model);
+      let key = 1;
+      for (const s of steps) {
+        if (s.kind === 'frame') {
+          expect(fromScaled.applyBookFrame(scaledBookFrame(s.snapshot, s.bids, s.asks))).toEqual(fromText.applyBookFrame(bookFrame(s.snapshot, s.bids, s.asks)));
+        } else if (s.kind === 'rest') {
+          fromText.rest(key, s.side, s.price, s.lots);
+          fromScaled.rest(key, s.side, s.price, s.lots);
+          key++;
+        } else {
+          const trade = [{ priceTicks: s.price, lots: s.lots, side: s.side }];
+          expect(fromScaled.applyTrades(trade)).toEqual(fromText.applyTrades(trade));
+        }
+        for (let k = 1; k < key; k++) expect(fromScaled.queueState(k)).toEqual(fromText.queueState(k));
+        expect([fromScaled.bestBidTicks, fromScaled.bestAskTicks]).toEqual([fromText.bestBidTicks, fromText.bestAskTicks]);
+        for (const taker of ['buy', 'sell'] as const) expect(fromScaled.availableToTake(taker, undefined, 1000)).toBe(fromText.availableToTake(taker, undefined, 1000));
+      }
+    }), { numRuns: 300 });
   });
 
   it('the proportional model never leaves us further back than the trades-only model', () => {
