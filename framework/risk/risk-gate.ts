@@ -1,3 +1,4 @@
+import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { DeniedReport } from '../model/strategy-report.js';
 import { balanceCheck } from './balance-check.js';
@@ -59,14 +60,22 @@ export class RiskGate {
   /** The one evaluation, reset per intent (evaluations never overlap: checks do not call the gate). */
   private evaluation: RiskEvaluation | undefined;
 
-  /** `config` is a {@link RiskConfig} or a raw one (YAML); it is validated either way. */
+  /**
+   * `config` is a {@link RiskConfig} or a raw one (YAML); it is validated either way. With the
+   * `instruments` the bot trades, checks that only judge futures contracts (risk limit, leverage,
+   * liquidation distance) are left out when none is one: a spot bot does not pay for them per intent.
+   */
   constructor(
     config: unknown,
     private readonly ledger: ReservationLedger,
     private readonly rateWindow: OrderRateWindow,
+    instruments?: readonly Instrument[],
   ) {
     this.config = parseRiskConfig(config);
-    this.checks = this.config.checks.filter((name) => canRefuse(name, this.config)).map((name) => RISK_CHECKS[name]);
+    const futures = instruments === undefined || instruments.some((i) => i.info.type === 'futures');
+    this.checks = this.config.checks
+      .filter((name) => canRefuse(name, this.config) && (futures || !FUTURES_ONLY.has(name)))
+      .map((name) => RISK_CHECKS[name]);
     this.reserves = this.config.checks.includes('balance') || this.config.checks.includes('market-buy-reserve');
   }
 
@@ -128,6 +137,9 @@ export class RiskGate {
     return undefined;
   }
 }
+
+/** Checks that judge futures contracts only (they pass every spot intent). */
+const FUTURES_ONLY: ReadonlySet<CheckName> = new Set(['futures-risk-limit', 'leverage', 'liquidation-distance']);
 
 /**
  * False for a check its configuration leaves without a limit to apply (it would pass every

@@ -77,4 +77,13 @@ describe('liquidationDistanceCheck', () => {
     const on = new RiskGate({ checks: ['liquidation-distance'], defaultLimits: { minLiquidationDistance: '0.1' } }, ledger, new OrderRateWindow());
     expect(on.evaluate(buy('0.1'), s)).toMatchObject({ kind: 'denied', check: 'liquidation-distance' });
   });
+
+  it('a gate for spot instruments only leaves the futures checks out', () => {
+    const s = state('60');
+    const limits = { checks: ['leverage'], defaultLimits: { maxLeverage: '10' } };
+    const futuresGate = new RiskGate(limits, new ReservationLedger(), new OrderRateWindow(), [futuresInstrument()]);
+    expect(futuresGate.evaluate(buy('0.1'), s)).toMatchObject({ kind: 'denied', check: 'leverage' });
+    const spotGate = new RiskGate(limits, new ReservationLedger(), new OrderRateWindow(), [...s.instruments.values()].filter((i) => i.info.type !== 'futures'));
+    expect(spotGate.evaluate(buy('0.1'), s).kind).toBe('passed');
+  });
 });
