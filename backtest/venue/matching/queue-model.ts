@@ -65,16 +65,7 @@ export class ProportionalQueueModel implements QueueModel {
   }
 
   aheadAfterDepthChange(ahead: number, previousLots: number, nextLots: number, tradedLots: number): number {
-    const cancelled = previousLots - nextLots - tradedLots;
-    let estimate = ahead;
-    if (cancelled > 0 && ahead > 0) {
-      const behind = previousLots > ahead ? previousLots - ahead : 0;
-      let fromAhead = shareOf(cancelled, ahead, ahead + behind);
-      const fromBehind = cancelled - fromAhead;
-      if (fromBehind > behind) fromAhead += fromBehind - behind;
-      estimate = ahead > fromAhead ? ahead - fromAhead : 0;
-    }
-    return estimate < nextLots ? estimate : nextLots;
+    return afterCancels(ahead, previousLots, nextLots, tradedLots, (cancelled, behind) => shareOf(cancelled, ahead, ahead + behind));
   }
 }
 
@@ -100,20 +91,32 @@ export class ProbabilisticQueueModel implements QueueModel {
   }
 
   aheadAfterDepthChange(ahead: number, previousLots: number, nextLots: number, tradedLots: number): number {
-    const cancelled = previousLots - nextLots - tradedLots;
-    let estimate = ahead;
-    if (cancelled > 0 && ahead > 0) {
-      const behind = previousLots > ahead ? previousLots - ahead : 0;
+    return afterCancels(ahead, previousLots, nextLots, tradedLots, (cancelled, behind) => {
       const front = this.weight(ahead);
       const back = this.weight(behind);
-      const share = front + back > 0 ? front / (front + back) : 1;
-      let fromAhead = Math.floor(cancelled * share);
-      const fromBehind = cancelled - fromAhead;
-      if (fromBehind > behind) fromAhead += fromBehind - behind;
-      estimate = ahead > fromAhead ? ahead - fromAhead : 0;
-    }
-    return estimate < nextLots ? estimate : nextLots;
+      return Math.floor(cancelled * (front + back > 0 ? front / (front + back) : 1));
+    });
   }
+}
+
+/**
+ * The lots ahead after a depth change, for models that spread cancels: the drop trades do not
+ * explain is split by `fromAhead(cancelled, behind)` (rounded down by the model); a share from
+ * behind beyond what is behind comes from ahead; the result is clamped to the level.
+ */
+function afterCancels(
+  ahead: number, previousLots: number, nextLots: number, tradedLots: number, fromAheadOf: (cancelled: number, behind: number) => number,
+): number {
+  const cancelled = previousLots - nextLots - tradedLots;
+  let estimate = ahead;
+  if (cancelled > 0 && ahead > 0) {
+    const behind = previousLots > ahead ? previousLots - ahead : 0;
+    let fromAhead = fromAheadOf(cancelled, behind);
+    const fromBehind = cancelled - fromAhead;
+    if (fromBehind > behind) fromAhead += fromBehind - behind;
+    estimate = ahead > fromAhead ? ahead - fromAhead : 0;
+  }
+  return estimate < nextLots ? estimate : nextLots;
 }
 
 /** The queue model a config or CLI names: `trades-only`, `proportional`, `log`, or `power:N` (N > 0). */
