@@ -6,7 +6,6 @@ import type {
 } from '../model/intent.js';
 import type { Decimal } from '../model/decimal.js';
 import type { TradingBalance } from '../model/resources/balance.js';
-import type { MarginAccount } from '../model/resources/margin-account.js';
 import type { Order } from '../model/resources/order.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { OrderReport } from '../model/stream/order-report.js';
@@ -17,6 +16,7 @@ import type { OrderFill, OrderTracker, TrackedOrderInfo } from './order-tracker.
 import type { CurrencyLookup } from './position-book.js';
 import { reconcile, statusReport, type ReconcileSummary, type UnknownOrderPolicy } from './reconciler.js';
 import { DEFAULT_RECOVERY, OutcomeUnknownError, type RecoveryOptions } from './unknown-outcome.js';
+import { MarginAccountReads } from './margin-account-reads.js';
 import { OrderCancellation, isNotFound } from './order-cancellation.js';
 import { toRequest } from './order-request.js';
 import { PortGateway } from './port-gateway.js';
@@ -104,8 +104,7 @@ export class ExecutionAdapter implements IntentExecutor {
   /** Set at shutdown: intents that would make orders are refused before anything is sent. */
   private closing = false;
   private readonly cancellation: OrderCancellation;
-  /** The margin accounts' read after fills: none running, one running, or one running and another wanted. */
-  private marginRead: 'idle' | 'reading' | 'again' = 'idle';
+  private readonly margin: MarginAccountReads;
   readonly account: AccountState;
   /** Accepted, rejected and order-update reports, in the order they happened. */
   readonly reports$: Observable<StrategyReport> = this.reportSubject.asObservable();
@@ -120,6 +119,7 @@ export class ExecutionAdapter implements IntentExecutor {
       gateway: this.gateway, account: this.account, recovery: this.recovery, stopping: () => this.closing,
       emitStatus: (order) => this.emitOrder(statusReport(order)),
     });
+    this.margin = new MarginAccountReads(options.venue, this.gateway, this.account, options.symbols ?? []);
   }
 
   /**
@@ -135,21 +135,8 @@ export class ExecutionAdapter implements IntentExecutor {
       venue.reconnected$.subscribe(() => void this.reconcile().catch(() => undefined)),
     );
     const summary = await this.reconcile();
-    await this.applyLeverage();
+    await this.margin.applyLeverage(this.options.leverage ?? {});
     return summary;
-  }
-
-  private async applyLeverage(): Promise<void> {
-    const wanted = Object.entries(this.options.leverage ?? {});
-    if (wanted.length === 0) return;
-    const set = this.options.venue.setLeverage;
-    if (set === undefined) throw new ValidationError('bot.leverage', 'is for futures accounts: this venue account has no leverage', this.options.venue.account);
-    const changed: MarginAccount[] = [];
-    for (const [symbol, leverage] of wanted) {
-      if (this.account.marginAccount(symbol)?.leverage.equals(leverage) === true) continue;
-      changed.push(await set.call(this.options.venue, symbol, leverage));
-    }
-    if (changed.length > 0) await this.refreshMarginAccounts();
   }
 
   /** Stops listening; trackers stay readable. */
@@ -287,11 +274,8 @@ export class ExecutionAdapter implements IntentExecutor {
    * venue keeps them) and, on futures, the contracts' position configurations, and makes them the
    * truth. Part of every reconciliation; a stop reads them once more. Nothing to do on spot.
    */
-  async refreshMarginAccounts(): Promise<void> {
-    const venue = this.options.venue;
-    const [accounts, configs] = await Promise.all([venue.marginAccounts?.(this.options.symbols ?? []), venue.futuresConfigs?.()]);
-    if (accounts !== undefined) this.account.setMarginAccounts(accounts);
-    if (configs !== undefined) this.account.setFuturesConfigs(configs);
+  refreshMarginAccounts(): Promise<void> {
+    return this.margin.refresh();
   }
 
   /**
@@ -468,26 +452,7 @@ export class ExecutionAdapter implements IntentExecutor {
   private onReport(report: OrderReport): void {
     const update = this.account.applyReport(report);
     if (update.tracker !== undefined && update.changed) this.emitOrder(report);
-    if (report.report_type === 'trade' && this.gateway.account !== 'spot') this.readMarginAccountsSoon();
-  }
-
-  /**
-   * A fill moved a margin or futures position: the isolated accounts are read again (the exchange
-   * streams no positions), one read at a time; fills during a read make one more read after it.
-   * A failed read is left to the next fill or reconciliation.
-   */
-  private readMarginAccountsSoon(): void {
-    if (this.marginRead !== 'idle') {
-      this.marginRead = 'again';
-      return;
-    }
-    this.marginRead = 'reading';
-    this.gateway.marginAccounts(this.options.symbols ?? [], (error, accounts) => {
-      if (error === undefined && accounts !== undefined) this.account.setMarginAccounts(accounts);
-      const again = this.marginRead === 'again';
-      this.marginRead = 'idle';
-      if (again) this.readMarginAccountsSoon();
-    });
+    if (report.report_type === 'trade' && this.gateway.account !== 'spot') this.margin.readSoon();
   }
 
   private setBalances(balances: readonly TradingBalance[]): void {
