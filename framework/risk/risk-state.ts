@@ -71,8 +71,9 @@ export interface RiskView {
   /** Signed position (spot: base held by the bot; futures: the contract position); undefined = flat. */
   position(symbol: string): Decimal | undefined;
   positions(): readonly PositionQuantity[];
+  /** A futures contract's position configuration as the exchange reported it. */
   futuresConfig(symbol: string): FuturesPositionConfig | undefined;
-  /** The account's leverage for a futures or margin symbol. */
+  /** The leverage of the symbol's margin or futures account as the exchange reported it. */
   leverage(symbol: string): Decimal | undefined;
   /** The exchange's liquidation price of the symbol's open margin or futures position. */
   liquidationPrice(symbol: string): Decimal | undefined;
@@ -82,20 +83,11 @@ export interface RiskView {
   ordersSentAfter(since: number): number;
 }
 
-/** Where a risk view reads the bot's open orders and positions: the account state, never a copy of it. */
-export interface RiskAccountView {
-  openOrders(symbol?: string): readonly OpenOrderView[];
-  openOrder(clientOrderId: string): OpenOrderView | undefined;
-  /** Signed position of the bot in a symbol; undefined = flat. */
-  position(symbol: string): Decimal | undefined;
-  positions(): readonly PositionQuantity[];
-  /** A futures contract's position configuration as the exchange reported it. */
-  futuresConfig(symbol: string): FuturesPositionConfig | undefined;
-  /** The leverage of the symbol's margin or futures account as the exchange reported it. */
-  leverage(symbol: string): Decimal | undefined;
-  /** The liquidation price of the symbol's open margin or futures position as the exchange reported it. */
-  liquidationPrice(symbol: string): Decimal | undefined;
-}
+/**
+ * Where a risk view reads the bot's open orders, positions and the exchange's futures terms: the
+ * account state, never a copy of it.
+ */
+export type RiskAccountView = Pick<RiskView, 'openOrders' | 'openOrder' | 'position' | 'positions' | 'futuresConfig' | 'leverage' | 'liquidationPrice'>;
 
 /**
  * A {@link RiskView}: books, last prices, instruments and equity kept by its owner from events;
