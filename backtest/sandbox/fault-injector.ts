@@ -35,6 +35,9 @@ const PROBABILITIES = [
 const DURATIONS = ['dropConnectionsEveryMs', 'orderReportDelayMs', 'slowResponseMs'] as const;
 const COUNTS = ['burst429Length', 'burst429Every'] as const;
 
+/** Every setting of {@link FaultOptions}, by name (a faults file may name only these). */
+export const FAULT_SETTINGS: ReadonlySet<string> = new Set<keyof FaultOptions>([...PROBABILITIES, ...DURATIONS, ...COUNTS, 'skipBookSequences']);
+
 /**
  * Decides, deterministically from a seed, which faults strike: the same seed and the same sequence
  * of questions give the same answers, so a failing reliability test replays exactly. Each kind of

@@ -1,5 +1,5 @@
 import { ValidationError } from '../../framework/model/errors.js';
-import type { FaultOptions } from './fault-injector.js';
+import { FAULT_SETTINGS, type FaultOptions } from './fault-injector.js';
 
 /**
  * Named fault mixes, so a soak run, a test and `tradeloop sandbox --faults <name>` mean the same
@@ -40,12 +40,6 @@ export const FAULT_PRESETS: Readonly<Record<string, FaultOptions>> = {
   },
 };
 
-const FAULT_KEYS = new Set([
-  'dropConnectionsEveryMs', 'dropConnectionProbability', 'skipBookSequenceProbability', 'skipBookSequences', 'orderReportDelayMs',
-  'duplicateReportProbability', 'reorderReportProbability', 'burst429Length', 'burst429Every', 'serverErrorProbability',
-  'slowResponseProbability', 'slowResponseMs',
-]);
-
 /**
  * The faults `spec` names (`--faults`, paper and sandbox): `none` (undefined), a preset's name, or
  * a YAML file of {@link FaultOptions} (keys as in the presets; the injector checks the values).
@@ -57,7 +51,7 @@ export function faultsFrom(spec: string, field: string, read: (file: string) => 
   const raw = read(spec);
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ValidationError(field, 'a faults file must be a mapping of fault settings', spec);
   for (const key of Object.keys(raw)) {
-    if (!FAULT_KEYS.has(key)) throw new ValidationError(`${field}.${key}`, `is not a fault setting (${[...FAULT_KEYS].join(', ')})`, spec);
+    if (!FAULT_SETTINGS.has(key)) throw new ValidationError(`${field}.${key}`, `is not a fault setting (${[...FAULT_SETTINGS].join(', ')})`, spec);
   }
   return raw as FaultOptions;
 }
