@@ -53,15 +53,6 @@ export function parseLatencySpec(value: unknown, field: string, baseDir: string,
   throw new ValidationError(field, 'must be milliseconds, entry/response milliseconds, a recorded latency file or a mapping', value);
 }
 
-/** A latency in words, for logs and reports. */
-export function describeLatency(spec: LatencySpec): string {
-  switch (spec.kind) {
-    case 'constant': return spec.entryMs === spec.responseMs ? `${spec.entryMs} ms each way` : `${spec.entryMs} ms in, ${spec.responseMs} ms back`;
-    case 'jitter': return `${spec.entryMs} ms in, ${spec.responseMs} ms back, + up to ${spec.jitterMs} ms seeded jitter`;
-    case 'recorded': return `recorded in ${spec.file}`;
-  }
-}
-
 function constant(entryMs: number, responseMs: number, field: string): LatencySpec {
   return { kind: 'constant', entryMs: milliseconds(entryMs, field), responseMs: milliseconds(responseMs, field) };
 }

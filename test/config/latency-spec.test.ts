@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeLatency, parseLatencySpec } from '../../framework/config/latency-spec.js';
+import { parseLatencySpec } from '../../framework/config/latency-spec.js';
 
 describe('parseLatencySpec', () => {
   it('reads numbers, their text and entry/response text, fractions of a millisecond included', () => {
@@ -21,9 +21,5 @@ describe('parseLatencySpec', () => {
     expect(() => parseLatencySpec({ entryMs: 1, latency: 2 }, 'backtest.latency', '/')).toThrow(/backtest\.latency\.latency.*is not a latency key/);
     expect(() => parseLatencySpec({ file: 'a.jsonl', entryMs: 1 }, 'backtest.latency', '/')).toThrow(/\{ file: PATH \} alone/);
     expect(() => parseLatencySpec(Number.NaN, 'backtest.latency', '/')).toThrow(/>= 0/);
-  });
-
-  it('describes a latency in words', () => {
-    expect(describeLatency({ kind: 'constant', entryMs: 0.2, responseMs: 0.35 })).toBe('0.2 ms in, 0.35 ms back');
   });
 });
