@@ -16,7 +16,7 @@ import type { StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
 import { VirtualClock } from '../../framework/time/clock.js';
 import type { BacktestResult, FuturesRunFacts } from '../report/backtest-result.js';
-import type { LatencySpec } from '../../framework/config/latency-spec.js';
+import { DEFAULT_ORDER_LATENCY, type LatencySpec } from '../../framework/config/latency-spec.js';
 import type { LatencyModel } from '../venue/matching/latency-model.js';
 import { latencyModelOf } from '../venue/matching/recorded-latency.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
@@ -59,7 +59,7 @@ export interface BacktestOptions {
   readonly risk?: unknown;
   /** Seeds the latency jitter; the run is a pure function of (recordings, strategy, params, seed). */
   readonly seed?: number;
-  /** How requests and their answers are delayed (jitter drawn from `seed`); none by default. */
+  /** How requests and their answers are delayed (jitter drawn from `seed`); {@link DEFAULT_ORDER_LATENCY} by default. */
   readonly latency?: LatencySpec;
   /** Candle period the strategy wants; built from trades when the recording has none. */
   readonly candles?: CandlePeriod;
@@ -172,7 +172,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   }, Math.floor(first.t), { maxUnfilledClosed: UNFILLED_HISTORY_KEPT });
   const accountBalances = (): TradingBalance[] => (account === 'futures' ? venue.futures.balances(ACCOUNT) : venue.spotBalances(ACCOUNT));
   port.attach(venue);
-  const latency = latencyModel(options);
+  // A bar is a candle run's unit of time: orders sent on a closed candle fill at the next open,
+  // stamped when the candle closed (CandleMarket rule 5), whatever the latency of a book run.
+  const latency = latencyModel(mode === 'candles' ? { ...options, latency: NO_LATENCY } : options);
   const feed = new ReplayMarketFeed({ instruments, buildCandles });
   const candleMarkets = new Map(instruments.map((i) => [i.symbol, new CandleMarket(i, options.candleSlippageBps ?? 5)]));
 
@@ -381,8 +383,11 @@ function bookTop(book: OrderBook | undefined): BookTop | undefined {
   return { bid: book.bestBid()?.price, ask: book.bestAsk()?.price };
 }
 
+/** Candle runs: orders reach the venue in the instant the strategy sent them. */
+const NO_LATENCY: LatencySpec = Object.freeze({ kind: 'constant', entryMs: 0, responseMs: 0 });
+
 function latencyModel(options: BacktestOptions): LatencyModel {
-  return latencyModelOf(options.latency ?? { kind: 'constant', entryMs: 0, responseMs: 0 }, options.seed ?? 1);
+  return latencyModelOf(options.latency ?? DEFAULT_ORDER_LATENCY, options.seed ?? 1);
 }
 
 /** Funding the run's futures account paid and received (its clearing records), and its liquidations. */
