@@ -39,6 +39,12 @@ describe('tradeloop compare', () => {
   it('finds two backtests of the same run identical: 100 %, no divergence', async () => {
     const fills = fillLines(first).length - 1;
     expect(fills).toBeGreaterThan(1);
+    // A backtest's fills name the frame behind each decision, as a paper run's do.
+    const header = fillLines(first)[0]!.split(',');
+    const row = fillLines(first)[1]!.split(',');
+    expect(row[header.indexOf('decision_symbol')]).toBe('ETHUSDT');
+    expect(Number(row[header.indexOf('decision_sequence')])).toBeGreaterThan(0);
+    expect(Number(row[header.indexOf('decision_frame')])).toBeGreaterThan(0);
     const out = path.join(dir, 'same');
     const run = await tradeloop('compare', first, second, '--out', out);
     expect(run.code).toBe(0);
