@@ -27,9 +27,9 @@ describe('StrategyEngine.decisionFrame', () => {
     const scheduler = new VirtualClockScheduler(new VirtualClock(0));
     const ports = new FakePorts();
     const seen: (DecisionFrame | undefined)[] = [];
-    let engine: StrategyEngine | undefined;
-    const look = (): void => void seen.push(engine!.decisionFrame);
-    engine = new StrategyEngine({
+    // Handlers run only after start(), when `engine` is set.
+    const look = (): void => void seen.push(engine.decisionFrame);
+    const engine: StrategyEngine = new StrategyEngine({
       strategyId: 'mm', params: {}, sink: ports.sink, market: ports.marketSource, account: ports.account,
       clock: schedulerClock(scheduler), schedulers: virtualSchedulers(scheduler), errorPolicy: 'halt',
       strategy: { onStart: (ctx) => (look(), ctx.setTimer('t', 50)), onBook: look, onTrades: look, onTimer: look },
