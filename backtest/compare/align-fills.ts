@@ -44,12 +44,22 @@ export function alignFills(a: readonly RunFill[], b: readonly RunFill[], options
     }
   }
   const restB = b.filter((f) => !pairedB.has(f));
+  // Candidates by symbol and side, in time order: each fill of A scans only the window around it.
+  const candidates = new Map<string, RunFill[]>();
+  for (const y of restB) {
+    const key = `${y.symbol} ${y.side}`;
+    const list = candidates.get(key);
+    if (list === undefined) candidates.set(key, [y]);
+    else list.push(y);
+  }
+  for (const list of candidates.values()) list.sort((p, q) => p.time - q.time || p.row - q.row);
   for (const x of a) {
     if (pairedA.has(x)) continue;
+    const list = candidates.get(`${x.symbol} ${x.side}`) ?? [];
     let best: RunFill | undefined;
-    for (const y of restB) {
-      if (pairedB.has(y) || y.symbol !== x.symbol || y.side !== x.side || Math.abs(y.time - x.time) > options.windowMs) continue;
-      if (best === undefined || closer(x, y, best)) best = y;
+    for (let i = firstAtOrAfter(list, x.time - options.windowMs); i < list.length && list[i]!.time <= x.time + options.windowMs; i++) {
+      const y = list[i]!;
+      if (!pairedB.has(y) && (best === undefined || closer(x, y, best))) best = y;
     }
     if (best === undefined) pairs.push({ a: x, matchedBy: 'none' });
     else pair(x, best, 'time');
@@ -70,6 +80,18 @@ function occurrenceKeys(fills: readonly RunFill[], key: (f: RunFill) => string |
     out.set(`${k}#${n}`, f);
   }
   return out;
+}
+
+/** Index of the first fill of `list` (in time order) at or after `time`. */
+function firstAtOrAfter(list: readonly RunFill[], time: number): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (list[middle]!.time < time) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** Whether `y` is a better time match for `x` than `best`: the same price first, then nearer, then earlier. */
