@@ -89,10 +89,14 @@ export class LiveRunReport implements RunObserver {
     this.pendingFillSample = true;
   }
 
+  /**
+   * An order that ended is written at once: orders.csv lists a live run's orders in the order they
+   * ended (those still open at the stop last, in creation order), since in creation order one order
+   * resting for days would hold every later one in memory.
+   */
   onOrderFinished(tracker: OrderTracker): void {
-    const index = this.created.get(tracker.clientOrderId);
     this.created.delete(tracker.clientOrderId);
-    this.writer?.orderEnded(index, orderRecord(tracker));
+    this.writer?.orderEnded(undefined, orderRecord(tracker));
   }
 
   /** Takes an equity sample when one is due (market time), and appends the rows gathered. */
