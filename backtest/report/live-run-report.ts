@@ -5,6 +5,8 @@ import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import { valueHoldings } from '../../framework/risk/valuation.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { BotKernel } from '../../framework/runtime/bot-kernel.js';
+import { PriceBars } from '../replay/price-bars.js';
+import { CHART_POINTS } from '../replay/result-collector.js';
 import { orderRecord } from '../replay/report-records.js';
 import type { BacktestResult, EquityPoint, FillRecord } from './backtest-result.js';
 import type { PlacedOrder } from './streamed-rows-writer.js';
@@ -37,7 +39,8 @@ export interface LiveRunReportOptions {
  * Times are market times: a fill's is the time its report gives (the exchange's), an equity
  * sample's that of the latest market frame the strategy was shown (its exchange time, else its
  * receive time). Equity is the risk gate's valuation of the account; a sample is taken every
- * `sampleMs` of market time and after each fill, looked at every `tickMs` of wall time.
+ * `sampleMs` of market time and after each fill, looked at every `tickMs` of wall time, when each
+ * book's mid also goes to the price bars of the page.
  */
 export class LiveRunReport implements RunObserver {
   private kernel: BotKernel | undefined;
@@ -56,6 +59,8 @@ export class LiveRunReport implements RunObserver {
   private strategyId = '';
   private quoteCurrency = '';
   private readonly lastPrice = new Map<string, Decimal>();
+  /** Mid bars for the price charts, one mid per symbol per look at the market (bounded, see PriceBars). */
+  private readonly bars = new PriceBars(1_000, CHART_POINTS);
 
   constructor(private readonly options: LiveRunReportOptions) {
     this.initialBalances = options.initialBalances;
@@ -105,7 +110,13 @@ export class LiveRunReport implements RunObserver {
     if (kernel === undefined || this.writer === undefined) return;
     this.initialBalances ??= this.balances();
     const time = this.marketTime();
-    if (time !== undefined && (time >= this.nextSample || this.pendingFillSample)) this.sample(time);
+    if (time !== undefined) {
+      for (const instrument of this.instruments) {
+        const mid = kernel.engine.state.book(instrument.symbol)?.mid();
+        if (mid !== undefined) this.bars.add(instrument.symbol, mid, time);
+      }
+      if (time >= this.nextSample || this.pendingFillSample) this.sample(time);
+    }
     this.writer.flush();
   }
 
@@ -131,7 +142,7 @@ export class LiveRunReport implements RunObserver {
         startTime: this.startTime ?? this.endTime, endTime: this.endTime, events: kernel.engine.stats.received,
         wallMs: Math.round(performance.now() - this.startedAt), bookResyncs: [], mode: 'book',
       },
-      initialBalances, finalBalances, fills: [], orders: [], equity: [], prices: Object.fromEntries(symbols.map((s) => [s, []])), streamed,
+      initialBalances, finalBalances, fills: [], orders: [], equity: [], prices: Object.fromEntries(symbols.map((s) => [s, this.bars.list(s)])), streamed,
     };
     this.options.onWritten?.(await writeReport(result, this.options.dir, streamed.metrics));
   }
