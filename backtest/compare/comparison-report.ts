@@ -89,7 +89,7 @@ export function comparisonHtml(comparison: RunComparison): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>tradeloop compare</title>
 <style>body{font:14px system-ui,sans-serif;margin:1.5em}table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;padding:2px 6px;white-space:nowrap}
-tr.identical td{color:#555}tr.divergent td,tr.only_a td,tr.only_b td{background:#fff3f0}pre{background:#f6f6f6;padding:1em}</style></head>
+tr.identical td{color:#555}tr.divergent td,tr.only_a td,tr.only_b td{background:#fff3f0}pre{background:#f6f6f6;padding:1em;white-space:pre-wrap}</style></head>
 <body><h1>Fill-by-fill comparison</h1>
 <pre>${escapeHtml(formatComparison(comparison))}</pre>
 <table><thead><tr>${COMPARISON_COLUMNS.map((c) => `<th>${escapeHtml(c)}</th>`).join('')}</tr></thead>

@@ -25,7 +25,7 @@ export type PairVerdict = { readonly identical: true } | { readonly identical: f
 
 /** Options of {@link judgePair}. */
 export interface JudgeOptions {
-  /** Largest difference of fill times (and order arrival times) still taken as equal, ms. */
+  /** Largest difference of fill times (and order arrival times) still taken as equal, whole ms. */
   readonly toleranceMs: number;
 }
 
@@ -40,7 +40,7 @@ export function judgePair(pair: FillPair, options: JudgeOptions): PairVerdict {
     const only = (a ?? b)!;
     return { identical: false, cause: 'missing', detail: `only in ${a === undefined ? 'B' : 'A'}: ${only.side} ${only.quantity.toFixed()} ${only.symbol} @ ${only.price.toFixed()}` };
   }
-  const timeEqual = Math.abs(a.time - b.time) <= options.toleranceMs;
+  const timeEqual = apart(a.time, b.time) <= options.toleranceMs;
   const sameFill = timeEqual && a.side === b.side && a.price.equals(b.price) && a.quantity.equals(b.quantity) && a.liquidity === b.liquidity;
   if (sameFill && a.fee.equals(b.fee)) return { identical: true };
   if (a.decision !== undefined && b.decision !== undefined && !sameFrame(a.decision, b.decision)) {
@@ -51,7 +51,7 @@ export function judgePair(pair: FillPair, options: JudgeOptions): PairVerdict {
   if (sameFill) return { identical: false, cause: 'fee', detail: `fee ${a.fee.toFixed()} in A, ${b.fee.toFixed()} in B` };
   const arrivalA = a.orderCreatedAt;
   const arrivalB = b.orderCreatedAt;
-  if (arrivalA !== undefined && arrivalB !== undefined && Math.abs(arrivalA - arrivalB) > options.toleranceMs) {
+  if (arrivalA !== undefined && arrivalB !== undefined && apart(arrivalA, arrivalB) > options.toleranceMs) {
     return { identical: false, cause: 'latency', detail: `order reached the venue at ${arrivalA} in A, ${arrivalB} in B (${signed(arrivalB - arrivalA)} ms)` };
   }
   if (a.liquidity === 'maker' && b.liquidity === 'maker') {
@@ -82,10 +82,18 @@ function frameText(f: DecisionFrame): string {
 
 function differences(a: RunFill, b: RunFill, options: JudgeOptions): string {
   const out: string[] = [];
-  if (Math.abs(a.time - b.time) > options.toleranceMs) out.push(`time ${signed(b.time - a.time)} ms in B`);
+  if (apart(a.time, b.time) > options.toleranceMs) out.push(`time ${signed(b.time - a.time)} ms in B`);
   if (!a.quantity.equals(b.quantity)) out.push(`quantity ${a.quantity.toFixed()} in A, ${b.quantity.toFixed()} in B`);
   if (!a.fee.equals(b.fee)) out.push(`fee ${a.fee.toFixed()} in A, ${b.fee.toFixed()} in B`);
   return out.join(', ');
+}
+
+/**
+ * Milliseconds between two times, counted in whole milliseconds: a backtest's clock carries
+ * fractions of a millisecond (the recording's receive times), a venue's report does not.
+ */
+function apart(x: number, y: number): number {
+  return Math.abs(Math.floor(x) - Math.floor(y));
 }
 
 function signed(ms: number): string {

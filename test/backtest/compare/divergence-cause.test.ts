@@ -59,3 +59,10 @@ describe('judgePair', () => {
     expect(judge(a, runFill(1, { fee: '0.2' }))).toEqual({ identical: false, cause: 'fee', detail: 'fee 0.1 in A, 0.2 in B' });
   });
 });
+
+describe('judgePair times', () => {
+  it('compares times in whole milliseconds: a backtest clock\'s fraction is no difference', () => {
+    expect(judgePair({ a: runFill(1, { time: 1_000.75 }), b: runFill(1, { time: 1_000 }), matchedBy: 'intent' }, { toleranceMs: 0 })).toEqual({ identical: true });
+    expect(judgePair({ a: runFill(1, { time: 1_000.75 }), b: runFill(1, { time: 1_001 }), matchedBy: 'intent' }, { toleranceMs: 0 }).identical).toBe(false);
+  });
+});
