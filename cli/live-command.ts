@@ -22,7 +22,7 @@ import { paperSummary } from './paper-summary.js';
 import { positiveNumber } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
 import { checkWritableDir } from './check-writable.js';
-import { LiveRunReport } from '../backtest/report/live-run-report.js';
+import { LiveRunReport } from '../backtest/replay/live-run-report.js';
 import type { Decimal } from '../framework/model/decimal.js';
 
 /**

@@ -5,13 +5,13 @@ import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import { valueHoldings } from '../../framework/risk/valuation.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { BotKernel } from '../../framework/runtime/bot-kernel.js';
-import { PriceBars } from '../replay/price-bars.js';
-import { CHART_POINTS } from '../replay/result-collector.js';
-import { orderRecord } from '../replay/report-records.js';
-import type { BacktestResult, EquityPoint, FillRecord } from './backtest-result.js';
-import type { PlacedOrder } from './streamed-rows-writer.js';
-import { StreamedRowsWriter } from './streamed-rows-writer.js';
-import { writeReport, type WrittenReport } from './write-report.js';
+import { PriceBars } from './price-bars.js';
+import { CHART_POINTS } from './result-collector.js';
+import { orderRecord } from './report-records.js';
+import type { BacktestResult, EquityPoint, FillRecord } from '../report/backtest-result.js';
+import type { PlacedOrder } from '../report/streamed-rows-writer.js';
+import { StreamedRowsWriter } from '../report/streamed-rows-writer.js';
+import { writeReport, type WrittenReport } from '../report/write-report.js';
 
 /** Options of {@link LiveRunReport}. */
 export interface LiveRunReportOptions {
