@@ -21,20 +21,25 @@ import { loadConfiguredStrategy } from './load-configured-strategy.js';
 import { paperSummary } from './paper-summary.js';
 import { positiveNumber } from './option-parsers.js';
 import { stopSignal } from './stop-signal.js';
+import { checkWritableDir } from './check-writable.js';
+import { LiveRunReport } from '../backtest/replay/live-run-report.js';
+import type { Decimal } from '../framework/model/decimal.js';
 
 /**
  * `tradeloop live --config FILE`: runs the bot against the exchange named in the config
  * (`exchange.baseUrl`, `exchange.wsBaseUrl`; keys from the environment or a key file) until
  * SIGINT or SIGTERM.
  */
-export const liveCommand: CliCommand<{ readonly config: string }> = {
+export const liveCommand: CliCommand<{ readonly config: string; readonly out?: string }> = {
   name: 'live',
   define(command) {
     command
       .description('Run a bot against the exchange named in its config (exchange.baseUrl, exchange.wsBaseUrl; API keys from the environment or a key file) until SIGINT or SIGTERM, then stop it cleanly (orders canceled unless execution.onShutdown is keep).')
       .requiredOption('--config <file>', 'bot config YAML')
+      .option('--out <dir>', OUT_HELP)
       .addHelpText('after', examples(
         'tradeloop live --config my-bot.yaml   # keys in TRADELOOP_API_KEY, TRADELOOP_SECRET_KEY',
+        'tradeloop live --config my-bot.yaml --out reports/live-day1',
       ));
   },
   async run(values) {
@@ -42,7 +47,8 @@ export const liveCommand: CliCommand<{ readonly config: string }> = {
     const config = loadBotConfig(file);
     const credentials = loadCredentials(config.exchange);
     const exchange = config.exchange!;
-    return runBot(config, file, exchange.baseUrl, exchange.wsBaseUrl, credentials);
+    const report = reportFolder(values.out, config);
+    return runBot(config, file, exchange.baseUrl, exchange.wsBaseUrl, credentials, [], undefined, undefined, report);
   },
 };
 
@@ -54,6 +60,7 @@ interface PaperOptions {
   readonly recordedTime: boolean;
   readonly faults?: string;
   readonly faultSeed: string;
+  readonly out?: string;
 }
 
 /**
@@ -73,8 +80,10 @@ export const paperCommand: CliCommand<PaperOptions> = {
       .option('--recorded-time', 'serve the recording with its recorded dates (default: shifted to now)', false)
       .option('--faults <spec>', `seeded faults of the paper exchange: none, ${Object.keys(FAULT_PRESETS).join(', ')} or a faults file (*.yaml) (default: paper.faults)`)
       .option('--fault-seed <text>', 'seed of the faults (the same seed strikes the same requests)', 'paper')
+      .option('--out <dir>', OUT_HELP)
       .addHelpText('after', examples(
         'tradeloop paper --config config/market-maker.yaml',
+        'tradeloop paper --config my-bot.yaml --recording day1.jsonl.gz --out reports/paper-day1 --recorded-time',
         'tradeloop paper --config my-bot.yaml --recording day1.jsonl.gz --speed 10 --duration 60',
       ));
   },
@@ -87,6 +96,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const recording = values.recording === undefined ? config.paper.recording : path.resolve(values.recording);
     if (recording !== undefined && !existsSync(recording)) throw new ValidationError('--recording', 'no such file', recording);
     const speed = values.speed ?? config.paper.speed;
+    const report = reportFolder(values.out, config, config.paper.balances);
     const server = await SandboxServer.start({
       venue: simulatedVenueFactory(0, {}, queueModelNamed(config.paper.queueModel, 'paper.queueModel')), market: marketSource(recording, config.paper.seed), speed,
       // A futures bot's paper balances are its futures margin; a spot bot's its spot holdings.
@@ -106,7 +116,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
       const stopOn = [server.done, ...(duration === undefined ? [] : [sleep(duration)])];
       return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, stopOn, async (bot) => {
         console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances, config.bot.account));
-      }, (bot) => void bot.trading.then(() => server.play()));
+      }, (bot) => void bot.trading.then(() => server.play()), report);
     } finally {
       await server.close();
     }
@@ -115,7 +125,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
 
 async function runBot(
   config: BotConfig, configFile: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials,
-  alsoStopOn: Promise<unknown>[] = [], afterRun?: (bot: LiveBot) => Promise<void>, beforeRun?: (bot: LiveBot) => void,
+  alsoStopOn: Promise<unknown>[] = [], afterRun?: (bot: LiveBot) => Promise<void>, beforeRun?: (bot: LiveBot) => void, report?: LiveRunReport,
 ): Promise<number> {
   const logger = createLogger({ level: config.logging.level, file: config.logging.file, console: config.logging.console, secrets: [credentials.apiKey, credentials.secretKey] });
   const strategy = await loadConfiguredStrategy(config, configFile);
@@ -123,7 +133,7 @@ async function runBot(
   const stop = stopSignal({ onStop: (reason) => console.log(`stopping (${reason === 'orphaned' ? 'parent process gone' : reason})...`) });
   try {
     beforeRun?.(bot);
-    const code = await bot.run(Promise.race([stop.stopped, ...alsoStopOn]));
+    const code = await bot.run(Promise.race([stop.stopped, ...alsoStopOn]), report);
     await afterRun?.(bot);
     return code;
   } finally {
@@ -131,6 +141,19 @@ async function runBot(
     await close();
     await logger.close();
   }
+}
+
+const OUT_HELP = 'report folder, as backtest --out writes it (fills.csv, orders.csv, equity.csv as the run goes; summary.json, report.html at stop)';
+
+/** The report folder of `--out`, checked writable before the bot starts; undefined without `--out`. */
+function reportFolder(out: string | undefined, config: BotConfig, initialBalances?: Readonly<Record<string, Decimal>>): LiveRunReport | undefined {
+  if (out === undefined) return undefined;
+  const dir = path.resolve(out);
+  checkWritableDir(dir, '--out');
+  return new LiveRunReport({
+    dir, strategy: config.strategy.name, params: config.strategy.params, ...(initialBalances === undefined ? {} : { initialBalances }),
+    onWritten: (written) => console.log(`report: ${written.html}`),
+  });
 }
 
 function marketSource(recording: string | undefined, seed: number): MarketSource {

@@ -1,4 +1,5 @@
 import type { Decimal } from '../../framework/model/decimal.js';
+import type { DecisionFrame } from '../../framework/model/decision-frame.js';
 import type { RecordingReadReport } from '../recording/recording-line-check.js';
 import type { BacktestMetrics } from './metrics.js';
 import type { RowDigest } from './row-digest.js';
@@ -132,6 +133,8 @@ export interface FillRecord {
    * event and the intent behind it.
    */
   readonly cause?: string;
+  /** The market frame behind the decision that made the order (absent when unknown: adopted orders). */
+  readonly decision?: DecisionFrame;
 }
 
 /** An order in its final state. */

@@ -19,6 +19,7 @@ import { retryStartStep } from './start-step.js';
 import { LiveMarketFeed } from './live-market-feed.js';
 import { TOKENS } from './tokens.js';
 import { TradeActivityLog, type TradeActivity } from './trade-activity-log.js';
+import { bothHooks, type RunObserver } from './run-observer.js';
 
 /** Seconds the bot waits for the trading stream and the first reconciliation. */
 const START_TIMEOUT_MS = 15_000;
@@ -100,9 +101,10 @@ export class LiveBot {
    * the bot just returns; while connecting or reconciling the start-up is abandoned (the strategy
    * never starts) and the shutdown runs as it would later: the answers of requests in flight are
    * awaited (`execution.shutdownTimeoutMs`), pending orders looked up, open orders canceled by
-   * policy, and one log line says what was canceled and what was left.
+   * policy, and one log line says what was canceled and what was left. An `observer` (a report
+   * folder) is told every event and, once the run has stopped, finishes before the connections close.
    */
-  async run(stop: Promise<unknown>): Promise<number> {
+  async run(stop: Promise<unknown>, observer?: RunObserver): Promise<number> {
     const logger = this.log.runtime;
     const { config } = this;
     let stopAsked = false;
@@ -131,7 +133,7 @@ export class LiveBot {
     if (recovered.skippedLines > 0) logger.log('warn', 'journal lines skipped (cut off by a crash)', { lines: recovered.skippedLines });
     const compaction = this.journal.open();
     if (compaction !== undefined) logger.log(compaction.failed === undefined ? 'info' : 'warn', 'journal compacted', { ...compaction });
-    const activityLog = (this.activityLog = new TradeActivityLog(logger, this.journal));
+    const activityLog = (this.activityLog = new TradeActivityLog(logger, observer === undefined ? this.journal : bothHooks(this.journal, observer)));
     const feed = new LiveMarketFeed({ session: this.publicSession, instruments, candles: config.strategy.candles, logger });
     const latencyLog = new LatencyLog(path.join(config.journal.dir, `${config.bot.id}.latency.jsonl`));
     const kernel = new BotKernel({
@@ -142,6 +144,7 @@ export class LiveBot {
       shutdownTimeoutMs: config.execution.shutdownTimeoutMs, onLatency: (sample) => latencyLog.record(sample), leverage: config.bot.leverage,
     });
     this.kernel = kernel;
+    observer?.attach?.(kernel, instruments);
     kernel.restore(recovered.orders);
     if (stopAsked) kernel.requestStop();
     let statusTimer: NodeJS.Timeout | undefined;
@@ -181,6 +184,7 @@ export class LiveBot {
         });
       }
       logger.log('info', formatStatus(kernel.status()));
+      await (async () => observer?.finish?.(kernel))().catch((error: unknown) => logger.log('error', 'writing the run\'s report failed', { error: String(error) }));
       this.journal.close();
       await latencyLog.close();
       await feed.close();
