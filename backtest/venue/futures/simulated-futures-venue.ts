@@ -9,6 +9,7 @@ import { toOrder } from '../order-state.js';
 import type { ValidationContext } from '../order-validation.js';
 import type { VenueEngine } from '../venue-engine.js';
 import type { AccountId } from '../venue-types.js';
+import type { FundingEvent } from './funding.js';
 import { closePosition, futuresAccount, setLeverage, setMarginBalance } from './futures-requests.js';
 import { liquidateIfDue, type LiquidationRecord } from './liquidation.js';
 import type { FuturesTerms } from './futures-terms.js';
@@ -138,6 +139,37 @@ export class SimulatedFuturesVenue {
   /** Current mark price of a symbol (see `MarkPrices`), undefined when none is known. */
   markPrice(symbol: string): DecimalValue | undefined {
     return this.host.engine.marks.markOf(symbol);
+  }
+
+  /** The funding a perpetual will charge next: its rate and time (undefined for a cash-settled contract or unknown symbol). */
+  nextFunding(symbol: string): { readonly rate: DecimalValue; readonly time: number } | undefined {
+    const funding = this.host.engine.funding;
+    const rate = funding.rateOf(symbol);
+    const time = funding.nextTimeOf(symbol);
+    return rate === undefined || time === undefined ? undefined : { rate, time };
+  }
+
+  /** Funding times of a perpetual that passed, oldest first, with their rates (see `FundingSchedule.history`). */
+  fundingHistory(symbol: string): readonly FundingEvent[] {
+    return this.host.engine.funding.history(symbol);
+  }
+
+  /** The latest recorded settlement price estimate of a cash-settled contract (undefined when none). */
+  settlementPrice(symbol: string): DecimalValue | undefined {
+    return this.host.engine.contractExpiry.settlementPriceOf(symbol);
+  }
+
+  /**
+   * Open interest of a contract at the venue: the sum of |quantity| of every account's open position
+   * on it (the venue's own positions only: the outside market's are not modeled).
+   */
+  openInterest(symbol: string): DecimalValue {
+    const futures = this.host.engine.futures;
+    if (!futures.terms.has(symbol)) return new Decimal(0);
+    const inst = futures.instrumentOf(symbol);
+    let lots = 0;
+    for (const account of futures.accountsWithPosition(symbol)) lots += Math.abs(futures.positionLots(account, symbol));
+    return inst.lotsToDecimal(lots);
   }
 
   /** Forced closes so far, in order. */
