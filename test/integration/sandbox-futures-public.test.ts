@@ -96,7 +96,7 @@ describe('sandbox public futures market data, through the framework client', () 
     // The venue took the recorded mark: its position view values at 100.5.
     await rest.futures.updateAccount('BTCUSDT_PERP', { margin_balance: '500' });
     await rest.futures.createOrder({ symbol: 'BTCUSDT_PERP', side: 'buy', type: 'market', quantity: '1' });
-    expect((await rest.futures.getAccount('BTCUSDT_PERP')).positions?.[0]?.pnl.toFixed()).toBe('-0.5');
+    expect((await rest.futures.getAccount('BTCUSDT_PERP')).positions?.[0]?.pnl?.toFixed()).toBe('-0.5');
 
     market.skip(3_600_000);
     market.pushRest({ method: 'GET', path: '/api/3/public/futures/info', status: 200, body: body('101', next1 + 3_600_000, '1300') });
