@@ -60,6 +60,12 @@ describe('example configs on the sample recording', () => {
     expect(result.fills.every((f) => f.liquidity === 'maker')).toBe(true);
     expect(positions(result).every((q) => q.abs().lessThanOrEqualTo(dec('0.05')))).toBe(true);
     expect(result.meta.futures?.liquidations).toEqual([]);
+    // The futures report: every fill's fee belongs to one of its positions, and margin was sampled.
+    const report = result.futures;
+    const fillFees = result.fills.reduce((sum, f) => sum.plus(f.fee), ZERO);
+    expect(report?.positions.reduce((sum, p) => sum.plus(p.fees), ZERO).toFixed()).toBe(fillFees.toFixed());
+    expect(report?.positions.length).toBeGreaterThan(0);
+    expect(report?.margin.length).toBeGreaterThan(1);
   }, 60_000);
 
   it('bracket: completes brackets, each entry followed by its exit', async () => {

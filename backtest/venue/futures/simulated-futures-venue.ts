@@ -15,6 +15,15 @@ import { liquidateIfDue, type LiquidationRecord } from './liquidation.js';
 import type { FuturesTerms } from './futures-terms.js';
 import { futuresBalances } from './futures-views.js';
 
+/** A futures account's margin in one currency at one moment (see `SimulatedFuturesVenue.marginUse`). */
+export interface MarginUse {
+  readonly marginBalance: DecimalValue;
+  readonly positionMargin: DecimalValue;
+  readonly orderMargin: DecimalValue;
+  readonly available: DecimalValue;
+  readonly notional: DecimalValue;
+}
+
 /** What the futures requests need from the venue that owns them. */
 export interface FuturesVenueHost {
   readonly engine: VenueEngine;
@@ -170,6 +179,29 @@ export class SimulatedFuturesVenue {
     let lots = 0;
     for (const account of futures.accountsWithPosition(symbol)) lots += Math.abs(futures.positionLots(account, symbol));
     return inst.lotsToDecimal(lots);
+  }
+
+  /**
+   * How much of the account's margin in a currency is in use, read without making a request (no
+   * request id is spent: a report may sample it during a run without changing the run): the margin
+   * balance (cash + unrealized PnL at the marks), the margin held for positions and for orders, what
+   * is available, and the open positions' notional at their marks (|quantity| x mark; a position
+   * without a mark counts at its entry value).
+   */
+  marginUse(account: AccountId, currency: string): MarginUse {
+    const futures = this.host.engine.futures;
+    const notional = futures.sumPositions(account, currency, (symbol) => {
+      const mark = this.host.engine.marks.markOf(symbol);
+      const lots = Math.abs(futures.positionLots(account, symbol));
+      return mark === undefined ? futures.entryValue(account, symbol) : mark.times(futures.instrumentOf(symbol).lotsToDecimal(lots));
+    });
+    return {
+      marginBalance: futures.marginBalance(account, currency),
+      positionMargin: futures.positionsReserved(account, currency),
+      orderMargin: futures.ordersReserved(account, currency),
+      available: futures.available(account, currency),
+      notional,
+    };
   }
 
   /** Forced closes so far, in order. */
