@@ -2,6 +2,7 @@ import { Decimal, ZERO } from '../../../framework/model/decimal.js';
 import type { ClearingRecord } from '../../../framework/model/resources/clearing.js';
 import type { VenueEngine } from '../venue-engine.js';
 import type { AccountId } from '../venue-types.js';
+import { msToNanos } from './position-history.js';
 
 /** Default funding period: 8 hours (funding at 00:00, 08:00 and 16:00 UTC). */
 export const DEFAULT_FUNDING_INTERVAL_MS = 8 * 60 * 60 * 1000;
@@ -121,7 +122,7 @@ export class FundingSchedule {
         this.records.set(account, list);
       }
       list.push({
-        timestamp: BigInt(at) * 1_000_000n,
+        timestamp: msToNanos(at),
         position_id: position.id,
         position_quantity: quantity,
         position_entry_value: futures.entryValue(account, symbol),
