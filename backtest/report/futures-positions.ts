@@ -16,7 +16,7 @@ export interface FuturesPositionRow {
   readonly closedAt?: number;
   /** Largest size it reached (absolute). */
   readonly maxQuantity: Decimal;
-  /** Average price of the executions that opened or added to it. */
+  /** Average price of the executions that opened or added to it (averages: {@link AVERAGE_PLACES} decimals). */
   readonly entryPrice: Decimal;
   /** Average price of the executions that reduced it; undefined when none did. */
   readonly exitPrice?: Decimal;
@@ -29,6 +29,9 @@ export interface FuturesPositionRow {
   /** realized - fees + funding. */
   readonly net: Decimal;
 }
+
+/** Decimal places of average prices, rounded half-even (a quotient has no exact finite form in general). */
+export const AVERAGE_PLACES = 12;
 
 interface Building {
   symbol: string;
@@ -102,14 +105,18 @@ export function futuresPositionRows(
       openedAt: p.openedAt,
       ...(state === 'active' ? {} : { closedAt: p.lastAt }),
       maxQuantity: p.maxQuantity,
-      entryPrice: p.openQuantity.isZero() ? ZERO : p.openValue.dividedBy(p.openQuantity),
-      ...(p.closeQuantity.isZero() ? {} : { exitPrice: p.closeValue.dividedBy(p.closeQuantity) }),
+      entryPrice: p.openQuantity.isZero() ? ZERO : average(p.openValue, p.openQuantity),
+      ...(p.closeQuantity.isZero() ? {} : { exitPrice: average(p.closeValue, p.closeQuantity) }),
       realized: p.realized,
       fees: p.fees,
       funding: paid,
       net: p.realized.minus(p.fees).plus(paid),
     };
   });
+}
+
+function average(value: Decimal, quantity: Decimal): Decimal {
+  return value.dividedBy(quantity).toDecimalPlaces(AVERAGE_PLACES, Decimal.ROUND_HALF_EVEN);
 }
 
 /** Numeric ids in numeric order (the venue counts them up), others as text. */

@@ -39,10 +39,10 @@ describe('futuresPositionRows', () => {
     const rows = futuresPositionRows(trades, [funding('1', '-0.3'), funding('1', '0.05'), funding('2', '-0.01')], [history('1', 'active'), history('2', 'active')]);
     expect(rows.map((r) => ({ ...r, maxQuantity: r.maxQuantity.toFixed(), entryPrice: r.entryPrice.toFixed(), exitPrice: r.exitPrice?.toFixed(), realized: r.realized.toFixed(), fees: r.fees.toFixed(), funding: r.funding.toFixed(), net: r.net.toFixed() }))).toEqual([
       // Opened by buys 1 @ 95 and 1 @ 105, then the sell of 3 @ 110 closes 2 and opens 1 short @ 110:
-      // opening fills 95 x 1 + 105 x 1 + 110 x 1 over 3 -> 103.333..., exit 110; max size 2.
+      // opening fills 95 x 1 + 105 x 1 + 110 x 1 over 3 -> 103.333... (12 places), exit 110; max size 2.
       {
         symbol: 'BTCUSDT_PERP', positionId: '1', side: 'long', state: 'active', openedAt: 1_000, maxQuantity: '2',
-        entryPrice: new Decimal(310).dividedBy(3).toFixed(), exitPrice: '110', realized: '25', fees: '0.4', funding: '-0.25', net: '24.35',
+        entryPrice: '103.333333333333', exitPrice: '110', realized: '25', fees: '0.4', funding: '-0.25', net: '24.35',
       },
       { symbol: 'BTCUSDT_PERP', positionId: '2', side: 'long', state: 'active', openedAt: 5_000, maxQuantity: '1', entryPrice: '95', exitPrice: undefined, realized: '0', fees: '0.05', funding: '-0.01', net: '-0.06' },
     ]);
