@@ -33,6 +33,9 @@ import { describeRecordingRead, RecordingReadLog } from '../recording/recording-
 import { RecordingReader } from '../recording/recording-reader.js';
 import { ReplayMarketFeed, type ParsedFrame } from './replay-market-feed.js';
 import { ResultCollector, type BookTop } from './result-collector.js';
+import { FuturesMarginSampler } from './futures-margin-sampler.js';
+import { futuresPositionRows } from '../report/futures-positions.js';
+import type { FuturesReport } from '../report/futures-report.js';
 import { StreamedRowsWriter } from '../report/streamed-rows-writer.js';
 import { channelsAhead, scanChannels } from './scan-channels.js';
 
@@ -200,6 +203,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   collector.declareIndicators(kernel.engine.indicators);
   collector.onBalances(accountBalances());
   if (account === 'futures') collector.valueFuturesCash((currency) => venue.futures.cash(ACCOUNT, currency));
+  const margin = account === 'futures' ? new FuturesMarginSampler(() => venue.futures.marginUse(ACCOUNT, quote), options.sampleMs ?? 60_000) : undefined;
   const initialBalances = totals(accountBalances());
 
   // The venue answers the start-up reconciliation's reads at once: no virtual time passes.
@@ -253,6 +257,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     }
     scheduler.advanceTo(time);
     collector.tick(time);
+    margin?.tick(time);
     if (options.onProgress !== undefined && count % progressEvery === 0) options.onProgress(count);
   }
 
@@ -329,10 +334,12 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   await kernel.stop('cancel');
   closedBy?.unsubscribe();
   collector.sample(lastTime);
+  margin?.sample(lastTime);
   feed.close();
   port.close();
   const finalBalances = totals(accountBalances());
   const futures = account === 'futures' ? futuresFacts(venue) : undefined;
+  const futuresReport = margin === undefined ? undefined : futuresReportOf(venue, quote, margin);
   const rows = await collector.rows(initialBalances, finalBalances);
   return {
     meta: {
@@ -342,7 +349,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     },
     initialBalances, finalBalances, fills: rows.fills, orders: rows.orders, equity: rows.equity, prices: collector.priceBars(),
     bookTops: collector.bookTops(), indicators: collector.indicators(), ...(rows.streamed === undefined ? {} : { streamed: rows.streamed }),
+    ...(futuresReport === undefined ? {} : { futures: futuresReport }),
   };
+}
+
+/** The futures report of the run's account: its margin samples and every position from open to flat. */
+function futuresReportOf(venue: SimulatedVenue, currency: string, margin: FuturesMarginSampler): FuturesReport {
+  const positions = futuresPositionRows(venue.tradeHistory(ACCOUNT), venue.futures.clearing(ACCOUNT), venue.futures.positionHistory(ACCOUNT));
+  return { currency, margin: margin.samples(), positions };
 }
 
 /**

@@ -16,6 +16,11 @@ export interface MarketFeedOptions {
   /** Called with every `ws/public` frame at its (scaled) time. */
   readonly onFrame: (frame: FeedFrame) => void;
   /**
+   * Called with every recorded `rest` frame (a recorded answer, such as polled futures info) at its
+   * (scaled) time, as recorded, with the shift its times take; such frames are skipped without it.
+   */
+  readonly onRestFrame?: (frame: RecordedFrame, shiftMs: number) => void;
+  /**
    * Decodes a recording's book and trades lines from their bytes (frames then carry the message
    * as recorded); used while no time shift applies (a shift rewrites every message).
    */
@@ -98,7 +103,7 @@ export class MarketFeed {
 
   /** Replays; resolves at the end of the source (never while looping, until stopped). */
   async run(): Promise<void> {
-    const { speed, onFrame, ready } = this.options;
+    const { speed, onFrame, onRestFrame, ready } = this.options;
     const baseShift = this.options.shiftMs ?? 0;
     let lapShift = 0;
     let lastT: number | undefined;
@@ -115,7 +120,8 @@ export class MarketFeed {
         }
         if (step.done === true) break;
         for (const frame of step.value) {
-          if (frame.src !== 'ws/public') continue;
+          const rest = frame.src === 'rest' && onRestFrame !== undefined;
+          if (frame.src !== 'ws/public' && !rest) continue;
           lapStart ??= frame.t;
           if (lastT !== undefined && firstT === undefined && lapStart + lapShift <= lastT) lapShift = lastT - lapStart + 1;
           firstT ??= frame.t;
@@ -126,7 +132,8 @@ export class MarketFeed {
           }
           const shift = baseShift + lapShift;
           lastT = frame.t + lapShift;
-          if (shift === 0) onFrame(frame);
+          if (rest) onRestFrame({ t: frame.t + shift, src: frame.src, msg: frame.msg }, shift);
+          else if (shift === 0) onFrame(frame);
           else if (frame.text === undefined) onFrame(shiftFrameTimes(frame, shift));
           else onFrame({ ...frame, t: frame.t + shift }); // a loop's later lap of a decoded frame: the market's clock only
         }

@@ -11,9 +11,13 @@ import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { Venue, VenueEvent } from '../venue/venue-types.js';
 import { accountRoutes } from './account-routes.js';
 import { FaultInjector } from './fault-injector.js';
-import type { FuturesScope } from './futures-scope.js';
+import type { FuturesMarketData } from './futures-market-data.js';
+import { futuresVenueOf, type FuturesScope } from './futures-scope.js';
 import { futuresSection } from './futures-section.js';
 import { FUTURES_BALANCE_SUBSCRIPTION, FUTURES_ORDERS_SUBSCRIPTION } from './futures-stream-methods.js';
+import { liquidationReport } from './liquidation-report.js';
+import { recordedFuturesInfo } from './recorded-futures-info.js';
+import type { RecordedFrame } from '../recording/recording-format.js';
 import type { DecodedMarketFrame, FeedFrame } from './market-batches.js';
 import { MarketFeed } from './market-feed.js';
 import { MarketState } from './market-state.js';
@@ -64,7 +68,7 @@ export class SandboxServer {
     readonly venue: Venue,
     private readonly parts: {
       market: MarketState; hub: PublicStreamHub; trading: RpcStream; wallet: RpcStream; feed: MarketFeed; delivery: ReportDelivery;
-      faults: FaultInjector; futures: FuturesScope;
+      faults: FaultInjector; futures: FuturesScope; futuresData: FuturesMarketData;
     },
     /** What every served time adds to the recorded one (`shiftToNow`); 0 when times are the recorded ones. */
     readonly timeShiftMs = 0,
@@ -94,7 +98,7 @@ export class SandboxServer {
     const budget = new RequestBudget(now, options.rateLimits);
     const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
     hub.markRecorded(await MarketFeed.recordedChannels(input.market));
-    const futures = futuresSection(venue, market);
+    const futures = futuresSection(venue, market, now);
     const trading = new RpcStream({ auth, methods: { ...tradingMethods(venue, market), ...futures.methods }, budget, latency: input.latency, now });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
@@ -107,13 +111,14 @@ export class SandboxServer {
     const holder: { server?: SandboxServer } = {};
     const feed = new MarketFeed({
       source: input.market, speed: options.speed, loop: options.loop, shiftMs: timeShiftMs, decoder: lineDecoder(symbols), onFrame: (f) => holder.server?.onFrame(f),
+      onRestFrame: (f, shift) => holder.server?.onRestFrame(f, shift),
       ready: () => hub.whenDrained(),
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(options.port, options.host, () => resolve());
     });
-    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults, futures: futures.scope }, timeShiftMs);
+    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults, futures: futures.scope, futuresData: futures.data }, timeShiftMs);
     holder.server = s;
     route = (event) => s.onVenueEvent(event);
     transactions.onTransaction((account, tx) => {
@@ -223,6 +228,23 @@ export class SandboxServer {
     }
   }
 
+  /**
+   * A recorded REST answer: futures info (`GET /api/3/public/futures/info`) moves the venue's marks,
+   * funding and settlement prices, as in a backtest, and becomes the public futures market data.
+   * Other answers are not market data; a body the parser refuses is counted and skipped.
+   */
+  private onRestFrame(frame: RecordedFrame, shiftMs: number): void {
+    const body = recordedFuturesInfo(frame.msg, shiftMs);
+    if (body === undefined) return;
+    try {
+      futuresVenueOf(this.venue)?.applyFuturesInfo(body, frame.t);
+      this.parts.futuresData.onRecordedInfo(body, frame.t);
+      this.framesServed++;
+    } catch {
+      this.frameErrors++;
+    }
+  }
+
   /** {@link onFrame} for a book or trades line decoded from its bytes (no message object). */
   private onDecodedFrame(frame: DecodedMarketFrame): void {
     try {
@@ -255,8 +277,12 @@ export class SandboxServer {
       const frame = { jsonrpc: '2.0', method: futures ? 'futures_order' : 'spot_order', params: orderReportToWire(event.report) };
       for (const c of targets(this.parts.trading, futures ? FUTURES_ORDERS_SUBSCRIPTION : ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
     } else if (event.kind === 'futures') {
+      if (event.positions.length > 0) this.parts.futuresData.onPositionsChanged(event.positions.map((p) => p.symbol), this.venue.now());
       const frame = { jsonrpc: '2.0', method: 'futures_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, FUTURES_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
+    } else if (event.kind === 'liquidation') {
+      const frame = { jsonrpc: '2.0', method: 'futures_order', params: liquidationReport(event.liquidation) };
+      for (const c of targets(this.parts.trading, FUTURES_ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
     } else if (event.kind === 'balance') {
       const frame = { jsonrpc: '2.0', method: 'spot_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, SPOT_BALANCE_SUBSCRIPTION)) send(c.socket, frame);

@@ -8,6 +8,7 @@ import type { VenueEngine } from '../venue-engine.js';
 import { VenueRejection, type AccountId } from '../venue-types.js';
 import type { FuturesTerms } from './futures-terms.js';
 import { positionView } from './futures-views.js';
+import { moveFunds } from '../funds-transfer.js';
 
 /** The terms of a futures symbol, or the exchange's refusal (2001 unknown, 10001 not futures). */
 export function futuresSymbol(engine: VenueEngine, symbol: string): FuturesTerms {
@@ -107,18 +108,12 @@ export function setMarginBalance(engine: VenueEngine, account: AccountId, symbol
   const currency = terms.marginCurrency;
   const futures = engine.futures;
   const delta = target.minus(futures.cash(account, currency));
-  if (delta.greaterThan(0)) {
-    if (engine.ledger.available('spot', account, currency).lessThan(delta)) {
-      throw new VenueRejection(ErrorCode.InsufficientFunds, `not enough ${currency} available on the spot account to add ${delta.toFixed()}`);
-    }
-    engine.ledger.credit(account, currency, delta.negated());
-    futures.credit(account, currency, delta);
-  } else if (delta.isNegative()) {
+  if (delta.greaterThan(0)) moveFunds(engine, account, currency, delta, 'spot', 'futures');
+  else if (delta.isNegative()) {
     if (futures.available(account, currency).lessThan(delta.negated())) {
       throw new VenueRejection(ErrorCode.InsufficientFunds, `${currency} margin in use: at most ${futures.available(account, currency).toFixed()} can be returned`);
     }
-    futures.credit(account, currency, delta);
-    engine.ledger.credit(account, currency, delta.negated());
+    moveFunds(engine, account, currency, delta.negated(), 'futures', 'spot');
   }
   engine.commit();
   return futuresAccount(engine, account, symbol);
