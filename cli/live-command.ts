@@ -12,7 +12,8 @@ import { loadBotConfig, type BotConfig } from '../framework/config/bot-config.js
 import { loadCredentials } from '../framework/config/secrets.js';
 import { ApiCredentials } from '../framework/exchange/rest/credentials.js';
 import type { LiveBot } from '../framework/live/live-bot.js';
-import { createLiveContainer, resolveLiveBot } from '../framework/live/live-container.js';
+import { createLiveContainer, resolveLiveBot, type LiveContainerInput } from '../framework/live/live-container.js';
+import { lockstepWiring } from './lockstep-wiring.js';
 import { createLogger } from '../framework/log/logger.js';
 import { toWire } from '../framework/model/decimal.js';
 import { ValidationError } from '../framework/model/errors.js';
@@ -54,6 +55,7 @@ interface PaperOptions {
   readonly recordedTime: boolean;
   readonly faults?: string;
   readonly faultSeed: string;
+  readonly lockstep?: boolean;
 }
 
 /**
@@ -73,9 +75,11 @@ export const paperCommand: CliCommand<PaperOptions> = {
       .option('--recorded-time', 'serve the recording with its recorded dates (default: shifted to now)', false)
       .option('--faults <spec>', `seeded faults of the paper exchange: none, ${Object.keys(FAULT_PRESETS).join(', ')} or a faults file (*.yaml) (default: paper.faults)`)
       .option('--fault-seed <text>', 'seed of the faults (the same seed strikes the same requests)', 'paper')
+      .option('--lockstep', 'lockstep replay: the next frame waits until the bot is idle; the bot runs on the recording\'s market time and fills as a backtest with the same latency does (default: paper.lockstep)')
       .addHelpText('after', examples(
         'tradeloop paper --config config/market-maker.yaml',
         'tradeloop paper --config my-bot.yaml --recording day1.jsonl.gz --speed 10 --duration 60',
+        'tradeloop paper --config my-bot.yaml --recording day1.jsonl.gz --lockstep   # fill for fill as a backtest',
       ));
   },
   async run(values) {
@@ -87,7 +91,9 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const recording = values.recording === undefined ? config.paper.recording : path.resolve(values.recording);
     if (recording !== undefined && !existsSync(recording)) throw new ValidationError('--recording', 'no such file', recording);
     const speed = values.speed ?? config.paper.speed;
+    const lockstep = values.lockstep ?? config.paper.lockstep;
     const server = await SandboxServer.start({
+      lockstep,
       venue: simulatedVenueFactory(0, {}, queueModelNamed(config.paper.queueModel, 'paper.queueModel')), market: marketSource(recording, config.paper.seed), speed,
       // A futures bot's paper balances are its futures margin; a spot bot's its spot holdings.
       accounts: [{ id: 'main', [config.bot.account === 'futures' ? 'futures' : 'spot']: Object.fromEntries(Object.entries(config.paper.balances).map(([c, v]) => [c, toWire(v)])) }],
@@ -104,9 +110,12 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const duration = values.duration === undefined ? undefined : values.duration * 1000;
     try {
       const stopOn = [server.done, ...(duration === undefined ? [] : [sleep(duration)])];
+      const wiring = lockstep ? lockstepWiring(server) : undefined;
       return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, stopOn, async (bot) => {
         console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances, config.bot.account));
-      }, (bot) => void bot.trading.then(() => server.play()));
+      }, wiring === undefined ? (bot) => void bot.trading.then(() => server.play()) : (bot) => wiring.begin(bot), wiring && {
+        parts: { clock: wiring.clock, schedulers: wiring.schedulers, socketHooks: wiring.socketHooks }, onStopping: () => wiring.release(),
+      });
     } finally {
       await server.close();
     }
@@ -116,14 +125,18 @@ export const paperCommand: CliCommand<PaperOptions> = {
 async function runBot(
   config: BotConfig, configFile: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials,
   alsoStopOn: Promise<unknown>[] = [], afterRun?: (bot: LiveBot) => Promise<void>, beforeRun?: (bot: LiveBot) => void,
+  lockstep?: { readonly parts: Pick<LiveContainerInput, 'clock' | 'schedulers' | 'socketHooks'>; readonly onStopping: () => void },
 ): Promise<number> {
   const logger = createLogger({ level: config.logging.level, file: config.logging.file, console: config.logging.console, secrets: [credentials.apiKey, credentials.secretKey] });
   const strategy = await loadConfiguredStrategy(config, configFile);
-  const { bot, close } = resolveLiveBot(createLiveContainer({ config, baseUrl, wsBaseUrl, credentials, logger, strategy }));
+  const { bot, close } = resolveLiveBot(createLiveContainer({ config, baseUrl, wsBaseUrl, credentials, logger, strategy, ...lockstep?.parts }));
   const stop = stopSignal({ onStop: (reason) => console.log(`stopping (${reason === 'orphaned' ? 'parent process gone' : reason})...`) });
   try {
     beforeRun?.(bot);
-    const code = await bot.run(Promise.race([stop.stopped, ...alsoStopOn]));
+    const stopping = Promise.race([stop.stopped, ...alsoStopOn]);
+    // After the bot has marked itself stopping (no strategy timer may fire past the replay).
+    if (lockstep !== undefined) void stopping.then(() => setImmediate(lockstep.onStopping));
+    const code = await bot.run(stopping);
     await afterRun?.(bot);
     return code;
   } finally {

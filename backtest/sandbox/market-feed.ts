@@ -30,6 +30,10 @@ export interface MarketFeedOptions {
    * market back instead of losing frames or filling memory). Default: always ready.
    */
   readonly ready?: () => Promise<void> | undefined;
+  /** Awaited before each frame, with its (shifted) time: a lockstep replay's clock. */
+  readonly beforeFrame?: (t: number) => Promise<void>;
+  /** Awaited once the source has been replayed to its end (not when stopped). */
+  readonly afterLast?: () => Promise<void>;
 }
 
 const STOPPED_STEP: IteratorResult<readonly FeedFrame[]> = { done: true, value: undefined };
@@ -125,6 +129,10 @@ export class MarketFeed {
             if (this.stopped) return;
           }
           const shift = baseShift + lapShift;
+          if (this.options.beforeFrame !== undefined) {
+            await this.untilStopped(this.options.beforeFrame(frame.t + shift), undefined);
+            if (this.stopped) return;
+          }
           lastT = frame.t + lapShift;
           if (shift === 0) onFrame(frame);
           else if (frame.text === undefined) onFrame(shiftFrameTimes(frame, shift));
@@ -139,6 +147,7 @@ export class MarketFeed {
         }
       }
     } while (this.options.loop && !this.stopped);
+    if (!this.stopped && this.options.afterLast !== undefined) await this.untilStopped(this.options.afterLast(), undefined);
   }
 
   /**

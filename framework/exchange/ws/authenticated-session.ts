@@ -153,7 +153,8 @@ export abstract class AuthenticatedSession {
   private async sendLogin(): Promise<void> {
     const clock = this.rpc.socket.clock;
     try {
-      await this.rpc.request('login', wsLoginParams(this.credentials, clock.now()), { parse: parseTrueResult });
+      // The exchange checks the signed time against its wall clock; the session's clock may be market time (paper).
+      await this.rpc.request('login', wsLoginParams(this.credentials, Date.now()), { parse: parseTrueResult });
     } catch (error) {
       this.ownEvents.next({ kind: 'login-failed', at: clock.now(), error: error instanceof Error ? error : new Error(String(error)) });
       throw error;
