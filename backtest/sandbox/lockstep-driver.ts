@@ -1,6 +1,7 @@
 import type { RawData, WebSocket } from 'ws';
 import { ParseError } from '../../framework/model/errors.js';
 import type { AdvanceMessage, HelloMessage, ReadyMessage } from '../../framework/live/lockstep-protocol.js';
+import type { LatencyKind, LatencyModel } from '../venue/matching/latency-model.js';
 
 /** Messages the sandbox has handed to the sockets of one stream kind. */
 export class SentCount {
@@ -65,6 +66,18 @@ export class LockstepDriver {
     this.hello = new Promise<void>((resolve) => (this.helloReceived = resolve));
   }
 
+  /**
+   * `model` for the trading stream: during the replay only. The start-up's requests take no time
+   * and draw no jitter, as a backtest's start-up reads do, so both runs draw the same delays.
+   */
+  latency(model: LatencyModel | undefined): LatencyModel | undefined {
+    if (model === undefined) return undefined;
+    return {
+      entryDelayMs: (now: number, kind: LatencyKind) => (this.stepping && !this.free ? model.entryDelayMs(now, kind) : 0),
+      responseDelayMs: (now: number, kind: LatencyKind) => (this.stepping && !this.free ? model.responseDelayMs(now, kind) : 0),
+    };
+  }
+
   /** Takes the bot's control connection (one at a time). */
   accept(socket: WebSocket): void {
     if (this.socket !== undefined) {
@@ -88,8 +101,15 @@ export class LockstepDriver {
     }
   }
 
-  /** Runs `work` `ms` of market time from now, among the frames (soon, once the replay is over). */
+  /**
+   * Runs `work` `ms` of market time from now, among the frames; at once before the replay (the
+   * start-up's reads take no market time, as in a backtest), soon once it is over.
+   */
   hold(ms: number, work: () => void): void {
+    if (!this.stepping) {
+      work();
+      return;
+    }
     const entry = { due: this.time + Math.max(0, ms), seq: this.heldSeq++, work };
     if (this.free) {
       setImmediate(() => {

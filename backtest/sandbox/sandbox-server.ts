@@ -105,8 +105,10 @@ export class SandboxServer {
     hub.markRecorded(await MarketFeed.recordedChannels(input.market));
     const futures = futuresSection(venue, market);
     const trading = new RpcStream({
-      auth, methods: { ...tradingMethods(venue, market), ...futures.methods }, budget, latency: input.latency,
-      ...(driver === undefined ? { now } : { now: () => driver.time, later: (ms, work) => driver.hold(ms, work), gate: (run) => driver.gate(run) }),
+      auth, methods: { ...tradingMethods(venue, market), ...futures.methods }, budget,
+      ...(driver === undefined
+        ? { now, latency: input.latency }
+        : { now: () => driver.time, latency: driver.latency(input.latency), later: (ms, work) => driver.hold(ms, work), gate: (run) => driver.gate(run) }),
     });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
