@@ -37,6 +37,8 @@ export interface RunOutcome {
   /** Market frames replayed. */
   readonly frames: number;
   readonly wallMs: number;
+  /** Lockstep runs: from the bot trading to the end of the replay (the wall time without start-up). */
+  readonly replayMs?: number;
 }
 
 /** The latency both runs of a comparison use: the config's backtest latency unless given. */
@@ -77,6 +79,8 @@ export async function lockstepPaperOutcome(config: BotConfig, configFile: string
     latency: addedLatency(latencyOf(config, latency), config.backtest.seed), lockstep: true, paused: true,
   });
   const logger = createLogger({ level: 'error', console: 'off' });
+  let tradingAt = started;
+  let replayEnd = started;
   try {
     const key = server.apiKeys[0]!;
     const credentials = ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' });
@@ -89,7 +93,8 @@ export async function lockstepPaperOutcome(config: BotConfig, configFile: string
     }));
     try {
       wiring.begin(bot);
-      const stop = server.done;
+      void bot.trading.then(() => (tradingAt = performance.now()));
+      const stop = server.done.then(() => (replayEnd = performance.now()));
       void stop.then(() => setImmediate(() => wiring.release()));
       const code = await bot.run(stop);
       if (code !== 0) throw new Error(`the lockstep bot exited with ${code}`);
@@ -100,7 +105,10 @@ export async function lockstepPaperOutcome(config: BotConfig, configFile: string
     const fills = [...server.venue.tradeHistory(account)].reverse().map((t): ComparedFill => ({
       time: t.timestamp, symbol: t.symbol, side: t.side, price: t.price.toFixed(), quantity: t.quantity.toFixed(), fee: t.fee.toFixed(), liquidity: t.taker ? 'taker' : 'maker',
     }));
-    return { fills, finalBalances: totals(server.venue.spotBalances(account)), frames: server.framesServed, wallMs: Math.round(performance.now() - started) };
+    return {
+      fills, finalBalances: totals(server.venue.spotBalances(account)), frames: server.framesServed,
+      wallMs: Math.round(performance.now() - started), replayMs: Math.round(replayEnd - tradingAt),
+    };
   } finally {
     await server.close();
     await logger.close();

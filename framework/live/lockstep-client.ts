@@ -92,18 +92,13 @@ export class LockstepClient {
     if (this.publicReceived < advance.public || this.tradingReceived < advance.trading) return;
     this.pending = undefined;
     const sentBefore = this.tradingSent;
+    // The kernel is synchronous: a handler's requests are handed to the trading socket within the advance.
     this.scheduler.advanceTo(advance.time);
-    // Requests leave at the end of the turn, some from promise continuations: look once they have.
-    setImmediate(() => {
-      if (this.released) return;
-      if (this.tradingSent === sentBefore && advance.then > advance.time) {
-        const timer = this.scheduler.nextDue();
-        this.scheduler.advanceTo(timer === undefined ? advance.then : Math.min(timer, advance.then));
-        setImmediate(() => this.report());
-        return;
-      }
-      this.report();
-    });
+    if (this.tradingSent === sentBefore && advance.then > advance.time) {
+      const timer = this.scheduler.nextDue();
+      this.scheduler.advanceTo(timer === undefined ? advance.then : Math.min(timer, advance.then));
+    }
+    this.report();
   }
 
   private report(): void {
