@@ -14,6 +14,8 @@ import { ApiCredentials } from '../framework/exchange/rest/credentials.js';
 import type { LiveBot } from '../framework/live/live-bot.js';
 import { createLiveContainer, resolveLiveBot, type LiveContainerInput } from '../framework/live/live-container.js';
 import { lockstepWiring } from './lockstep-wiring.js';
+import { marketTimeSchedulers } from '../framework/runtime/market-time-scheduler.js';
+import { MarketClock } from '../framework/time/market-clock.js';
 import { createLogger } from '../framework/log/logger.js';
 import { toWire } from '../framework/model/decimal.js';
 import { ValidationError } from '../framework/model/errors.js';
@@ -111,10 +113,15 @@ export const paperCommand: CliCommand<PaperOptions> = {
     try {
       const stopOn = [server.done, ...(duration === undefined ? [] : [sleep(duration)])];
       const wiring = lockstep ? lockstepWiring(server) : undefined;
+      // Market time: the replay's, standing at its start until the first frame, then at `speed` times the wall clock.
+      const clock = new MarketClock({ start: server.venue.now(), rate: speed, waitForMarket: true });
+      const parts = wiring === undefined
+        ? { clock, schedulers: marketTimeSchedulers(clock, speed) }
+        : { clock: wiring.clock, schedulers: wiring.schedulers, socketHooks: wiring.socketHooks };
       return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, stopOn, async (bot) => {
         console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances, config.bot.account));
-      }, wiring === undefined ? (bot) => void bot.trading.then(() => server.play()) : (bot) => wiring.begin(bot), wiring && {
-        parts: { clock: wiring.clock, schedulers: wiring.schedulers, socketHooks: wiring.socketHooks }, onStopping: () => wiring.release(),
+      }, wiring === undefined ? (bot) => void bot.trading.then(() => server.play()) : (bot) => wiring.begin(bot), {
+        parts, onStopping: () => wiring?.release(),
       });
     } finally {
       await server.close();
@@ -125,17 +132,17 @@ export const paperCommand: CliCommand<PaperOptions> = {
 async function runBot(
   config: BotConfig, configFile: string, baseUrl: string, wsBaseUrl: string, credentials: ApiCredentials,
   alsoStopOn: Promise<unknown>[] = [], afterRun?: (bot: LiveBot) => Promise<void>, beforeRun?: (bot: LiveBot) => void,
-  lockstep?: { readonly parts: Pick<LiveContainerInput, 'clock' | 'schedulers' | 'socketHooks'>; readonly onStopping: () => void },
+  paper?: { readonly parts: Pick<LiveContainerInput, 'clock' | 'schedulers' | 'socketHooks'>; readonly onStopping: () => void },
 ): Promise<number> {
   const logger = createLogger({ level: config.logging.level, file: config.logging.file, console: config.logging.console, secrets: [credentials.apiKey, credentials.secretKey] });
   const strategy = await loadConfiguredStrategy(config, configFile);
-  const { bot, close } = resolveLiveBot(createLiveContainer({ config, baseUrl, wsBaseUrl, credentials, logger, strategy, ...lockstep?.parts }));
+  const { bot, close } = resolveLiveBot(createLiveContainer({ config, baseUrl, wsBaseUrl, credentials, logger, strategy, ...paper?.parts }));
   const stop = stopSignal({ onStop: (reason) => console.log(`stopping (${reason === 'orphaned' ? 'parent process gone' : reason})...`) });
   try {
     beforeRun?.(bot);
     const stopping = Promise.race([stop.stopped, ...alsoStopOn]);
     // After the bot has marked itself stopping (no strategy timer may fire past the replay).
-    if (lockstep !== undefined) void stopping.then(() => setImmediate(lockstep.onStopping));
+    if (paper !== undefined) void stopping.then(() => setImmediate(paper.onStopping));
     const code = await bot.run(stopping);
     await afterRun?.(bot);
     return code;

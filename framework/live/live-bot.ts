@@ -13,6 +13,7 @@ import { BotKernel, formatStatus } from '../runtime/bot-kernel.js';
 import type { LoadedStrategy } from '../runtime/plugin-loader.js';
 import type { RuntimeSchedulers } from '../runtime/runtime-ports.js';
 import type { Clock } from '../time/clock.js';
+import { MarketClock } from '../time/market-clock.js';
 import type { Journal } from './journal.js';
 import { finalAccount } from './final-account.js';
 import { retryStartStep } from './start-step.js';
@@ -133,7 +134,11 @@ export class LiveBot {
     const compaction = this.journal.open();
     if (compaction !== undefined) logger.log(compaction.failed === undefined ? 'info' : 'warn', 'journal compacted', { ...compaction });
     const activityLog = (this.activityLog = new TradeActivityLog(logger, this.journal));
-    const feed = new LiveMarketFeed({ session: this.publicSession, instruments, candles: config.strategy.candles, logger });
+    const clock = this.clock;
+    const feed = new LiveMarketFeed({
+      session: this.publicSession, instruments, candles: config.strategy.candles, logger,
+      onExchangeTime: clock instanceof MarketClock ? (time) => clock.observe(time) : undefined,
+    });
     const latencyLog = new LatencyLog(path.join(config.journal.dir, `${config.bot.id}.latency.jsonl`));
     const kernel = new BotKernel({
       botId: config.bot.id, strategyId: this.strategy.plugin.name, plugin: this.strategy.plugin, params: this.strategy.params, instruments,
