@@ -68,7 +68,8 @@ export class LiveTradingSession extends TradingSession {
     @inject(TOKENS.Credentials) credentials: ApiCredentials,
     @inject(TOKENS.SocketHooks) hooks: StreamSocketHooks,
   ) {
-    super(TradingSession.connection({ url: endpoints.tradingStreamUrl, clock, credentials, ...hooks.trading }), credentials);
+    // The login signs the wall clock (the exchange checks it against its own); the bot's clock is market time.
+    super(TradingSession.connection({ url: endpoints.tradingStreamUrl, clock, credentials, ...hooks.trading }), credentials, undefined, () => Date.now());
   }
 }
 
