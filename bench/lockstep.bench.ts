@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { backtestOutcome, lockstepPaperOutcome, outcomeDifferences, type RunOutcome } from '../cli/lockstep-comparison.js';
 import { loadBotConfig } from '../framework/config/bot-config.js';
@@ -8,6 +10,12 @@ import { printTable } from './support/report.js';
 const RECORDING = process.env.LOCKSTEP_BENCH_RECORDING ?? sharedDataOr('ethusdt-2024-08-08.v3.jsonl.gz', 'backtest/samples/synthetic-btc-eth.v3.jsonl.gz');
 const CONFIG = path.join(repoRoot, 'config', 'market-maker.yaml');
 const ROUNDS = 3;
+/**
+ * Where the lockstep bot's journal goes: a RAM folder when there is one. The journal's background
+ * fsyncs hold up its writes on a busy disk (seconds over a run); that measures the disk, not the
+ * lockstep, and a backtest writes no journal. LOCKSTEP_BENCH_JOURNAL_DIR overrides it.
+ */
+const JOURNAL_PARENT = process.env.LOCKSTEP_BENCH_JOURNAL_DIR ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
 /** Lockstep events/s as a share of the backtest's. */
 const TARGET_SHARE = 0.2;
 
@@ -29,12 +37,12 @@ export async function run(): Promise<void> {
   for (let round = 0; round < ROUNDS; round++) {
     backtest = await backtestOutcome(bot, CONFIG, RECORDING);
     bestBacktest = Math.max(bestBacktest, backtest.frames / (backtest.wallMs / 1000));
-    lockstep = await lockstepPaperOutcome(bot, CONFIG, RECORDING);
+    lockstep = await lockstepPaperOutcome(bot, CONFIG, RECORDING, undefined, JOURNAL_PARENT);
     bestLockstep = Math.max(bestLockstep, lockstep.frames / ((lockstep.replayMs ?? lockstep.wallMs) / 1000));
   }
   const differences = outcomeDifferences(backtest!, lockstep!);
   const share = bestLockstep / bestBacktest;
-  printTable(`lockstep vs backtest (${path.basename(RECORDING)}, market-maker on ${recordingSymbol})`, [
+  printTable(`lockstep vs backtest (${path.basename(RECORDING)}, market-maker on ${recordingSymbol}; journal under ${JOURNAL_PARENT})`, [
     { run: 'backtest', events: backtest!.frames, fills: backtest!.fills.length, 'events/s': Math.round(bestBacktest) },
     { run: 'lockstep paper', events: lockstep!.frames, fills: lockstep!.fills.length, 'events/s': Math.round(bestLockstep) },
   ]);

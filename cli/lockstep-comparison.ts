@@ -66,12 +66,16 @@ export async function backtestOutcome(config: BotConfig, configFile: string, rec
 /**
  * A lockstep paper run of `config` on `recording`: the sandbox over loopback, the bot through its
  * real REST and WebSocket clients, the backtest's balances, seed, queue model and latency (so the
- * two runs compare). Executions and balances are read from the sandbox's venue at the end.
+ * two runs compare). Executions and balances are read from the sandbox's venue at the end. The
+ * bot's journal goes to a temporary folder under `journalParent` (default the system's), removed
+ * after the run.
  */
-export async function lockstepPaperOutcome(config: BotConfig, configFile: string, recording: string, latency?: LatencySpec): Promise<RunOutcome> {
+export async function lockstepPaperOutcome(
+  config: BotConfig, configFile: string, recording: string, latency?: LatencySpec, journalParent = tmpdir(),
+): Promise<RunOutcome> {
   if (config.bot.account !== 'spot') throw new ValidationError('bot.account', 'must be spot: the comparison reads a spot account', config.bot.account);
   const started = performance.now();
-  const journalDir = mkdtempSync(path.join(tmpdir(), 'tradeloop-lockstep-'));
+  const journalDir = mkdtempSync(path.join(journalParent, 'tradeloop-lockstep-'));
   const balances = Object.fromEntries(Object.entries(config.backtest.balances).map(([c, v]) => [c, toWire(v)]));
   const server = await SandboxServer.start({
     venue: simulatedVenueFactory(0, {}, queueModelNamed(config.backtest.queueModel, 'backtest.queueModel')), market: { kind: 'recording', path: recording },
