@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
+import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
+import { LOCKSTEP_PATH } from '../../framework/live/lockstep-protocol.js';
 import { backtestOutcome, fillText, lockstepPaperOutcome, type RunOutcome } from '../../cli/lockstep-comparison.js';
 import { loadBotConfig } from '../../framework/config/bot-config.js';
 import type { LatencySpec } from '../../framework/config/latency-spec.js';
@@ -73,4 +77,34 @@ describe('lockstep paper equals a backtest, fill by fill', () => {
     expect(first.fills.length).toBeGreaterThan(0);
     expect(facts(second)).toEqual(facts(first));
   }, 60_000);
+});
+
+/** How a WebSocket handshake to `url` ends: 'open', or the HTTP status it was refused with. */
+function handshake(url: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = new WebSocket(url);
+    socket.once('open', () => {
+      socket.close();
+      resolve('open');
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      resolve(String(response.statusCode));
+      socket.terminate();
+    });
+    socket.once('error', () => resolve('error'));
+  });
+}
+
+describe('the lockstep control channel', () => {
+  it('exists on a lockstep sandbox only, beside the API paths', async () => {
+    for (const lockstep of [false, true]) {
+      const server = await SandboxServer.start({ venue: simulatedVenueFactory(0), market: { kind: 'recording', path: cut }, paused: true, lockstep });
+      try {
+        expect(await handshake(`${server.wsBaseUrl}${LOCKSTEP_PATH}`)).toBe(lockstep ? 'open' : '404');
+        expect(server.lockstep === undefined).toBe(!lockstep);
+      } finally {
+        await server.close();
+      }
+    }
+  });
 });
