@@ -120,6 +120,7 @@ export const paperCommand: CliCommand<PaperOptions> = {
         : { clock: wiring.clock, schedulers: wiring.schedulers, socketHooks: wiring.socketHooks };
       return await runBot(config, file, server.baseUrl, server.wsBaseUrl, credentials, stopOn, async (bot) => {
         console.log(await paperSummary(bot, server.baseUrl, credentials, config.paper.balances, config.bot.account));
+        if (server.lockstep !== undefined) console.log(`lockstep: ${server.framesServed} frames in ${server.lockstep.rounds} rounds`);
       }, wiring === undefined ? (bot) => void bot.trading.then(() => server.play()) : (bot) => wiring.begin(bot), {
         parts, onStopping: () => wiring?.release(),
       });
