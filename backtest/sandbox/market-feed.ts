@@ -35,6 +35,10 @@ export interface MarketFeedOptions {
    * market back instead of losing frames or filling memory). Default: always ready.
    */
   readonly ready?: () => Promise<void> | undefined;
+  /** Awaited before each frame, with its (shifted) time: a lockstep replay's clock. */
+  readonly beforeFrame?: (t: number) => Promise<void>;
+  /** Awaited once the source has been replayed to its end (not when stopped). */
+  readonly afterLast?: () => Promise<void>;
 }
 
 const STOPPED_STEP: IteratorResult<readonly FeedFrame[]> = { done: true, value: undefined };
@@ -131,6 +135,10 @@ export class MarketFeed {
             if (this.stopped) return;
           }
           const shift = baseShift + lapShift;
+          if (this.options.beforeFrame !== undefined) {
+            await this.untilStopped(this.options.beforeFrame(frame.t + shift), undefined);
+            if (this.stopped) return;
+          }
           lastT = frame.t + lapShift;
           if (rest) onRestFrame({ t: frame.t + shift, src: frame.src, msg: frame.msg }, shift);
           else if (shift === 0) onFrame(frame);
@@ -146,6 +154,7 @@ export class MarketFeed {
         }
       }
     } while (this.options.loop && !this.stopped);
+    if (!this.stopped && this.options.afterLast !== undefined) await this.untilStopped(this.options.afterLast(), undefined);
   }
 
   /**

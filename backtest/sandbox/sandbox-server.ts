@@ -34,9 +34,14 @@ import {
 } from './stream-methods.js';
 import type { WireTrade } from './trade-aggregates.js';
 import { TransactionLog } from './transaction-log.js';
+import { LockstepDriver, countSentOn } from './lockstep-driver.js';
+import { LOCKSTEP_PATH } from '../../framework/live/lockstep-protocol.js';
 import { send } from './ws-protocol.js';
 
 const WS_PATHS = { '/api/3/ws/public': 'public', '/api/3/ws/trading': 'trading', '/api/3/ws/wallet': 'wallet' } as const;
+
+/** Request budgets of a lockstep replay: the market goes as fast as the bot, a backtest has none. */
+const LOCKSTEP_RATE_LIMIT = 1_000_000_000;
 
 /**
  * A local Exchange API v3 over the simulated venue: REST (`/api/3/...`) and the three WebSocket
@@ -68,7 +73,7 @@ export class SandboxServer {
     readonly venue: Venue,
     private readonly parts: {
       market: MarketState; hub: PublicStreamHub; trading: RpcStream; wallet: RpcStream; feed: MarketFeed; delivery: ReportDelivery;
-      faults: FaultInjector; futures: FuturesScope; futuresData: FuturesMarketData;
+      faults: FaultInjector; futures: FuturesScope; futuresData: FuturesMarketData; lockstep?: LockstepDriver;
     },
     /** What every served time adds to the recorded one (`shiftToNow`); 0 when times are the recorded ones. */
     readonly timeShiftMs = 0,
@@ -82,7 +87,10 @@ export class SandboxServer {
 
   /** Validates `options`, starts listening and (unless paused) replaying. */
   static async start(input: SandboxOptions): Promise<SandboxServer> {
-    const options = resolveSandboxOptions(input);
+    const lockstep = input.lockstep === true;
+    const options = resolveSandboxOptions(lockstep
+      ? { ...input, speed: Infinity, rateLimits: { publicPerSecond: LOCKSTEP_RATE_LIMIT, tradingPerSecond: LOCKSTEP_RATE_LIMIT, otherPerSecond: LOCKSTEP_RATE_LIMIT } }
+      : input);
     const now = input.now ?? Date.now;
     const faults = new FaultInjector(input.faults ?? {}, options.seed);
     const symbols = await MarketFeed.symbols(input.market);
@@ -93,17 +101,24 @@ export class SandboxServer {
     let route: (event: VenueEvent) => void = () => undefined;
     const venue = input.venue({ symbols, accounts: options.accounts, onEvent: (event) => route(event) });
     const firstFrameAt = await MarketFeed.startTime(input.market, now);
-    const timeShiftMs = input.shiftToNow === true ? Math.floor(now()) - Math.floor(firstFrameAt) : 0;
+    const timeShiftMs = input.shiftToNow === true && !lockstep ? Math.floor(now()) - Math.floor(firstFrameAt) : 0;
     venue.advanceTo(firstFrameAt + timeShiftMs);
+    const driver = lockstep ? new LockstepDriver(firstFrameAt, (time) => venue.advanceTo(time)) : undefined;
     const budget = new RequestBudget(now, options.rateLimits);
     const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
     hub.markRecorded(await MarketFeed.recordedChannels(input.market));
-    const futures = futuresSection(venue, market, now);
-    const trading = new RpcStream({ auth, methods: { ...tradingMethods(venue, market), ...futures.methods }, budget, latency: input.latency, now });
+    const futures = futuresSection(venue, market, driver === undefined ? now : () => driver.time);
+    const trading = new RpcStream({
+      auth, methods: { ...tradingMethods(venue, market), ...futures.methods }, budget,
+      ...(driver === undefined
+        ? { now, latency: input.latency }
+        : { now: () => driver.time, latency: driver.latency(input.latency), later: (ms, work) => driver.hold(ms, work), gate: (run) => driver.gate(run) }),
+    });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
       routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futures.routes], auth, faults, budget, now,
-      latency: input.latency,
+      // Lockstep: REST (start-up reads, a summary) answers at once; the trading stream carries the latency in market time.
+      latency: driver === undefined ? input.latency : undefined,
     });
     const http = createServer((req, res) => void rest.handle(req, res));
     http.keepAliveTimeout = 30_000;
@@ -113,12 +128,13 @@ export class SandboxServer {
       source: input.market, speed: options.speed, loop: options.loop, shiftMs: timeShiftMs, decoder: lineDecoder(symbols), onFrame: (f) => holder.server?.onFrame(f),
       onRestFrame: (f, shift) => holder.server?.onRestFrame(f, shift),
       ready: () => hub.whenDrained(),
+      ...(driver === undefined ? {} : { beforeFrame: (t: number) => driver.beforeFrame(t), afterLast: () => driver.finish() }),
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(options.port, options.host, () => resolve());
     });
-    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults, futures: futures.scope, futuresData: futures.data }, timeShiftMs);
+    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults, futures: futures.scope, futuresData: futures.data, lockstep: driver }, timeShiftMs);
     holder.server = s;
     route = (event) => s.onVenueEvent(event);
     transactions.onTransaction((account, tx) => {
@@ -129,7 +145,12 @@ export class SandboxServer {
       }
     });
     http.on('upgrade', (req: IncomingMessage, socket, head) => {
-      const kind = WS_PATHS[new URL(req.url ?? '/', 'http://localhost').pathname as keyof typeof WS_PATHS];
+      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (driver !== undefined && pathname === LOCKSTEP_PATH && isLoopback(req.socket.remoteAddress)) {
+        wss.handleUpgrade(req, socket, head, (ws) => driver.accept(ws));
+        return;
+      }
+      const kind = WS_PATHS[pathname as keyof typeof WS_PATHS];
       if (kind === undefined) {
         socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
         return;
@@ -157,9 +178,15 @@ export class SandboxServer {
     return this.lastSeen.size;
   }
 
+  /** The lockstep driver of a server started with `lockstep: true`. */
+  get lockstep(): LockstepDriver | undefined {
+    return this.parts.lockstep;
+  }
+
   /** Stops the market, closes every connection and the listener. */
   async close(): Promise<void> {
     this.parts.feed.stop();
+    this.parts.lockstep?.close();
     this.release();
     for (const timer of this.timers) clearInterval(timer);
     this.parts.delivery.close();
@@ -180,6 +207,8 @@ export class SandboxServer {
     ws.on('pong', seen);
     ws.on('close', () => this.lastSeen.delete(ws));
     ws.on('error', () => ws.terminate());
+    const lockstep = this.parts.lockstep;
+    if (lockstep !== undefined && kind !== 'wallet') countSentOn(ws, kind === 'public' ? lockstep.publicSent : lockstep.tradingSent);
     if (kind === 'public') this.parts.hub.accept(ws, transport, address);
     else (kind === 'trading' ? this.parts.trading : this.parts.wallet).accept(ws);
   }
@@ -293,6 +322,10 @@ export class SandboxServer {
   }
 }
 
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
 
 /** Decodes the book and trades lines of the symbols the recording's header describes (none: every line is parsed). */
 function lineDecoder(symbols: Readonly<Record<string, SymbolInfo>>): MarketLineDecoder | undefined {

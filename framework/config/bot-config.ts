@@ -76,6 +76,8 @@ export interface BotConfig {
     /** Absolute path of the replayed recording; absent: the sandbox's synthetic market. */
     readonly recording?: string;
     readonly speed: number;
+    /** Lockstep replay: the bot's idleness, not the wall clock, releases the next frame (framework/live/lockstep-protocol.ts). */
+    readonly lockstep: boolean;
     readonly balances: Balances;
     /** The sandbox's order latency. */
     readonly latency: LatencySpec;

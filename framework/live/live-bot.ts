@@ -11,8 +11,9 @@ import { Instrument } from '../model/instrument.js';
 import { LatencyLog } from './latency-log.js';
 import { BotKernel, formatStatus } from '../runtime/bot-kernel.js';
 import type { LoadedStrategy } from '../runtime/plugin-loader.js';
-import { liveSchedulers } from '../runtime/runtime-ports.js';
+import type { RuntimeSchedulers } from '../runtime/runtime-ports.js';
 import type { Clock } from '../time/clock.js';
+import { MarketClock } from '../time/market-clock.js';
 import type { Journal } from './journal.js';
 import { finalAccount } from './final-account.js';
 import { retryStartStep } from './start-step.js';
@@ -72,6 +73,7 @@ export class LiveBot {
   constructor(
     @inject(TOKENS.Config) private readonly config: BotConfig,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Schedulers) private readonly schedulers: RuntimeSchedulers,
     @inject(TOKENS.Logger) private readonly log: BotLogger,
     @inject(TOKENS.RestClient) private readonly rest: RestClient,
     @inject(TOKENS.PublicSession) private readonly publicSession: PublicSession,
@@ -134,11 +136,15 @@ export class LiveBot {
     const compaction = this.journal.open();
     if (compaction !== undefined) logger.log(compaction.failed === undefined ? 'info' : 'warn', 'journal compacted', { ...compaction });
     const activityLog = (this.activityLog = new TradeActivityLog(logger, observer === undefined ? this.journal : bothHooks(this.journal, observer)));
-    const feed = new LiveMarketFeed({ session: this.publicSession, instruments, candles: config.strategy.candles, logger });
+    const clock = this.clock;
+    const feed = new LiveMarketFeed({
+      session: this.publicSession, instruments, candles: config.strategy.candles, logger,
+      onExchangeTime: clock instanceof MarketClock ? (time) => clock.observe(time) : undefined,
+    });
     const latencyLog = new LatencyLog(path.join(config.journal.dir, `${config.bot.id}.latency.jsonl`));
     const kernel = new BotKernel({
       botId: config.bot.id, strategyId: this.strategy.plugin.name, plugin: this.strategy.plugin, params: this.strategy.params, instruments,
-      market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: liveSchedulers(),
+      market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: this.schedulers,
       risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
       hooks: activityLog, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
       shutdownTimeoutMs: config.execution.shutdownTimeoutMs, onLatency: (sample) => latencyLog.record(sample), leverage: config.bot.leverage,
