@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { backtestOutcome, lockstepPaperOutcome, outcomeDifferences, type RunOutcome } from '../cli/lockstep-comparison.js';
@@ -11,11 +10,10 @@ const RECORDING = process.env.LOCKSTEP_BENCH_RECORDING ?? sharedDataOr('ethusdt-
 const CONFIG = path.join(repoRoot, 'config', 'market-maker.yaml');
 const ROUNDS = 3;
 /**
- * Where the lockstep bot's journal goes: a RAM folder when there is one. The journal's background
- * fsyncs hold up its writes on a busy disk (seconds over a run); that measures the disk, not the
- * lockstep, and a backtest writes no journal. LOCKSTEP_BENCH_JOURNAL_DIR overrides it.
+ * Where the lockstep bot's journal goes (LOCKSTEP_BENCH_JOURNAL_DIR, else the temp folder); a paper
+ * journal is written without fsync, as `tradeloop paper` writes it.
  */
-const JOURNAL_PARENT = process.env.LOCKSTEP_BENCH_JOURNAL_DIR ?? (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
+const JOURNAL_PARENT = process.env.LOCKSTEP_BENCH_JOURNAL_DIR ?? tmpdir();
 /** Lockstep events/s as a share of the backtest's. */
 const TARGET_SHARE = 0.2;
 

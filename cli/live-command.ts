@@ -97,8 +97,9 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const file = path.resolve(values.config);
     const loaded = loadBotConfig(file);
     // Each paper run trades on a fresh sandbox account: its journal must not restore another run's orders and positions.
+    // Nor need it survive an operating-system crash: written without fsync.
     const runDir = path.join(loaded.journal.dir, 'paper', new Date().toISOString().replace(/[:.]/g, '-'));
-    const config: BotConfig = { ...loaded, journal: { dir: runDir } };
+    const config: BotConfig = { ...loaded, journal: { dir: runDir, durable: false } };
     const recording = values.recording === undefined ? config.paper.recording : path.resolve(values.recording);
     if (recording !== undefined && !existsSync(recording)) throw new ValidationError('--recording', 'no such file', recording);
     const speed = values.speed ?? config.paper.speed;

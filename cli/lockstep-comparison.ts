@@ -90,7 +90,7 @@ export async function lockstepPaperOutcome(
     const credentials = ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' });
     const strategy = await loadConfiguredStrategy(config, configFile);
     const wiring = lockstepWiring(server);
-    const botConfig: BotConfig = { ...config, journal: { dir: journalDir }, status: { intervalMs: 0 } };
+    const botConfig: BotConfig = { ...config, journal: { dir: journalDir, durable: false }, status: { intervalMs: 0 } };
     const { bot, close } = resolveLiveBot(createLiveContainer({
       config: botConfig, baseUrl: server.baseUrl, wsBaseUrl: server.wsBaseUrl, credentials, logger, strategy,
       clock: wiring.clock, schedulers: wiring.schedulers, socketHooks: wiring.socketHooks,

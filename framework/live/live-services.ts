@@ -94,7 +94,7 @@ export class LiveVenuePort extends ClientVenuePort {
 @injectable()
 export class LiveJournal extends Journal {
   constructor(@inject(TOKENS.Config) config: BotConfig, @inject(TOKENS.Clock) clock: Clock) {
-    super({ dir: config.journal.dir, botId: config.bot.id, now: () => clock.now() });
+    super({ dir: config.journal.dir, botId: config.bot.id, now: () => clock.now(), durable: config.journal.durable });
   }
 }
 
