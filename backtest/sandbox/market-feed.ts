@@ -3,7 +3,7 @@ import type { RecordedFrame } from '../recording/recording-format.js';
 import { RecordingReader } from '../recording/recording-reader.js';
 import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { readFrameBatches } from '../recording/frame-batches.js';
-import { shiftFrameTimes } from './frame-time-shift.js';
+import { shiftFrameTimes, shiftTradeTimes } from './frame-time-shift.js';
 import { readMarketBatches, type FeedFrame } from './market-batches.js';
 import type { MarketSource } from './sandbox-config.js';
 
@@ -143,7 +143,8 @@ export class MarketFeed {
           if (rest) onRestFrame({ t: frame.t + shift, src: frame.src, msg: frame.msg }, shift);
           else if (shift === 0) onFrame(frame);
           else if (frame.text === undefined) onFrame(shiftFrameTimes(frame, shift));
-          else onFrame({ ...frame, t: frame.t + shift }); // a loop's later lap of a decoded frame: the market's clock only
+          // A loop's later lap of a decoded frame: the market's clock, and the trades' times the venue matches by.
+          else onFrame({ ...frame, t: frame.t + shift, events: shiftTradeTimes(frame.events, shift) });
         }
         if (!Number.isFinite(speed)) {
           // Between batches: let sockets and timers run, and wait for slow readers.
