@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import type { SchedulerAction, Subscription } from 'rxjs';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../../framework/execution/order-tracker.js';
 import type { RunObserver } from '../../framework/live/run-observer.js';
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
@@ -24,8 +25,13 @@ export interface LiveRunReportOptions {
   readonly initialBalances?: Readonly<Record<string, Decimal>>;
   /** Market time between two equity samples, ms (default one minute, as a backtest). */
   readonly sampleMs?: number;
-  /** Wall time between two looks at the market clock, ms (default one second). */
+  /**
+   * Market time between two looks at the market (equity due, the books' mids), ms (default one
+   * second), on the kernel's timer scheduler: a lockstep run looks at the same moments every time.
+   */
   readonly tickMs?: number;
+  /** Wall time between two flushes of the rows gathered to their files, ms (default one second). */
+  readonly flushMs?: number;
   /** Told where the report went once it is written. */
   readonly onWritten?: (written: WrittenReport) => void;
 }
@@ -39,14 +45,16 @@ export interface LiveRunReportOptions {
  * Times are market times: a fill's is the time its report gives (the exchange's), an equity
  * sample's that of the latest market frame the strategy was shown (its exchange time, else its
  * receive time). Equity is the risk gate's valuation of the account; a sample is taken every
- * `sampleMs` of market time and after each fill, looked at every `tickMs` of wall time, when each
- * book's mid also goes to the price bars of the page.
+ * `sampleMs` of market time and after each fill, looked at every `tickMs` of market time (on the
+ * kernel's timer scheduler), when each book's mid also goes to the price bars of the page. What
+ * is gathered reaches the files every `flushMs` of wall time.
  */
 export class LiveRunReport implements RunObserver {
   private kernel: BotKernel | undefined;
   private instruments: readonly Instrument[] = [];
   private writer: StreamedRowsWriter | undefined;
   private timer: NodeJS.Timeout | undefined;
+  private looks: Subscription | undefined;
   private readonly created = new Map<string, number>();
   private createdCount = 0;
   private initialBalances: Readonly<Record<string, Decimal>> | undefined;
@@ -72,7 +80,12 @@ export class LiveRunReport implements RunObserver {
     this.strategyId = kernel.engine.context.strategyId;
     this.quoteCurrency = instruments[0]?.quoteCurrency ?? 'USDT';
     this.writer = new StreamedRowsWriter(this.options.dir, this.quoteCurrency, instruments.map((i) => i.symbol), { fillsInArrivalOrder: true });
-    this.timer = setInterval(() => this.tick(), this.options.tickMs ?? 1000);
+    // Until the bot stops: a stopping run lets its timers run out (a replay's clock runs freely).
+    this.looks = kernel.schedulers.timers.schedule(function (this: SchedulerAction<LiveRunReport>, report) {
+      report!.look();
+      if (!kernel.stopping) this.schedule(report, report!.options.tickMs ?? 1000);
+    }, this.options.tickMs ?? 1000, this);
+    this.timer = setInterval(() => this.writer?.flush(), this.options.flushMs ?? 1000);
     this.timer.unref();
   }
 
@@ -104,8 +117,8 @@ export class LiveRunReport implements RunObserver {
     this.writer?.orderEnded(undefined, orderRecord(tracker));
   }
 
-  /** Takes an equity sample when one is due (market time), and appends the rows gathered. */
-  tick(): void {
+  /** Takes an equity sample when one is due (market time), and the books' mids for the page. */
+  look(): void {
     const kernel = this.kernel;
     if (kernel === undefined || this.writer === undefined) return;
     this.initialBalances ??= this.balances();
@@ -117,11 +130,11 @@ export class LiveRunReport implements RunObserver {
       }
       if (time >= this.nextSample || this.pendingFillSample) this.sample(time);
     }
-    this.writer.flush();
   }
 
   async finish(kernel: BotKernel): Promise<void> {
     if (this.timer !== undefined) clearInterval(this.timer);
+    this.looks?.unsubscribe();
     const writer = this.writer;
     if (writer === undefined) return;
     const time = this.marketTime();

@@ -121,12 +121,15 @@ export class BotKernel {
   readonly pipeline: TradingPipeline;
   readonly engine: StrategyEngine;
   readonly ledger = new ReservationLedger();
+  /** Where the kernel's timers run: market time in paper and live, the replay's in a backtest. */
+  readonly schedulers: RuntimeSchedulers;
   private readonly subscriptions: Subscription[] = [];
   private readonly logger: RuntimeLogger;
   private started = false;
   private stopRequested = false;
 
   constructor(private readonly options: BotKernelOptions) {
+    this.schedulers = options.schedulers;
     this.logger = options.logger ?? SILENT_LOGGER;
     const hooks = options.hooks ?? {};
     this.ids = new ClientOrderIdGenerator(options.botId, options.clock, options.resumeIds);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,5 +37,25 @@ describe('tradeloop paper --lockstep', () => {
     const finals = Object.fromEntries([...stdout.matchAll(/^ {2}([A-Z]+) +\S+ -> (\S+)/gm)].map((m) => [m[1], m[2]]));
     expect(finals).toEqual(expected.finalBalances);
     expect(stdout).toMatch(/lockstep: \d+ frames in \d+ rounds/);
+  }, 60_000);
+
+  it('writes the same report folder and journal on every run of the same recording', async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'tradeloop-paper-lockstep-'));
+    const recording = path.join(dir, 'cut.v3.jsonl');
+    const lines = gunzipSync(readFileSync(packageFile('backtest', 'samples', 'synthetic-btc-eth.v3.jsonl.gz'))).toString('utf8').split('\n').slice(0, 6_000);
+    writeFileSync(recording, `${lines.join('\n')}\n`);
+    const config = path.join(dir, 'market-maker.yaml');
+    writeFileSync(config, `${readFileSync(packageFile('config', 'market-maker.yaml'), 'utf8')}\njournal: { dir: ${JSON.stringify(path.join(dir, 'journal'))} }\nstatus: { intervalMs: 0 }\n`);
+    const runs = ['a', 'b'];
+    for (const name of runs) await run(process.execPath, [BIN, 'paper', '--config', config, '--recording', recording, '--lockstep', '--out', path.join(dir, name)], { cwd: dir });
+
+    const read = (name: string, file: string): string => readFileSync(path.join(dir!, name, file), 'utf8');
+    expect(read('a', 'fills.csv').split('\n').length).toBeGreaterThan(2);
+    for (const file of ['fills.csv', 'orders.csv', 'equity.csv', 'summary.json', 'report.html']) expect(read('b', file), file).toBe(read('a', file));
+    // The journals, each in its run's folder, differ only in the process id of their start line.
+    const journals = readdirSync(path.join(dir, 'journal', 'paper')).sort().map((run) => readFileSync(path.join(dir!, 'journal', 'paper', run, 'mm1.journal.jsonl'), 'utf8').replace(/"pid":\d+/, '"pid":0'));
+    expect(journals).toHaveLength(2);
+    expect(journals[0]!.split('\n').length).toBeGreaterThan(10);
+    expect(journals[1]).toBe(journals[0]);
   }, 60_000);
 });
