@@ -13,6 +13,8 @@ import { accountRoutes } from './account-routes.js';
 import { FaultInjector } from './fault-injector.js';
 import type { FuturesScope } from './futures-scope.js';
 import { futuresSection } from './futures-section.js';
+import { marginSection } from './margin-section.js';
+import { MARGIN_BALANCE_SUBSCRIPTION, MARGIN_ORDERS_SUBSCRIPTION } from './margin-stream-methods.js';
 import { FUTURES_BALANCE_SUBSCRIPTION, FUTURES_ORDERS_SUBSCRIPTION } from './futures-stream-methods.js';
 import type { DecodedMarketFrame, FeedFrame } from './market-batches.js';
 import { MarketFeed } from './market-feed.js';
@@ -95,10 +97,11 @@ export class SandboxServer {
     const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
     hub.markRecorded(await MarketFeed.recordedChannels(input.market));
     const futures = futuresSection(venue, market);
-    const trading = new RpcStream({ auth, methods: { ...tradingMethods(venue, market), ...futures.methods }, budget, latency: input.latency, now });
+    const margin = marginSection(venue, market);
+    const trading = new RpcStream({ auth, methods: { ...tradingMethods(venue, market), ...futures.methods, ...margin.methods }, budget, latency: input.latency, now });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
-      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futures.routes], auth, faults, budget, now,
+      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futures.routes, ...margin.routes], auth, faults, budget, now,
       latency: input.latency,
     });
     const http = createServer((req, res) => void rest.handle(req, res));
@@ -251,9 +254,13 @@ export class SandboxServer {
     const targets = (stream: RpcStream, subscription: string): StreamClient[] =>
       [...stream.connections].filter((c) => c.key?.account === event.account && c.subscriptions.has(subscription));
     if (event.kind === 'order') {
-      const futures = this.parts.futures.has(event.report.symbol);
-      const frame = { jsonrpc: '2.0', method: futures ? 'futures_order' : 'spot_order', params: orderReportToWire(event.report) };
-      for (const c of targets(this.parts.trading, futures ? FUTURES_ORDERS_SUBSCRIPTION : ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
+      const section = event.margin === true ? 'margin' : this.parts.futures.has(event.report.symbol) ? 'futures' : 'spot';
+      const frame = { jsonrpc: '2.0', method: `${section}_order`, params: orderReportToWire(event.report) };
+      const subscription = section === 'margin' ? MARGIN_ORDERS_SUBSCRIPTION : section === 'futures' ? FUTURES_ORDERS_SUBSCRIPTION : ORDERS_SUBSCRIPTION;
+      for (const c of targets(this.parts.trading, subscription)) this.parts.delivery.deliver(c.socket, frame);
+    } else if (event.kind === 'margin') {
+      const frame = { jsonrpc: '2.0', method: 'margin_balance', params: event.balances.map(tradingBalanceToWire) };
+      for (const c of targets(this.parts.trading, MARGIN_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
     } else if (event.kind === 'futures') {
       const frame = { jsonrpc: '2.0', method: 'futures_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, FUTURES_BALANCE_SUBSCRIPTION)) send(c.socket, frame);

@@ -60,7 +60,7 @@ export function settlePosition(engine: VenueEngine, book: PositionBook, order: O
     id: trade.id, order_id: order.id, client_order_id: order.clientOrderId, symbol, side: order.side,
     quantity, price, fee, timestamp: engine.time, taker: fill.taker, position_id: record.id, pnl: realized,
     liquidation: order.liquidation ? true : undefined,
-  });
+  }, order.margin);
   const filled = engine.afterExecution(order, trade);
   // The cut remainder: list effects of the execution come from the caller (settleAll), a
   // oneTriggerOneCancelOther primary that did not fill whole cancels its secondaries here.

@@ -120,7 +120,7 @@ function liquidate(engine: VenueEngine, book: PositionBook, account: AccountId, 
       id: tradeId, order_id: engine.ids.nextOrderId(), client_order_id: `liquidation-${position.id}`, symbol,
       side: lots > 0 ? 'sell' : 'buy', quantity, price: mark, fee, timestamp: engine.time, taker: true,
       position_id: position.id, pnl: realized, liquidation: true,
-    });
+    }, book.name === 'margin');
     records.push({ account, symbol, time: engine.time, positionId: position.id, quantity: inst.lotsToDecimal(lots), price: mark, realized, fee, deficit: ZERO });
   }
   const cash = futures.cash(account, pocket);

@@ -3,6 +3,7 @@ import { ErrorCode } from '../../../framework/exchange/errors.js';
 import type { TradingBalance } from '../../../framework/model/resources/balance.js';
 import type { ClearingRecord } from '../../../framework/model/resources/clearing.js';
 import type { Order } from '../../../framework/model/resources/order.js';
+import type { TradeHistoryRecord } from '../../../framework/model/resources/trade-history.js';
 import { bookSymbol } from '../futures/futures-requests.js';
 import { marginBalances } from '../futures/futures-views.js';
 import { PositionSection, type FuturesVenueHost } from '../futures/position-section.js';
@@ -23,9 +24,10 @@ import { VenueRejection, type AccountId, type NewOrderRequest, type ReplaceOrder
  *
  * Margin orders live beside spot orders (one client_order_id namespace per account: an id is
  * unique over both, as over spot and futures) but are seen only here: the spot requests neither
- * list nor change them (20002), nor do these requests see spot orders. They appear in the venue's
- * order and trade histories with the spot ones (the spec shows no margin history of orders or
- * trades); their trades carry the position id.
+ * list nor change them (20002), nor do these requests see spot orders. Their order and trade
+ * histories are apart too ({@link orderHistory}, {@link tradeHistory}: the spec shows no margin
+ * history endpoints for them, the sandbox serves them as the spot ones); trades carry the position
+ * id.
  */
 export class SimulatedMarginVenue extends PositionSection {
   constructor(host: FuturesVenueHost) {
@@ -101,6 +103,20 @@ export class SimulatedMarginVenue extends PositionSection {
   openOrders(account: AccountId, symbol?: string): Order[] {
     this.host.begin(account);
     return activeOrdersOf(this.host.engine, account, true, symbol).map((o) => toOrder(o));
+  }
+
+  /** Margin order history (closed and open), newest first; orders without executions drop out after 24 h. */
+  orderHistory(account: AccountId): Order[] {
+    this.host.begin(account);
+    const { engine } = this.host;
+    const open = activeOrdersOf(engine, account, true).map((o) => toOrder(o, true));
+    return [...open, ...engine.history.closedOrders(account, engine.time, true)].sort((a, b) => b.updated_at - a.updated_at || Number(b.id) - Number(a.id));
+  }
+
+  /** Executions of the account's margin orders, newest first. */
+  tradeHistory(account: AccountId): readonly TradeHistoryRecord[] {
+    this.host.begin(account);
+    return this.host.engine.history.tradeHistory(account, true);
   }
 
   private active(account: AccountId, clientOrderId: string): OrderRecord {

@@ -1,0 +1,77 @@
+import { Decimal } from '../../framework/model/decimal.js';
+import { tradingBalanceToWire } from '../../framework/model/resources/balance.js';
+import type { SimulatedMarginVenue } from '../venue/margin/simulated-margin-venue.js';
+import { marginAccountToWire } from './futures-wire.js';
+import type { MarginScope } from './margin-scope.js';
+import { newOrderRequest, optText, reqText, replaceOrderRequest } from './request-params.js';
+import type { StreamClient, StreamMethod } from './rpc-stream.js';
+import { account, reportWire, subscribe, unsubscribe } from './stream-methods.js';
+import { send } from './ws-protocol.js';
+
+/** The `margin_subscribe` subscription key (margin order reports). */
+export const MARGIN_ORDERS_SUBSCRIPTION = 'margin_subscribe';
+/** The `margin_balance_subscribe` subscription key. */
+export const MARGIN_BALANCE_SUBSCRIPTION = 'margin_balance_subscribe';
+
+/**
+ * `/api/3/ws/trading` margin methods: the spot methods' shapes with the `margin_` prefix
+ * (exchange-notes.md) over the venue's isolated margin accounts, plus `margin_get_accounts`
+ * (document 002). Order reports (`margin_orders` snapshot, then `margin_order`) carry
+ * `trade_position_id` on trades; balances (`margin_balance`) are totals per quote currency over the
+ * isolated accounts. Only margin orders are seen (a spot order is 20002), only margin-traded
+ * symbols (2001). Margin order lists are not served (the spec shows none).
+ */
+export function marginTradingMethods(margin: SimulatedMarginVenue, scope: MarginScope): Record<string, StreamMethod> {
+  const active = (c: StreamClient) => margin.openOrders(account(c)).map((o) => reportWire(o, 'status'));
+  const balances = (c: StreamClient) => margin.balances(account(c)).map(tradingBalanceToWire);
+  return {
+    margin_subscribe: {
+      right: 'trading',
+      handle: subscribe(MARGIN_ORDERS_SUBSCRIPTION, (c) => send(c.socket, { jsonrpc: '2.0', method: 'margin_orders', params: active(c) })),
+    },
+    margin_unsubscribe: { right: 'trading', handle: unsubscribe(MARGIN_ORDERS_SUBSCRIPTION) },
+    margin_get_orders: { right: 'trading', handle: (c) => ({ result: active(c) }) },
+    margin_new_order: {
+      right: 'trading',
+      handle: (c, p) => {
+        const request = newOrderRequest(p);
+        scope.require(request.symbol);
+        return { result: reportWire(margin.placeOrder(account(c), request), 'new') };
+      },
+    },
+    margin_cancel_order: {
+      right: 'trading',
+      handle: (c, p) => ({ result: reportWire(margin.cancelOrder(account(c), reqText(p, 'client_order_id')), 'canceled') }),
+    },
+    margin_cancel_orders: {
+      right: 'trading',
+      handle: (c, p) => {
+        const symbol = optText(p, 'symbol');
+        return { result: margin.cancelAll(account(c), symbol === undefined ? undefined : scope.require(symbol)).map((o) => reportWire(o, 'canceled')) };
+      },
+    },
+    margin_replace_order: {
+      right: 'trading',
+      handle: (c, p) => {
+        const id = reqText(p, 'client_order_id');
+        return { result: reportWire(margin.replaceOrder(account(c), replaceOrderRequest(id, p)), 'replaced') };
+      },
+    },
+    margin_balance_subscribe: {
+      right: 'orderbook',
+      handle: subscribe(MARGIN_BALANCE_SUBSCRIPTION, (c) => send(c.socket, { jsonrpc: '2.0', method: 'margin_balance', params: balances(c) })),
+    },
+    margin_balance_unsubscribe: { right: 'orderbook', handle: unsubscribe(MARGIN_BALANCE_SUBSCRIPTION) },
+    margin_balances: { right: 'orderbook', handle: (c) => ({ result: balances(c) }) },
+    margin_balance: {
+      right: 'orderbook',
+      handle: (c, p) => {
+        const currency = reqText(p, 'currency');
+        const zero = new Decimal(0);
+        const found = margin.balances(account(c)).find((b) => b.currency === currency);
+        return { result: tradingBalanceToWire(found ?? { currency, available: zero, reserved: zero, reserved_margin: zero }) };
+      },
+    },
+    margin_get_accounts: { right: 'orderbook', handle: (c) => ({ result: margin.accounts(account(c)).map(marginAccountToWire) }) },
+  };
+}
