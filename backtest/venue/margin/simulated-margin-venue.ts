@@ -4,7 +4,8 @@ import type { TradingBalance } from '../../../framework/model/resources/balance.
 import type { ClearingRecord } from '../../../framework/model/resources/clearing.js';
 import type { Order } from '../../../framework/model/resources/order.js';
 import type { TradeHistoryRecord } from '../../../framework/model/resources/trade-history.js';
-import { bookSymbol } from '../futures/futures-requests.js';
+import type { MarginAccount } from '../../../framework/model/resources/margin-account.js';
+import { bookSymbol, futuresAccount } from '../futures/futures-requests.js';
 import { marginBalances } from '../futures/futures-views.js';
 import { PositionSection, type FuturesVenueHost } from '../futures/position-section.js';
 import { cancelWithList } from '../list-effects.js';
@@ -32,6 +33,19 @@ import { VenueRejection, type AccountId, type NewOrderRequest, type ReplaceOrder
 export class SimulatedMarginVenue extends PositionSection {
   constructor(host: FuturesVenueHost) {
     super(host, host.engine.marginBook);
+  }
+
+  /**
+   * The account's isolated margin accounts (`GET /api/3/margin/account`): every symbol whose
+   * account holds funds or a position, by symbol. (The futures list shows only symbols with a
+   * position, its balance being shared; here each account has its own.)
+   */
+  override accounts(account: AccountId): MarginAccount[] {
+    this.host.begin(account);
+    const margin = this.host.engine.margin;
+    const funded = margin.currencies(account).filter((symbol) => !margin.cash(account, symbol).isZero() || margin.position(account, symbol) !== undefined);
+    const symbols = [...new Set([...funded, ...margin.openPositions(account).map((p) => p.symbol)])].sort();
+    return symbols.map((symbol) => futuresAccount(this.host.engine, account, symbol, this.book));
   }
 
   /** Margin trading balances of the account: totals per quote currency over its isolated accounts. */
