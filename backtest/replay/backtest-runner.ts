@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { share } from 'rxjs';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
+import type { AccountBalances } from '../venue/ledger.js';
 import { SimulatedVenuePort } from '../venue/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
@@ -48,13 +49,20 @@ export interface BacktestOptions {
   readonly params: unknown;
   readonly symbols: readonly string[];
   readonly recordings: readonly string[];
-  /** The account traded (`bot.account`); by default the one the symbols need (futures contracts: futures). */
-  readonly account?: 'spot' | 'futures';
+  /**
+   * The account traded (`bot.account`); by default the one the symbols need (futures contracts:
+   * futures; spot pairs: spot). `margin` trades the spot pairs' isolated margin accounts.
+   */
+  readonly account?: 'spot' | 'margin' | 'futures';
   /** Queue position model of resting orders by name (`trades-only`, the default; see queue-model.ts). */
   readonly queueModel?: string;
   /** Futures: the leverage set on these contracts before the strategy starts (`bot.leverage`). */
   readonly leverage?: Readonly<Record<string, Decimal>>;
-  /** Starting balances of the simulated account (the futures account's margin currencies on futures). */
+  /**
+   * Starting balances of the simulated account (the futures account's margin currencies on futures;
+   * on margin, a quote currency's amount is the margin balance of the isolated account of the one
+   * symbol quoted in it, the other currencies stay on spot).
+   */
   readonly balances: Readonly<Record<string, Decimal | string>>;
   readonly risk?: unknown;
   /** Seeds the latency jitter; the run is a pure function of (recordings, strategy, params, seed). */
@@ -163,14 +171,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const late: { collector?: ResultCollector } = {};
   const balances = Object.fromEntries(Object.entries(options.balances).map(([c, v]) => [c, toWire(new Decimal(v))]));
   const queueModel = queueModelNamed(options.queueModel ?? 'trades-only', 'backtest.queueModel');
-  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { [account]: balances } }, (i) => new ReplayedSymbolMarket(i, { queueModel }), (event) => {
+  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: startingBalances(account, instruments, balances) }, (i) => new ReplayedSymbolMarket(i, { queueModel }), (event) => {
     port.onVenueEvent(event);
     if (event.account !== ACCOUNT) return;
     if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now(), event.cause);
     else if (event.kind === 'balance' && account === 'spot') late.collector?.onBalances(event.balances);
-    else if (event.kind === 'futures') late.collector?.onFutures(event.balances, event.positions);
+    else if (event.kind === account) late.collector?.onFutures(event.balances, event.positions);
   }, Math.floor(first.t), { maxUnfilledClosed: UNFILLED_HISTORY_KEPT });
-  const accountBalances = (): TradingBalance[] => (account === 'futures' ? venue.futures.balances(ACCOUNT) : venue.spotBalances(ACCOUNT));
+  const accountBalances = (): TradingBalance[] => (account === 'spot' ? venue.spotBalances(ACCOUNT) : venue[account].balances(ACCOUNT));
   port.attach(venue);
   const latency = latencyModel(options);
   const feed = new ReplayMarketFeed({ instruments, buildCandles });
@@ -198,6 +206,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   collector.declareIndicators(kernel.engine.indicators);
   collector.onBalances(accountBalances());
   if (account === 'futures') collector.valueFuturesCash((currency) => venue.futures.cash(ACCOUNT, currency));
+  if (account === 'margin') collector.valueFuturesCash((currency) => venue.margin.cashIn(ACCOUNT, currency));
   const initialBalances = totals(accountBalances());
 
   // The venue answers the start-up reconciliation's reads at once: no virtual time passes.
@@ -400,6 +409,26 @@ function futuresFacts(venue: SimulatedVenue): FuturesRunFacts {
 }
 
 /** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */
+/**
+ * The venue's starting balances of the run's account: all on the traded account (spot, futures);
+ * on margin, each quote currency's amount is the margin balance of its symbol's isolated account
+ * (one margin symbol per quote currency: an amount is not split), the rest on spot.
+ */
+function startingBalances(account: 'spot' | 'margin' | 'futures', instruments: readonly Instrument[], balances: Readonly<Record<string, string>>): AccountBalances {
+  if (account !== 'margin') return { [account]: balances };
+  const margin: Record<string, string> = {};
+  const spot: Record<string, string> = { ...balances };
+  for (const [index, instrument] of instruments.entries()) {
+    const quote = instrument.quoteCurrency;
+    if (instruments.findIndex((i) => i.quoteCurrency === quote) !== index) {
+      throw new ValidationError(`strategy.symbols[${index}]`, `must not share its quote currency ${quote} with another symbol on a margin run: each isolated account is funded from one balance`, instrument.symbol);
+    }
+    margin[instrument.symbol] = balances[quote] ?? '0';
+    delete spot[quote];
+  }
+  return { spot, margin };
+}
+
 function totals(balances: readonly TradingBalance[]): Record<string, Decimal> {
   const out: Record<string, Decimal> = {};
   for (const b of balances) if (b.currency !== undefined) out[b.currency] = b.available.plus(b.reserved);
@@ -408,10 +437,16 @@ function totals(balances: readonly TradingBalance[]): Record<string, Decimal> {
 
 /**
  * The account a run trades, from its instruments: futures contracts on a futures account, spot
- * pairs on spot; one run trades one account, so a mix is refused, and so is an `expected` account
- * (the config's `bot.account`) the symbols do not fit.
+ * pairs on spot, or on margin when the config's `bot.account` says so (every pair must then have
+ * margin trading); one run trades one account, so a mix is refused, and so is an `expected`
+ * account the symbols do not fit.
  */
-function accountOf(instruments: readonly Instrument[], expected: 'spot' | 'futures' | undefined): 'spot' | 'futures' {
+function accountOf(instruments: readonly Instrument[], expected: 'spot' | 'margin' | 'futures' | undefined): 'spot' | 'margin' | 'futures' {
+  if (expected === 'margin') {
+    const index = instruments.findIndex((i) => i.info.type === 'futures' || !i.info.margin_trading);
+    if (index >= 0) throw new ValidationError(`strategy.symbols[${index}]`, 'must be a spot pair with margin trading on a margin account (bot.account)', instruments[index]!.symbol);
+    return 'margin';
+  }
   const futures = instruments.filter((i) => i.info.type === 'futures').length;
   if (futures > 0 && futures < instruments.length) {
     const index = instruments.findIndex((i) => i.info.type !== 'futures');

@@ -240,7 +240,7 @@ describe('loadBotConfig', () => {
     const c = parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { BTCUSDT_PERP: '2.5' } } }, '/srv/bots');
     expect(c.bot.leverage['BTCUSDT_PERP']?.toFixed()).toBe('2.5');
     expect(parseBotConfig({ ...base, bot: { id: 'f1' } }, '/srv/bots').bot.leverage).toEqual({});
-    expect(() => parseBotConfig({ ...base, bot: { id: 'f1', leverage: { BTCUSDT_PERP: '2' } } }, '/srv/bots')).toThrow(/bot\.leverage\.BTCUSDT_PERP.*is for futures accounts/);
+    expect(() => parseBotConfig({ ...base, bot: { id: 'f1', leverage: { BTCUSDT_PERP: '2' } } }, '/srv/bots')).toThrow(/bot\.leverage\.BTCUSDT_PERP.*is for margin and futures accounts/);
     expect(() => parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { ETHUSDT_PERP: '2' } } }, '/srv/bots')).toThrow(/must name one of strategy\.symbols/);
     expect(() => parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { BTCUSDT_PERP: '0' } } }, '/srv/bots')).toThrow(/must be above 0/);
   });

@@ -1,4 +1,4 @@
-import type { Decimal } from '../../../framework/model/decimal.js';
+import { ZERO, type Decimal } from '../../../framework/model/decimal.js';
 import { ErrorCode } from '../../../framework/exchange/errors.js';
 import type { TradingBalance } from '../../../framework/model/resources/balance.js';
 import type { ClearingRecord } from '../../../framework/model/resources/clearing.js';
@@ -57,6 +57,13 @@ export class SimulatedMarginVenue extends PositionSection {
   /** Cash of a symbol's isolated account: its margin balance without unrealized PnL. */
   cash(account: AccountId, symbol: string): Decimal {
     return this.host.engine.margin.cash(account, symbol);
+  }
+
+  /** Cash of every isolated account of the account in `currency` (their quote currency), summed. */
+  cashIn(account: AccountId, currency: string): Decimal {
+    const margin = this.host.engine.margin;
+    return margin.currencies(account).filter((pocket) => margin.pocketCurrency(pocket) === currency)
+      .reduce((sum, pocket) => sum.plus(margin.cash(account, pocket)), ZERO);
   }
 
   /** Interest charges of the account (`GET /api/3/margin/history/clearing`): none, the venue charges no interest. */
