@@ -1,6 +1,5 @@
-import { Decimal } from '../../framework/model/decimal.js';
-import { tradingBalanceToWire } from '../../framework/model/resources/balance.js';
 import type { SimulatedMarginVenue } from '../venue/margin/simulated-margin-venue.js';
+import { balanceMethods } from './futures-stream-methods.js';
 import { marginAccountToWire } from './futures-wire.js';
 import type { MarginScope } from './margin-scope.js';
 import { newOrderRequest, optText, reqText, replaceOrderRequest } from './request-params.js';
@@ -23,7 +22,6 @@ export const MARGIN_BALANCE_SUBSCRIPTION = 'margin_balance_subscribe';
  */
 export function marginTradingMethods(margin: SimulatedMarginVenue, scope: MarginScope): Record<string, StreamMethod> {
   const active = (c: StreamClient) => margin.openOrders(account(c)).map((o) => reportWire(o, 'status'));
-  const balances = (c: StreamClient) => margin.balances(account(c)).map(tradingBalanceToWire);
   return {
     margin_subscribe: {
       right: 'trading',
@@ -57,21 +55,7 @@ export function marginTradingMethods(margin: SimulatedMarginVenue, scope: Margin
         return { result: reportWire(margin.replaceOrder(account(c), replaceOrderRequest(id, p)), 'replaced') };
       },
     },
-    margin_balance_subscribe: {
-      right: 'orderbook',
-      handle: subscribe(MARGIN_BALANCE_SUBSCRIPTION, (c) => send(c.socket, { jsonrpc: '2.0', method: 'margin_balance', params: balances(c) })),
-    },
-    margin_balance_unsubscribe: { right: 'orderbook', handle: unsubscribe(MARGIN_BALANCE_SUBSCRIPTION) },
-    margin_balances: { right: 'orderbook', handle: (c) => ({ result: balances(c) }) },
-    margin_balance: {
-      right: 'orderbook',
-      handle: (c, p) => {
-        const currency = reqText(p, 'currency');
-        const zero = new Decimal(0);
-        const found = margin.balances(account(c)).find((b) => b.currency === currency);
-        return { result: tradingBalanceToWire(found ?? { currency, available: zero, reserved: zero, reserved_margin: zero }) };
-      },
-    },
+    ...balanceMethods('margin', MARGIN_BALANCE_SUBSCRIPTION, (c) => margin.balances(account(c))),
     margin_get_accounts: { right: 'orderbook', handle: (c) => ({ result: margin.accounts(account(c)).map(marginAccountToWire) }) },
   };
 }

@@ -1,11 +1,9 @@
 import { parseSymbolInfo, type SymbolInfo } from '../../../../framework/model/resources/symbol.js';
-import { ApiCredentials } from '../../../../framework/exchange/rest/credentials.js';
-import { RestClient } from '../../../../framework/exchange/rest/rest-client.js';
-import { RestTransport } from '../../../../framework/exchange/rest/rest-transport.js';
-import { RetryPolicy } from '../../../../framework/exchange/rest/retry-policy.js';
-import { SandboxServer } from '../../../../backtest/sandbox/sandbox-server.js';
-import { simulatedVenueFactory } from '../../../../backtest/sandbox/simulated-venue-factory.js';
-import { PushedMarket, bookSnapshot, eventually } from './sandbox-fixture.js';
+import type { RestClient } from '../../../../framework/exchange/rest/rest-client.js';
+import type { RestTransport } from '../../../../framework/exchange/rest/rest-transport.js';
+import type { SandboxServer } from '../../../../backtest/sandbox/sandbox-server.js';
+import { startSimulatedSandbox } from './futures-sandbox-fixture.js';
+import { bookSnapshot, type PushedMarket } from './sandbox-fixture.js';
 
 /** BTCUSDT with isolated margin trading (max leverage 10), and ETHUSDT without. Fees 0.1% / 0.05% in USDT. */
 export const MARGIN_SYMBOLS: Record<string, SymbolInfo> = {
@@ -25,20 +23,5 @@ export const MARGIN_SYMBOLS: Record<string, SymbolInfo> = {
  * client of its first key.
  */
 export async function startMarginSandbox(): Promise<{ server: SandboxServer; market: PushedMarket; rest: RestClient; transport: RestTransport }> {
-  const market = new PushedMarket();
-  const server = await SandboxServer.start({
-    venue: simulatedVenueFactory(PushedMarket.START),
-    market: { kind: 'frames', symbols: MARGIN_SYMBOLS, startTime: PushedMarket.START, frames: () => market.frames() },
-    speed: Infinity,
-    accounts: [{ id: 'main', spot: { USDT: '1000', BTC: '1' } }],
-    seed: 'test-seed',
-  });
-  market.push(bookSnapshot());
-  await eventually(() => server.framesServed === 1);
-  const key = server.apiKeys[0]!;
-  const transport = new RestTransport({
-    baseUrl: server.baseUrl, credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    retryPolicy: new RetryPolicy({ maxAttempts: 1 }),
-  });
-  return { server, market, rest: new RestClient(transport), transport };
+  return startSimulatedSandbox(MARGIN_SYMBOLS, bookSnapshot(), {}, { accounts: [{ id: 'main', spot: { USDT: '1000', BTC: '1' } }] });
 }
