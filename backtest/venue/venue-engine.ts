@@ -18,7 +18,7 @@ import { settlePosition } from './futures/futures-settlement.js';
 import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './futures/futures-terms.js';
 import { marginTerms, type MarginVenueOptions } from './margin/margin-terms.js';
 import { MarkPrices } from './futures/mark-prices.js';
-import { futuresBalances, marginBalances, positionView } from './futures/futures-views.js';
+import { emitPositionChanges } from './futures/position-events.js';
 import { parsePocketKey, type PositionBook } from './futures/position-book.js';
 import { FundingSchedule } from './futures/funding.js';
 import { ContractExpiry } from './futures/contract-expiry.js';
@@ -241,8 +241,8 @@ export class VenueEngine {
       }
       this.dirty.clear();
     }
-    if (this.futures.terms.size > 0) this.emitFuturesChanges();
-    if (this.margin.terms.size > 0) this.emitMarginChanges();
+    if (this.futures.terms.size > 0) emitPositionChanges(this.futuresBook, this.listener);
+    if (this.margin.terms.size > 0) emitPositionChanges(this.marginBook, this.listener);
     const changes = this.ledger.takeChanges();
     if (changes.spot.size > 0) {
       for (const [account, currencies] of changes.spot) {
@@ -253,45 +253,6 @@ export class VenueEngine {
       for (const [account, currencies] of changes.wallet) {
         this.listener({ kind: 'wallet', account, balances: this.ledger.walletBalances(account, currencies) });
       }
-    }
-  }
-
-  /** Emits the futures balances and positions changed since the last commit. */
-  private emitFuturesChanges(): void {
-    const { balances, positions } = this.futures.takeChanges();
-    if (balances.size === 0 && positions.size === 0) return;
-    const accounts = new Set([...balances.keys(), ...positions.keys()]);
-    for (const account of [...accounts].sort()) {
-      const symbols = positions.get(account) ?? [];
-      this.listener({
-        kind: 'futures',
-        account,
-        balances: futuresBalances(this.futures, account, balances.get(account) ?? []),
-        positions: symbols.map((symbol) => {
-          const open = this.futures.position(account, symbol);
-          return open === undefined ? { symbol, quantity: ZERO } : positionView(this.futures, open, account);
-        }),
-      });
-    }
-  }
-
-  /** Emits the margin balances (totals per currency) and the isolated accounts' positions changed since the last commit. */
-  private emitMarginChanges(): void {
-    const { balances, positions } = this.margin.takeChanges();
-    if (balances.size === 0 && positions.size === 0) return;
-    const margin = this.margin;
-    const accounts = new Set([...balances.keys(), ...positions.keys()]);
-    for (const account of [...accounts].sort()) {
-      const currencies = [...new Set((balances.get(account) ?? []).map((pocket) => margin.pocketCurrency(pocket)))].sort();
-      this.listener({
-        kind: 'margin',
-        account,
-        balances: marginBalances(margin, account, currencies),
-        positions: (positions.get(account) ?? []).map((symbol) => {
-          const open = margin.position(account, symbol);
-          return open === undefined ? { symbol, quantity: ZERO } : positionView(margin, open, account);
-        }),
-      });
     }
   }
 

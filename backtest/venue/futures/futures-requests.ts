@@ -112,8 +112,11 @@ export function closePosition(
  * /api/3/futures/account/isolated/{symbol}`), moving the difference from or to the spot trading
  * account's available funds. The venue margins every position of a currency from one balance, so
  * the value set is that shared cash (the spec's per-symbol account reads it as its own); `0` returns
- * everything not in use. Refusals: not a non-negative decimal (10001), more than spot has available
- * or less than the margin in use (20001: the futures cash may only fall by what is available).
+ * everything not in use. In the margin book the value is the symbol's own isolated account's cash
+ * (its pocket is the symbol), in its quote currency; the spec's `strict_validate` (format and
+ * currency precision) is not checked: the venue holds any exact decimal. Refusals: not a
+ * non-negative decimal (10001), more than spot has available or less than the margin in use
+ * (20001: the cash may only fall by what is available, so `0` with a position open is refused).
  */
 export function setMarginBalance(engine: VenueEngine, account: AccountId, symbol: string, text: string, book = engine.futuresBook): MarginAccount {
   const terms = bookSymbol(engine, book, symbol);
