@@ -14,7 +14,7 @@ import type { VenueFactory } from './sandbox-config.js';
 export function simulatedVenueFactory(startTime = 0, options: SimulatedVenueOptions = {}, queueModel?: QueueModel): VenueFactory {
   return ({ symbols, accounts, onEvent }) => new SimulatedVenue(
     Object.entries(symbols).map(([code, info]) => new Instrument(code, info)),
-    Object.fromEntries(accounts.map((a) => [a.id, { spot: a.spot, wallet: a.wallet, futures: a.futures }])),
+    Object.fromEntries(accounts.map((a) => [a.id, { spot: a.spot, wallet: a.wallet, futures: a.futures, margin: a.margin }])),
     (instrument) => new ReplayedSymbolMarket(instrument, { queueModel }),
     onEvent,
     startTime,

@@ -115,6 +115,11 @@ export class VenueEngine {
       if (t !== undefined) margined.set(symbol, t);
     }
     const initialMargin = Object.fromEntries(Object.entries(balances).map(([account, b]) => [account, b.margin]));
+    for (const [account, funds] of Object.entries(initialMargin)) {
+      for (const symbol of Object.keys(funds ?? {})) {
+        if (!margined.has(symbol)) throw new Error(`initial margin balance of ${account}: ${symbol} is not a symbol with margin trading`);
+      }
+    }
     this.margin = new FuturesAccounts(margined, instruments, initialMargin, (symbol) => this.marks.markOf(symbol));
     this.margin.takeChanges();
     this.marginBook = { name: 'margin', accounts: this.margin, history: new PositionHistory(), gate: new LiquidationGate() };

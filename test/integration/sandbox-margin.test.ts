@@ -111,4 +111,28 @@ describe('sandbox margin section, through the framework client and the margin ve
     expect(await rest.margin.getAccounts()).toEqual([]);
     expect(await rest.margin.closeAllPositions()).toEqual([]);
   });
+
+  it('margin_* stream methods see only margin orders and margin symbols, with the exchange\'s codes', async () => {
+    const started = await startMarginSandbox();
+    ({ server, transport } = started);
+    const rest = started.rest;
+    await rest.margin.updateAccount('BTCUSDT', { margin_balance: '300', leverage: '3' });
+    const key = server.apiKeys[0]!;
+    const session = TradingSession.create({
+      url: `${server.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
+      credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
+    });
+    closers.push(() => session.close());
+    await session.start(3000);
+    await session.spot.newOrder({ client_order_id: 's1', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '90' });
+    await session.margin.newOrder({ client_order_id: 'm1', symbol: 'BTCUSDT', side: 'sell', quantity: '1', price: '110' });
+    expect((await session.margin.getOrders()).map((o) => o.client_order_id)).toEqual(['m1']);
+    expect((await session.spot.getOrders()).map((o) => o.client_order_id)).toEqual(['s1']);
+    expect(await codeOf(session.margin.cancelOrder('s1'))).toBe(20002);
+    expect(await codeOf(session.margin.newOrder({ symbol: 'ETHUSDT', side: 'buy', quantity: '1', price: '90' }))).toBe(2001);
+    // 1 x 110 / 3 = 36.666..., up to the notional unit (tick 0.01 x lot 0.0001) 36.666667, + 0.11 of fee.
+    expect((await session.margin.balance('USDT')).available.toFixed()).toBe('263.223333');
+    expect((await session.margin.cancelOrders()).map((o) => o.client_order_id)).toEqual(['m1']);
+    expect((await session.spot.getOrders()).map((o) => o.client_order_id)).toEqual(['s1']);
+  });
 });

@@ -168,3 +168,12 @@ describe('SimulatedVenue isolated margin accounts', () => {
     expect(last?.kind === 'margin' ? last.balances.map((b) => [b.currency, b.available.toFixed(), b.reserved.toFixed()]) : []).toEqual([['USDT', '497', '500']]);
   });
 });
+
+describe('SimulatedVenue isolated margin accounts: starting balances', () => {
+  it('funds an isolated account from the venue\'s starting balances, and refuses a symbol without margin trading', () => {
+    const f = makeMarginVenue({ m: { margin: { ETHUSDT: '250' } } });
+    expect(f.venue.margin.account('m', SYMBOL).currencies[0]?.margin_balance.toFixed()).toBe('250');
+    expect(f.venue.margin.accounts('m').map((a) => a.symbol)).toEqual([SYMBOL]);
+    expect(() => makeMarginVenue({ m: { margin: { BTCUSDT: '1' } } })).toThrow(/BTCUSDT is not a symbol with margin trading/);
+  });
+});
