@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { share } from 'rxjs';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
 import type { AccountBalances } from '../venue/ledger.js';
+import { marginFunding } from '../venue/margin/margin-funding.js';
 import { SimulatedVenuePort } from '../venue/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
@@ -409,24 +410,9 @@ function futuresFacts(venue: SimulatedVenue): FuturesRunFacts {
 }
 
 /** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */
-/**
- * The venue's starting balances of the run's account: all on the traded account (spot, futures);
- * on margin, each quote currency's amount is the margin balance of its symbol's isolated account
- * (one margin symbol per quote currency: an amount is not split), the rest on spot.
- */
+/** The venue's starting balances of the run's account: all on the traded account (spot, futures), or see {@link marginFunding}. */
 function startingBalances(account: 'spot' | 'margin' | 'futures', instruments: readonly Instrument[], balances: Readonly<Record<string, string>>): AccountBalances {
-  if (account !== 'margin') return { [account]: balances };
-  const margin: Record<string, string> = {};
-  const spot: Record<string, string> = { ...balances };
-  for (const [index, instrument] of instruments.entries()) {
-    const quote = instrument.quoteCurrency;
-    if (instruments.findIndex((i) => i.quoteCurrency === quote) !== index) {
-      throw new ValidationError(`strategy.symbols[${index}]`, `must not share its quote currency ${quote} with another symbol on a margin run: each isolated account is funded from one balance`, instrument.symbol);
-    }
-    margin[instrument.symbol] = balances[quote] ?? '0';
-    delete spot[quote];
-  }
-  return { spot, margin };
+  return account === 'margin' ? marginFunding(instruments, balances) : { [account]: balances };
 }
 
 function totals(balances: readonly TradingBalance[]): Record<string, Decimal> {
