@@ -133,8 +133,11 @@ export type VenueEvent =
    * isolated accounts' positions changed; a position closed is sent as `{symbol, quantity: 0}`.
    */
   | { readonly kind: 'margin'; readonly account: AccountId; readonly balances: readonly TradingBalance[]; readonly positions: readonly (Position | FlatPosition)[] }
-  /** The venue force-closed a futures position of the account (after the `futures` event of the close). */
-  | { readonly kind: 'liquidation'; readonly account: AccountId; readonly liquidation: LiquidationRecord; readonly cause: EventCause };
+  /**
+   * The venue force-closed a futures position of the account (after the `futures` event of the
+   * close), or with `margin` a position of one of its isolated margin accounts (after the `margin` event).
+   */
+  | { readonly kind: 'liquidation'; readonly account: AccountId; readonly liquidation: LiquidationRecord; readonly cause: EventCause; readonly margin?: true };
 
 /** A position that just closed, in a `futures` event. */
 export interface FlatPosition {

@@ -133,7 +133,8 @@ function liquidate(engine: VenueEngine, book: PositionBook, account: AccountId, 
   const done = records.map((r, i) => (i === records.length - 1 ? { ...r, deficit } : r));
   engine.liquidations.push(...done);
   engine.commit();
-  for (const liquidation of done) engine.emit({ kind: 'liquidation', account, liquidation, cause: engine.cause });
+  const margin = book.name === 'margin' ? true : undefined;
+  for (const liquidation of done) engine.emit({ kind: 'liquidation', account, liquidation, cause: engine.cause, margin });
 }
 
 function add(map: Map<string, Decimal>, currency: string, amount: Decimal): void {

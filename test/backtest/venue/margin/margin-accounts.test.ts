@@ -154,6 +154,8 @@ describe('SimulatedVenue isolated margin accounts', () => {
     // Closed at the mark 2300.5: realized -199.5; cash 297.5 - 199.5 = 98.
     expect(account(f)).toMatchObject({ margin_balance: '98', position: undefined });
     expect(f.venue.margin.positionHistory('m').map((h) => [h.state, h.pnl?.toFixed()])).toEqual([['liquidated', '-199.5']]);
+    const liquidations = f.events.flatMap((e) => (e.kind === 'liquidation' ? [[e.margin, e.liquidation.symbol, e.liquidation.price.toFixed(), e.liquidation.deficit.toFixed()]] : []));
+    expect(liquidations).toEqual([[true, SYMBOL, '2300.5', '0']]);
     expect(f.venue.margin.clearing('m')).toEqual([]);
   });
 
