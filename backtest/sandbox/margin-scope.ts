@@ -23,6 +23,11 @@ export class MarginScope {
     return info !== undefined && info.type !== 'futures' && info.margin_trading;
   }
 
+  /** The symbols with margin trading, sorted. */
+  get symbols(): string[] {
+    return Object.keys(this.market.symbols).filter((s) => this.has(s)).sort();
+  }
+
   /** `symbol`, or 2001 when it has no margin trading here. */
   require(symbol: string): string {
     if (!this.has(symbol)) throw new VenueRejection(ErrorCode.SymbolNotFound, `margin symbol ${symbol} not found`);

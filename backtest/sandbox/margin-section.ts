@@ -24,6 +24,6 @@ export function marginSection(venue: Venue, market: MarketState): MarginSection 
   const scope = new MarginScope(market);
   return {
     routes: [...positionAccountRoutes('margin', margin, scope), ...marginOrderRoutes(margin, scope)],
-    methods: marginTradingMethods(margin, scope),
+    methods: marginTradingMethods(venue, margin, scope, () => scope.symbols),
   };
 }

@@ -2,7 +2,9 @@ import type { SimulatedMarginVenue } from '../venue/margin/simulated-margin-venu
 import { balanceMethods } from './futures-stream-methods.js';
 import { marginAccountToWire } from './futures-wire.js';
 import type { MarginScope } from './margin-scope.js';
-import { newOrderRequest, optText, reqText, replaceOrderRequest } from './request-params.js';
+import { invalid, newOrderRequest, optText, reqText, replaceOrderRequest } from './request-params.js';
+import { feeRateToWire } from '../../framework/model/resources/fee.js';
+import type { Venue } from '../venue/venue-types.js';
 import type { StreamClient, StreamMethod } from './rpc-stream.js';
 import { account, reportWire, subscribe, unsubscribe } from './stream-methods.js';
 import { send } from './ws-protocol.js';
@@ -18,9 +20,11 @@ export const MARGIN_BALANCE_SUBSCRIPTION = 'margin_balance_subscribe';
  * (document 002). Order reports (`margin_orders` snapshot, then `margin_order`) carry
  * `trade_position_id` on trades; balances (`margin_balance`) are totals per quote currency over the
  * isolated accounts. Only margin orders are seen (a spot order is 20002), only margin-traded
- * symbols (2001). Margin order lists are not served (the spec shows none).
+ * symbols (2001). Fees (`margin_fees`, `margin_fee`) are the symbols' own. Margin order lists are
+ * refused with 10001 (the spec shows none, and the venue offers none).
  */
-export function marginTradingMethods(margin: SimulatedMarginVenue, scope: MarginScope): Record<string, StreamMethod> {
+export function marginTradingMethods(venue: Venue, margin: SimulatedMarginVenue, scope: MarginScope, symbols: () => readonly string[]): Record<string, StreamMethod> {
+  const fee = (c: StreamClient, symbol: string) => feeRateToWire({ symbol, ...venue.feeRate(account(c), symbol) });
   const active = (c: StreamClient) => margin.openOrders(account(c)).map((o) => reportWire(o, 'status'));
   return {
     margin_subscribe: {
@@ -35,6 +39,12 @@ export function marginTradingMethods(margin: SimulatedMarginVenue, scope: Margin
         const request = newOrderRequest(p);
         scope.require(request.symbol);
         return { result: reportWire(margin.placeOrder(account(c), request), 'new') };
+      },
+    },
+    margin_new_order_list: {
+      right: 'trading',
+      handle: () => {
+        throw invalid('orders', 'order lists are not offered on margin accounts');
       },
     },
     margin_cancel_order: {
@@ -56,6 +66,8 @@ export function marginTradingMethods(margin: SimulatedMarginVenue, scope: Margin
       },
     },
     ...balanceMethods('margin', MARGIN_BALANCE_SUBSCRIPTION, (c) => margin.balances(account(c))),
+    margin_fees: { right: 'trading', handle: (c) => ({ result: symbols().map((s) => fee(c, s)) }) },
+    margin_fee: { right: 'trading', handle: (c, p) => ({ result: fee(c, scope.require(reqText(p, 'symbol'))) }) },
     margin_get_accounts: { right: 'orderbook', handle: (c) => ({ result: margin.accounts(account(c)).map(marginAccountToWire) }) },
   };
 }

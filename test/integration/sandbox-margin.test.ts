@@ -132,6 +132,12 @@ describe('sandbox margin section, through the framework client and the margin ve
     expect(await codeOf(session.margin.newOrder({ symbol: 'ETHUSDT', side: 'buy', quantity: '1', price: '90' }))).toBe(2001);
     // 1 x 110 / 3 = 36.666..., up to the notional unit (tick 0.01 x lot 0.0001) 36.666667, + 0.11 of fee.
     expect((await session.margin.balance('USDT')).available.toFixed()).toBe('263.223333');
+    expect((await session.margin.fees()).map((f) => [f.symbol, f.take_rate.toFixed(), f.make_rate.toFixed()])).toEqual([['BTCUSDT', '0.001', '0.0005']]);
+    expect(await codeOf(session.margin.fee('ETHUSDT'))).toBe(2001);
+    expect(await codeOf(session.margin.newOrderList({
+      contingency_type: 'oneCancelOther',
+      orders: [{ symbol: 'BTCUSDT', side: 'sell', quantity: '1', price: '120' }, { symbol: 'BTCUSDT', side: 'sell', type: 'stopLimit', quantity: '1', price: '90', stop_price: '91' }],
+    }))).toBe(10001);
     expect((await session.margin.cancelOrders()).map((o) => o.client_order_id)).toEqual(['m1']);
     expect((await session.spot.getOrders()).map((o) => o.client_order_id)).toEqual(['s1']);
   });
