@@ -53,6 +53,7 @@ export { ConnectionStateError, ExchangeError, NetworkError, RateLimitError, Time
 
 // Time.
 export { LiveClock, VirtualClock, type Clock } from './time/clock.js';
+export { MarketClock, type MarketClockOptions } from './time/market-clock.js';
 
 // Configuration and strategy loading, for programs that embed tradeloop.
 export {

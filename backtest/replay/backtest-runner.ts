@@ -18,7 +18,7 @@ import type { StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
 import { VirtualClock } from '../../framework/time/clock.js';
 import type { BacktestResult, FuturesRunFacts } from '../report/backtest-result.js';
-import type { LatencySpec } from '../../framework/config/latency-spec.js';
+import { DEFAULT_ORDER_LATENCY, type LatencySpec } from '../../framework/config/latency-spec.js';
 import type { LatencyModel } from '../venue/matching/latency-model.js';
 import { latencyModelOf } from '../venue/matching/recorded-latency.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
@@ -35,6 +35,9 @@ import { describeRecordingRead, RecordingReadLog } from '../recording/recording-
 import { RecordingReader } from '../recording/recording-reader.js';
 import { ReplayMarketFeed, type ParsedFrame } from './replay-market-feed.js';
 import { ResultCollector, type BookTop } from './result-collector.js';
+import { FuturesMarginSampler } from './futures-margin-sampler.js';
+import { futuresPositionRows } from '../report/futures-positions.js';
+import type { FuturesReport } from '../report/futures-report.js';
 import { StreamedRowsWriter } from '../report/streamed-rows-writer.js';
 import { channelsAhead, scanChannels } from './scan-channels.js';
 
@@ -68,7 +71,7 @@ export interface BacktestOptions {
   readonly risk?: unknown;
   /** Seeds the latency jitter; the run is a pure function of (recordings, strategy, params, seed). */
   readonly seed?: number;
-  /** How requests and their answers are delayed (jitter drawn from `seed`); none by default. */
+  /** How requests and their answers are delayed (jitter drawn from `seed`); {@link DEFAULT_ORDER_LATENCY} by default. */
   readonly latency?: LatencySpec;
   /** Candle period the strategy wants; built from trades when the recording has none. */
   readonly candles?: CandlePeriod;
@@ -181,7 +184,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   }, Math.floor(first.t), { maxUnfilledClosed: UNFILLED_HISTORY_KEPT });
   const accountBalances = (): TradingBalance[] => (account === 'spot' ? venue.spotBalances(ACCOUNT) : venue[account].balances(ACCOUNT));
   port.attach(venue);
-  const latency = latencyModel(options);
+  // A bar is a candle run's unit of time: orders sent on a closed candle fill at the next open,
+  // stamped when the candle closed (CandleMarket rule 5), whatever the latency of a book run.
+  const latency = latencyModel(mode === 'candles' ? { ...options, latency: NO_LATENCY } : options);
   const feed = new ReplayMarketFeed({ instruments, buildCandles });
   const candleMarkets = new Map(instruments.map((i) => [i.symbol, new CandleMarket(i, options.candleSlippageBps ?? 5)]));
 
@@ -208,6 +213,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   collector.onBalances(accountBalances());
   if (account === 'futures') collector.valueFuturesCash((currency) => venue.futures.cash(ACCOUNT, currency));
   if (account === 'margin') collector.valueFuturesCash((currency) => venue.margin.cashIn(ACCOUNT, currency));
+  const margin = account === 'futures' ? new FuturesMarginSampler(() => venue.futures.marginUse(ACCOUNT, quote), options.sampleMs ?? 60_000) : undefined;
   const initialBalances = totals(accountBalances());
 
   // The venue answers the start-up reconciliation's reads at once: no virtual time passes.
@@ -261,6 +267,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     }
     scheduler.advanceTo(time);
     collector.tick(time);
+    margin?.tick(time);
     if (options.onProgress !== undefined && count % progressEvery === 0) options.onProgress(count);
   }
 
@@ -337,10 +344,12 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   await kernel.stop('cancel');
   closedBy?.unsubscribe();
   collector.sample(lastTime);
+  margin?.sample(lastTime);
   feed.close();
   port.close();
   const finalBalances = totals(accountBalances());
   const futures = account === 'futures' ? futuresFacts(venue) : undefined;
+  const futuresReport = margin === undefined ? undefined : futuresReportOf(venue, quote, margin);
   const rows = await collector.rows(initialBalances, finalBalances);
   return {
     meta: {
@@ -350,7 +359,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     },
     initialBalances, finalBalances, fills: rows.fills, orders: rows.orders, equity: rows.equity, prices: collector.priceBars(),
     bookTops: collector.bookTops(), indicators: collector.indicators(), ...(rows.streamed === undefined ? {} : { streamed: rows.streamed }),
+    ...(futuresReport === undefined ? {} : { futures: futuresReport }),
   };
+}
+
+/** The futures report of the run's account: its margin samples and every position from open to flat. */
+function futuresReportOf(venue: SimulatedVenue, currency: string, margin: FuturesMarginSampler): FuturesReport {
+  const positions = futuresPositionRows(venue.tradeHistory(ACCOUNT), venue.futures.clearing(ACCOUNT), venue.futures.positionHistory(ACCOUNT));
+  return { currency, margin: margin.samples(), positions };
 }
 
 /**
@@ -391,8 +407,11 @@ function bookTop(book: OrderBook | undefined): BookTop | undefined {
   return { bid: book.bestBid()?.price, ask: book.bestAsk()?.price };
 }
 
+/** Candle runs: orders reach the venue in the instant the strategy sent them. */
+const NO_LATENCY: LatencySpec = Object.freeze({ kind: 'constant', entryMs: 0, responseMs: 0 });
+
 function latencyModel(options: BacktestOptions): LatencyModel {
-  return latencyModelOf(options.latency ?? { kind: 'constant', entryMs: 0, responseMs: 0 }, options.seed ?? 1);
+  return latencyModelOf(options.latency ?? DEFAULT_ORDER_LATENCY, options.seed ?? 1);
 }
 
 /** Funding the run's futures account paid and received (its clearing records), and its liquidations. */

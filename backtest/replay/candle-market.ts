@@ -50,6 +50,9 @@ const SYNTHETIC_TRADE_ID = 'candle';
  * 4. Size is unconstrained: the synthetic book and trades carry ample quantity, so orders fill
  *    completely (no partial fills, no volume limit, no market impact), and fees are the symbol's
  *    taker/maker rates on the fill's value.
+ * 5. No order latency: a bar is the run's unit of time, so an order reaches the venue in the
+ *    instant the strategy sent it and its fill is stamped when candle n closed; the configured
+ *    latency applies to book runs only.
  *
  * The synthetic market is handed to the venue already parsed (a trades event, a book frame), and
  * its prices are worked out in integers at the instrument's scale: this runs for every candle, and

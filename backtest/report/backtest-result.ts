@@ -1,5 +1,7 @@
 import type { Decimal } from '../../framework/model/decimal.js';
+import type { DecisionFrame } from '../../framework/model/decision-frame.js';
 import type { RecordingReadReport } from '../recording/recording-line-check.js';
+import type { FuturesReport } from './futures-report.js';
 import type { BacktestMetrics } from './metrics.js';
 import type { RowDigest } from './row-digest.js';
 
@@ -32,6 +34,8 @@ export interface BacktestResult {
    * needs of them, in bounded memory.
    */
   readonly streamed?: StreamedRows;
+  /** Runs on a futures account: margin and leverage over time, and every position from open to flat. */
+  readonly futures?: FuturesReport;
 }
 
 /** What a run whose rows went to files kept of them. */
@@ -132,6 +136,8 @@ export interface FillRecord {
    * event and the intent behind it.
    */
   readonly cause?: string;
+  /** The market frame behind the decision that made the order (absent when unknown: adopted orders). */
+  readonly decision?: DecisionFrame;
 }
 
 /** An order in its final state. */

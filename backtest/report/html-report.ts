@@ -1,5 +1,6 @@
 import type { BacktestResult, FillRecord } from './backtest-result.js';
 import { chartLibrarySource } from './chart-library.js';
+import { futuresReportHtml, futuresReportScript } from './futures-report-html.js';
 import { escapeHtml, jsonForScript, scriptText } from './html-escape.js';
 import type { BacktestMetrics } from './metrics.js';
 import { buildReportData } from './report-data.js';
@@ -120,7 +121,7 @@ ${chartBox('equity', 'tall')}
 <h2>Positions</h2>
 ${chartBox('positions', 'short')}
 </section>
-<h2>Run</h2>
+${futuresReportHtml(result)}<h2>Run</h2>
 ${metaSection(result, metrics)}
 <h2>Order book resyncs</h2>
 ${resyncSection(result)}
@@ -130,7 +131,7 @@ ${result.streamed === undefined ? fillsSection(result.fills, result.fills.length
 <script type="application/json" id="report-data">${jsonForScript(data)}</script>
 <script>${scriptText(chartLibrarySource())}</script>
 <script>${REPORT_PAGE_SCRIPT}</script>
-</body>
+${futuresReportScript(result)}</body>
 </html>
 `;
 }

@@ -79,6 +79,11 @@ export interface BacktestMetrics {
 export interface MetricsOptions {
   /** Resampling period of the returns behind Sharpe and Sortino, ms (default one minute). */
   readonly periodMs?: number;
+  /**
+   * Fills may come out of time order (a paper or live run books a fill when its report arrives, and
+   * a lookup after a reconnect may bring an older one): taken in arrival order instead of refused.
+   */
+  readonly fillsInArrivalOrder?: boolean;
 }
 
 /**

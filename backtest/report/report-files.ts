@@ -33,6 +33,7 @@ export function iso(ms: number): string {
 export const FILL_COLUMNS: readonly string[] = [
   'time', 'time_iso', 'symbol', 'side', 'price', 'quantity', 'fee', 'fee_currency', 'liquidity',
   'client_order_id', 'trade_id', 'intent_id', 'strategy_id', 'cause',
+  'decision_symbol', 'decision_received_at', 'decision_exchange_time', 'decision_sequence', 'decision_frame',
 ];
 
 /** Columns of orders.csv. */
@@ -50,8 +51,14 @@ export function equityColumns(quoteCurrency: string, symbols: readonly string[])
 export function fillCells(f: FillRecord): string[] {
   return [
     String(f.time), iso(f.time), f.symbol, f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed(),
-    f.feeCurrency, f.liquidity, f.clientOrderId, f.tradeId, f.intentId ?? '', f.strategyId ?? '', f.cause ?? '',
+    f.feeCurrency, f.liquidity, f.clientOrderId, f.tradeId, f.intentId ?? '', f.strategyId ?? '', f.cause ?? '', ...decisionCells(f.decision),
   ];
+}
+
+/** The decision-frame cells of a fills.csv line (all empty when the frame is unknown). */
+function decisionCells(d: FillRecord['decision']): string[] {
+  if (d === undefined) return ['', '', '', '', ''];
+  return [d.symbol, String(d.receivedAt), d.exchangeTime === undefined ? '' : String(d.exchangeTime), d.sequence === undefined ? '' : String(d.sequence), String(d.index)];
 }
 
 /** A line of orders.csv; no price for market orders. */

@@ -31,6 +31,7 @@ export interface RunTotals {
  */
 export class RunningMetrics {
   readonly periodMs: number;
+  private readonly fillsInArrivalOrder: boolean;
   private readonly feesByCurrency = new Map<string, Decimal>();
   private readonly notValued = new Set<string>();
   private feesQuote = ZERO;
@@ -61,13 +62,14 @@ export class RunningMetrics {
     const periodMs = options.periodMs ?? DEFAULT_PERIOD_MS;
     if (!Number.isInteger(periodMs) || periodMs <= 0) throw new ValidationError('periodMs', 'must be a positive integer', periodMs);
     this.periodMs = periodMs;
+    this.fillsInArrivalOrder = options.fillsInArrivalOrder === true;
     this.returns = new PeriodReturns(periodMs);
     this.trips = new RoundTripMatcher(feeInSymbolQuote);
   }
 
   /** One fill, after every earlier one. */
   addFill(fill: FillRecord): void {
-    if (fill.time < this.lastFillTime) throw new ValidationError(`fills[${this.fills}].time`, 'must not be before the previous one', fill.time);
+    if (fill.time < this.lastFillTime && !this.fillsInArrivalOrder) throw new ValidationError(`fills[${this.fills}].time`, 'must not be before the previous one', fill.time);
     this.lastFillTime = fill.time;
     this.fills++;
     this.feesByCurrency.set(fill.feeCurrency, (this.feesByCurrency.get(fill.feeCurrency) ?? ZERO).plus(fill.fee));

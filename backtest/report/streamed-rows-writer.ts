@@ -5,6 +5,7 @@ import type { EquityPoint, FillRecord, OrderRecord, StreamedRows } from './backt
 import { CSV_EOL, csvField } from './csv.js';
 import { equityColumns, FILL_COLUMNS, fillCells, iso, ORDER_COLUMNS, orderCells, positionCells } from './report-files.js';
 import { RowDigest } from './row-digest.js';
+import type { MetricsOptions } from './metrics.js';
 import { RunningMetrics, type RunTotals } from './running-metrics.js';
 
 /** Characters of CSV text gathered before they are appended to their file. */
@@ -75,10 +76,10 @@ export class StreamedRowsWriter {
   /** Orders that ended before an older one did, by creation index (null: ended unlisted). */
   private readonly waiting = new Map<number, OrderRecord | null>();
 
-  constructor(readonly dir: string, private readonly quoteCurrency: string, symbols: readonly string[]) {
+  constructor(readonly dir: string, private readonly quoteCurrency: string, symbols: readonly string[], metricsOptions: MetricsOptions = {}) {
     this.symbols = [...symbols].sort();
     this.digest = new RowDigest(symbols);
-    this.metrics = new RunningMetrics(quoteCurrency);
+    this.metrics = new RunningMetrics(quoteCurrency, metricsOptions);
     mkdirSync(dir, { recursive: true });
     this.fills = new CsvFile(join(dir, 'fills.csv'), FILL_COLUMNS);
     this.orders = new CsvFile(join(dir, 'orders.csv'), ORDER_COLUMNS);
@@ -128,6 +129,11 @@ export class StreamedRowsWriter {
       this.nextOrder++;
       if (next !== null) this.writeOrder(next);
     }
+  }
+
+  /** Appends the rows gathered so far to their files (a long-lived run's files then follow it closely). */
+  flush(): void {
+    for (const file of [this.fills, this.orders, this.equity]) file.flush();
   }
 
   /**

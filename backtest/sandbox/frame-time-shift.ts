@@ -1,3 +1,4 @@
+import type { TradesEvent } from '../../framework/model/stream/market-events.js';
 import type { RecordedFrame } from '../recording/recording-format.js';
 
 const PAYLOAD_KEYS = ['snapshot', 'update', 'data'] as const;
@@ -32,4 +33,15 @@ function shiftRecord(record: unknown, ms: number): unknown {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return record;
   const t = (record as { t?: unknown }).t;
   return typeof t === 'number' ? { ...record, t: t + ms } : record;
+}
+
+/**
+ * Decoded trades events with the exchange times of their trades moved by `ms` (a loop's later lap):
+ * the venue compares a trade's time with the time its resting orders joined the book.
+ */
+export function shiftTradeTimes(events: readonly TradesEvent[], ms: number): readonly TradesEvent[] {
+  if (ms === 0 || events.length === 0) return events;
+  return events.map((event) => ({
+    ...event, exchangeTime: event.exchangeTime + ms, trades: event.trades.map((trade) => ({ ...trade, timestamp: trade.timestamp + ms })),
+  }));
 }

@@ -23,6 +23,12 @@ export class FuturesScope {
     return this.market.symbols[symbol]?.type === 'futures';
   }
 
+  /** True for a perpetual contract of the market (not cash-settled, no expiry). */
+  isPerpetual(symbol: string): boolean {
+    const info = this.market.symbols[symbol];
+    return info?.type === 'futures' && info.contract_type !== 'cash_settled' && info.expiry === null;
+  }
+
   /** The futures contract codes, sorted. */
   get symbols(): string[] {
     return Object.keys(this.market.symbols).filter((s) => this.has(s)).sort();

@@ -3,7 +3,7 @@ import type { RecordedFrame } from '../recording/recording-format.js';
 import { RecordingReader } from '../recording/recording-reader.js';
 import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { readFrameBatches } from '../recording/frame-batches.js';
-import { shiftFrameTimes } from './frame-time-shift.js';
+import { shiftFrameTimes, shiftTradeTimes } from './frame-time-shift.js';
 import { readMarketBatches, type FeedFrame } from './market-batches.js';
 import type { MarketSource } from './sandbox-config.js';
 
@@ -15,6 +15,11 @@ export interface MarketFeedOptions {
   readonly loop: boolean;
   /** Called with every `ws/public` frame at its (scaled) time. */
   readonly onFrame: (frame: FeedFrame) => void;
+  /**
+   * Called with every recorded `rest` frame (a recorded answer, such as polled futures info) at its
+   * (scaled) time, as recorded, with the shift its times take; such frames are skipped without it.
+   */
+  readonly onRestFrame?: (frame: RecordedFrame, shiftMs: number) => void;
   /**
    * Decodes a recording's book and trades lines from their bytes (frames then carry the message
    * as recorded); used while no time shift applies (a shift rewrites every message).
@@ -30,6 +35,10 @@ export interface MarketFeedOptions {
    * market back instead of losing frames or filling memory). Default: always ready.
    */
   readonly ready?: () => Promise<void> | undefined;
+  /** Awaited before each frame, with its (shifted) time: a lockstep replay's clock. */
+  readonly beforeFrame?: (t: number) => Promise<void>;
+  /** Awaited once the source has been replayed to its end (not when stopped). */
+  readonly afterLast?: () => Promise<void>;
 }
 
 const STOPPED_STEP: IteratorResult<readonly FeedFrame[]> = { done: true, value: undefined };
@@ -98,7 +107,7 @@ export class MarketFeed {
 
   /** Replays; resolves at the end of the source (never while looping, until stopped). */
   async run(): Promise<void> {
-    const { speed, onFrame, ready } = this.options;
+    const { speed, onFrame, onRestFrame, ready } = this.options;
     const baseShift = this.options.shiftMs ?? 0;
     let lapShift = 0;
     let lastT: number | undefined;
@@ -115,7 +124,8 @@ export class MarketFeed {
         }
         if (step.done === true) break;
         for (const frame of step.value) {
-          if (frame.src !== 'ws/public') continue;
+          const rest = frame.src === 'rest' && onRestFrame !== undefined;
+          if (frame.src !== 'ws/public' && !rest) continue;
           lapStart ??= frame.t;
           if (lastT !== undefined && firstT === undefined && lapStart + lapShift <= lastT) lapShift = lastT - lapStart + 1;
           firstT ??= frame.t;
@@ -125,10 +135,16 @@ export class MarketFeed {
             if (this.stopped) return;
           }
           const shift = baseShift + lapShift;
+          if (this.options.beforeFrame !== undefined) {
+            await this.untilStopped(this.options.beforeFrame(frame.t + shift), undefined);
+            if (this.stopped) return;
+          }
           lastT = frame.t + lapShift;
-          if (shift === 0) onFrame(frame);
+          if (rest) onRestFrame({ t: frame.t + shift, src: frame.src, msg: frame.msg }, shift);
+          else if (shift === 0) onFrame(frame);
           else if (frame.text === undefined) onFrame(shiftFrameTimes(frame, shift));
-          else onFrame({ ...frame, t: frame.t + shift }); // a loop's later lap of a decoded frame: the market's clock only
+          // A loop's later lap of a decoded frame: the market's clock, and the trades' times the venue matches by.
+          else onFrame({ ...frame, t: frame.t + shift, events: shiftTradeTimes(frame.events, shift) });
         }
         if (!Number.isFinite(speed)) {
           // Between batches: let sockets and timers run, and wait for slow readers.
@@ -139,6 +155,7 @@ export class MarketFeed {
         }
       }
     } while (this.options.loop && !this.stopped);
+    if (!this.stopped && this.options.afterLast !== undefined) await this.untilStopped(this.options.afterLast(), undefined);
   }
 
   /**

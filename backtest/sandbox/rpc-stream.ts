@@ -42,7 +42,12 @@ export interface RpcStreamOptions {
   readonly budget: RequestBudget;
   /** Delays between the client and the engine, both ways; none when absent. */
   readonly latency?: LatencyModel;
+  /** The time the latency model reads; default Date.now. */
   readonly now?: () => number;
+  /** Runs work `ms` later (default setTimeout; lockstep: in market time). */
+  readonly later?: (ms: number, work: () => void) => void;
+  /** Every request passes here before it is handled (lockstep: it waits for the market clock). */
+  readonly gate?: (run: () => void) => void;
 }
 
 /**
@@ -59,12 +64,14 @@ export class RpcStream {
   private readonly methods: Readonly<Record<string, StreamMethod>>;
   private readonly latency: LatencyModel | undefined;
   private readonly now: () => number;
+  private readonly later: (ms: number, work: () => void) => void;
 
   constructor(private readonly options: RpcStreamOptions) {
     this.auth = options.auth;
     this.methods = options.methods;
     this.latency = options.latency;
     this.now = options.now ?? Date.now;
+    this.later = options.later ?? ((ms, work) => void setTimeout(work, ms));
   }
 
   /** Connections of this stream (for venue events). */
@@ -76,7 +83,10 @@ export class RpcStream {
   accept(socket: WebSocket): void {
     const client: StreamClient = { socket, key: undefined, subscriptions: new Set() };
     this.clients.add(client);
-    socket.on('message', (data: RawData) => this.onRequest(client, data));
+    const gate = this.options.gate;
+    socket.on('message', gate === undefined
+      ? (data: RawData) => this.onRequest(client, data)
+      : (data: RawData) => gate(() => this.onRequest(client, data)));
     socket.on('close', () => this.clients.delete(client));
   }
 
@@ -130,7 +140,7 @@ export class RpcStream {
   private delayed(client: StreamClient, id: unknown, method: string, handler: StreamMethod, params: Record<string, unknown>): void {
     const latency = this.latency as LatencyModel;
     const kind = STREAM_LATENCY_KINDS[unprefixed(method)] ?? 'query';
-    setTimeout(() => {
+    this.later(latency.entryDelayMs(this.now(), kind), () => {
       let reply: () => void;
       try {
         const { result, after } = handler.handle(client, params);
@@ -141,8 +151,8 @@ export class RpcStream {
       } catch (error) {
         reply = () => this.replyError(client, id, error);
       }
-      setTimeout(reply, latency.responseDelayMs(this.now(), kind));
-    }, latency.entryDelayMs(this.now(), kind));
+      this.later(latency.responseDelayMs(this.now(), kind), reply);
+    });
   }
 
   private replyError(client: StreamClient, id: unknown, error: unknown): void {

@@ -103,6 +103,12 @@ export interface SandboxOptions {
    * Default false: the recorded times.
    */
   readonly shiftToNow?: boolean;
+  /**
+   * Lockstep replay (framework/live/lockstep-protocol.ts): a bot connected to the control channel
+   * drives the market clock; the trading stream's requests and the latency run in market time.
+   * Implies the recorded times (no shift) and replays as fast as the bot goes. Default false.
+   */
+  readonly lockstep?: boolean;
 }
 
 /** A key as the server keeps it. */

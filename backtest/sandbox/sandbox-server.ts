@@ -11,11 +11,15 @@ import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { Venue, VenueEvent } from '../venue/venue-types.js';
 import { accountRoutes } from './account-routes.js';
 import { FaultInjector } from './fault-injector.js';
-import type { FuturesScope } from './futures-scope.js';
+import type { FuturesMarketData } from './futures-market-data.js';
+import { futuresVenueOf, type FuturesScope } from './futures-scope.js';
 import { futuresSection } from './futures-section.js';
 import { marginSection } from './margin-section.js';
 import { MARGIN_BALANCE_SUBSCRIPTION, MARGIN_ORDERS_SUBSCRIPTION } from './margin-stream-methods.js';
 import { FUTURES_BALANCE_SUBSCRIPTION, FUTURES_ORDERS_SUBSCRIPTION } from './futures-stream-methods.js';
+import { liquidationReport } from './liquidation-report.js';
+import { recordedFuturesInfo } from './recorded-futures-info.js';
+import type { RecordedFrame } from '../recording/recording-format.js';
 import type { DecodedMarketFrame, FeedFrame } from './market-batches.js';
 import { MarketFeed } from './market-feed.js';
 import { MarketState } from './market-state.js';
@@ -32,9 +36,14 @@ import {
 } from './stream-methods.js';
 import type { WireTrade } from './trade-aggregates.js';
 import { TransactionLog } from './transaction-log.js';
+import { LockstepDriver, countSentOn } from './lockstep-driver.js';
+import { LOCKSTEP_PATH } from '../../framework/live/lockstep-protocol.js';
 import { send } from './ws-protocol.js';
 
 const WS_PATHS = { '/api/3/ws/public': 'public', '/api/3/ws/trading': 'trading', '/api/3/ws/wallet': 'wallet' } as const;
+
+/** Request budgets of a lockstep replay: the market goes as fast as the bot, a backtest has none. */
+const LOCKSTEP_RATE_LIMIT = 1_000_000_000;
 
 /**
  * A local Exchange API v3 over the simulated venue: REST (`/api/3/...`) and the three WebSocket
@@ -66,7 +75,7 @@ export class SandboxServer {
     readonly venue: Venue,
     private readonly parts: {
       market: MarketState; hub: PublicStreamHub; trading: RpcStream; wallet: RpcStream; feed: MarketFeed; delivery: ReportDelivery;
-      faults: FaultInjector; futures: FuturesScope;
+      faults: FaultInjector; futures: FuturesScope; futuresData: FuturesMarketData; lockstep?: LockstepDriver;
     },
     /** What every served time adds to the recorded one (`shiftToNow`); 0 when times are the recorded ones. */
     readonly timeShiftMs = 0,
@@ -80,7 +89,10 @@ export class SandboxServer {
 
   /** Validates `options`, starts listening and (unless paused) replaying. */
   static async start(input: SandboxOptions): Promise<SandboxServer> {
-    const options = resolveSandboxOptions(input);
+    const lockstep = input.lockstep === true;
+    const options = resolveSandboxOptions(lockstep
+      ? { ...input, speed: Infinity, rateLimits: { publicPerSecond: LOCKSTEP_RATE_LIMIT, tradingPerSecond: LOCKSTEP_RATE_LIMIT, otherPerSecond: LOCKSTEP_RATE_LIMIT } }
+      : input);
     const now = input.now ?? Date.now;
     const faults = new FaultInjector(input.faults ?? {}, options.seed);
     const symbols = await MarketFeed.symbols(input.market);
@@ -91,18 +103,25 @@ export class SandboxServer {
     let route: (event: VenueEvent) => void = () => undefined;
     const venue = input.venue({ symbols, accounts: options.accounts, onEvent: (event) => route(event) });
     const firstFrameAt = await MarketFeed.startTime(input.market, now);
-    const timeShiftMs = input.shiftToNow === true ? Math.floor(now()) - Math.floor(firstFrameAt) : 0;
+    const timeShiftMs = input.shiftToNow === true && !lockstep ? Math.floor(now()) - Math.floor(firstFrameAt) : 0;
     venue.advanceTo(firstFrameAt + timeShiftMs);
+    const driver = lockstep ? new LockstepDriver(firstFrameAt, (time) => venue.advanceTo(time)) : undefined;
     const budget = new RequestBudget(now, options.rateLimits);
     const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
     hub.markRecorded(await MarketFeed.recordedChannels(input.market));
-    const futures = futuresSection(venue, market);
+    const futures = futuresSection(venue, market, driver === undefined ? now : () => driver.time);
     const margin = marginSection(venue, market);
-    const trading = new RpcStream({ auth, methods: { ...tradingMethods(venue, market), ...futures.methods, ...margin.methods }, budget, latency: input.latency, now });
+    const trading = new RpcStream({
+      auth, methods: { ...tradingMethods(venue, market), ...futures.methods, ...margin.methods }, budget,
+      ...(driver === undefined
+        ? { now, latency: input.latency }
+        : { now: () => driver.time, latency: driver.latency(input.latency), later: (ms, work) => driver.hold(ms, work), gate: (run) => driver.gate(run) }),
+    });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
       routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futures.routes, ...margin.routes], auth, faults, budget, now,
-      latency: input.latency,
+      // Lockstep: REST (start-up reads, a summary) answers at once; the trading stream carries the latency in market time.
+      latency: driver === undefined ? input.latency : undefined,
     });
     const http = createServer((req, res) => void rest.handle(req, res));
     http.keepAliveTimeout = 30_000;
@@ -110,13 +129,15 @@ export class SandboxServer {
     const holder: { server?: SandboxServer } = {};
     const feed = new MarketFeed({
       source: input.market, speed: options.speed, loop: options.loop, shiftMs: timeShiftMs, decoder: lineDecoder(symbols), onFrame: (f) => holder.server?.onFrame(f),
+      onRestFrame: (f, shift) => holder.server?.onRestFrame(f, shift),
       ready: () => hub.whenDrained(),
+      ...(driver === undefined ? {} : { beforeFrame: (t: number) => driver.beforeFrame(t), afterLast: () => driver.finish() }),
     });
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
       http.listen(options.port, options.host, () => resolve());
     });
-    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults, futures: futures.scope }, timeShiftMs);
+    const s = new SandboxServer(http, wss, options, venue, { market, hub, trading, wallet, feed, delivery, faults, futures: futures.scope, futuresData: futures.data, lockstep: driver }, timeShiftMs);
     holder.server = s;
     route = (event) => s.onVenueEvent(event);
     transactions.onTransaction((account, tx) => {
@@ -127,7 +148,12 @@ export class SandboxServer {
       }
     });
     http.on('upgrade', (req: IncomingMessage, socket, head) => {
-      const kind = WS_PATHS[new URL(req.url ?? '/', 'http://localhost').pathname as keyof typeof WS_PATHS];
+      const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+      if (driver !== undefined && pathname === LOCKSTEP_PATH && isLoopback(req.socket.remoteAddress)) {
+        wss.handleUpgrade(req, socket, head, (ws) => driver.accept(ws));
+        return;
+      }
+      const kind = WS_PATHS[pathname as keyof typeof WS_PATHS];
       if (kind === undefined) {
         socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
         return;
@@ -155,9 +181,15 @@ export class SandboxServer {
     return this.lastSeen.size;
   }
 
+  /** The lockstep driver of a server started with `lockstep: true`. */
+  get lockstep(): LockstepDriver | undefined {
+    return this.parts.lockstep;
+  }
+
   /** Stops the market, closes every connection and the listener. */
   async close(): Promise<void> {
     this.parts.feed.stop();
+    this.parts.lockstep?.close();
     this.release();
     for (const timer of this.timers) clearInterval(timer);
     this.parts.delivery.close();
@@ -178,6 +210,8 @@ export class SandboxServer {
     ws.on('pong', seen);
     ws.on('close', () => this.lastSeen.delete(ws));
     ws.on('error', () => ws.terminate());
+    const lockstep = this.parts.lockstep;
+    if (lockstep !== undefined && kind !== 'wallet') countSentOn(ws, kind === 'public' ? lockstep.publicSent : lockstep.tradingSent);
     if (kind === 'public') this.parts.hub.accept(ws, transport, address);
     else (kind === 'trading' ? this.parts.trading : this.parts.wallet).accept(ws);
   }
@@ -226,6 +260,23 @@ export class SandboxServer {
     }
   }
 
+  /**
+   * A recorded REST answer: futures info (`GET /api/3/public/futures/info`) moves the venue's marks,
+   * funding and settlement prices, as in a backtest, and becomes the public futures market data.
+   * Other answers are not market data; a body the parser refuses is counted and skipped.
+   */
+  private onRestFrame(frame: RecordedFrame, shiftMs: number): void {
+    const body = recordedFuturesInfo(frame.msg, shiftMs);
+    if (body === undefined) return;
+    try {
+      futuresVenueOf(this.venue)?.applyFuturesInfo(body, frame.t);
+      this.parts.futuresData.onRecordedInfo(body, frame.t);
+      this.framesServed++;
+    } catch {
+      this.frameErrors++;
+    }
+  }
+
   /** {@link onFrame} for a book or trades line decoded from its bytes (no message object). */
   private onDecodedFrame(frame: DecodedMarketFrame): void {
     try {
@@ -262,8 +313,12 @@ export class SandboxServer {
       const frame = { jsonrpc: '2.0', method: 'margin_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, MARGIN_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
     } else if (event.kind === 'futures') {
+      if (event.positions.length > 0) this.parts.futuresData.onPositionsChanged(event.positions.map((p) => p.symbol), this.venue.now());
       const frame = { jsonrpc: '2.0', method: 'futures_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, FUTURES_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
+    } else if (event.kind === 'liquidation') {
+      const frame = { jsonrpc: '2.0', method: 'futures_order', params: liquidationReport(event.liquidation) };
+      for (const c of targets(this.parts.trading, FUTURES_ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
     } else if (event.kind === 'balance') {
       const frame = { jsonrpc: '2.0', method: 'spot_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, SPOT_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
@@ -274,6 +329,10 @@ export class SandboxServer {
   }
 }
 
+
+function isLoopback(address: string | undefined): boolean {
+  return address === '127.0.0.1' || address === '::1' || address === '::ffff:127.0.0.1';
+}
 
 /** Decodes the book and trades lines of the symbols the recording's header describes (none: every line is parsed). */
 function lineDecoder(symbols: Readonly<Record<string, SymbolInfo>>): MarketLineDecoder | undefined {

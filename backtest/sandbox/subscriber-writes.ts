@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import { noteSent } from './lockstep-driver.js';
 
 /** A subscriber as {@link SubscriberWrites} sees it: its WebSocket and the socket under it. */
 export interface Subscriber {
@@ -37,6 +38,7 @@ export class SubscriberWrites {
 
   /** Queues `message` for `subscriber`: it leaves, in order, when the current task ends. */
   send(subscriber: Subscriber, message: OutgoingMessage): void {
+    noteSent(subscriber.socket);
     let queue = this.pending.get(subscriber);
     if (queue === undefined) this.pending.set(subscriber, (queue = []));
     queue.push(message);

@@ -1,5 +1,6 @@
 import type { WebSocket } from 'ws';
 import { EXCHANGE_ERRORS } from '../../framework/exchange/errors.js';
+import { noteSent } from './lockstep-driver.js';
 
 /**
  * Replies as the real API v3 stream sends them: `jsonrpc` is set, and `id` is present only when the
@@ -32,6 +33,7 @@ export function errorText(id: unknown, code: number, description = ''): string {
  */
 export function send(socket: WebSocket, frame: unknown): void {
   if (socket.readyState !== socket.OPEN) return;
+  noteSent(socket);
   if (typeof frame === 'string') socket.send(frame);
   else if (Buffer.isBuffer(frame)) socket.send(frame, { binary: false });
   else socket.send(JSON.stringify(frame));

@@ -98,6 +98,14 @@ export class Ledger {
     if (p.available.isNegative()) throw new LedgerInvariantError(`spot ${currency} of ${account} would go negative`);
   }
 
+  /** Adds (negative: takes) to the wallet's available funds (transfers). */
+  creditWallet(account: AccountId, currency: string, amount: Decimal): void {
+    if (amount.isZero()) return;
+    const p = this.pocket('wallet', account, currency);
+    p.available = p.available.plus(amount);
+    if (p.available.isNegative()) throw new LedgerInvariantError(`wallet ${currency} of ${account} would go negative`);
+  }
+
   /** Takes from reserved funds (the spending side of an execution). */
   spendReserved(account: AccountId, currency: string, amount: Decimal): void {
     if (amount.isZero()) return;

@@ -54,7 +54,7 @@ export function applyMarketEvents(engine: VenueEngine, events: readonly MarketEv
     const ticks = event.trades;
     for (let j = 0; j < ticks.length; j++) {
       const t = ticks[j] as TradeTick;
-      trades.push({ priceTicks: ticksOf(instrument, t.price), lots: lotsOf(instrument, t.quantity), side: t.side });
+      trades.push({ priceTicks: ticksOf(instrument, t.price), lots: lotsOf(instrument, t.quantity), side: t.side, time: t.timestamp });
     }
     settleAll(engine, market.applyTrades(trades));
     checkTriggers(engine, event.symbol);

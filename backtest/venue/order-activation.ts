@@ -39,7 +39,7 @@ export function activate(engine: VenueEngine, order: OrderRecord): void {
     afterClose(engine, order);
     return;
   }
-  market.rest(order.key, order.side, limit, remainingLots(order));
+  market.rest(order.key, order.side, limit, remainingLots(order), engine.time);
   order.resting = true;
 }
 

@@ -19,6 +19,7 @@ import { isActive, toOrder, type OrderRecord } from './order-state.js';
 import { invalid, validateNewOrder, type ValidationContext } from './order-validation.js';
 import { VenueEngine } from './venue-engine.js';
 import { activeOrdersOf } from './active-orders.js';
+import { moveFunds } from './funds-transfer.js';
 import { liquidateIfDue } from './futures/liquidation.js';
 import { SimulatedFuturesVenue } from './futures/simulated-futures-venue.js';
 import type { FuturesVenueOptions } from './futures/futures-terms.js';
@@ -227,9 +228,7 @@ export class SimulatedVenue implements Venue {
     if (source === destination) throw invalid('destination must differ from source');
     if (!this.currencies.has(currency)) throw new VenueRejection(ErrorCode.CurrencyNotFound, `currency ${currency} is not known`);
     if (typeof amount !== 'string' || !isDecimalString(amount) || !new Decimal(amount).greaterThan(0)) throw invalid('amount must be a positive number');
-    if (!this.engine.ledger.move(account, currency, new Decimal(amount), source, destination)) {
-      throw new VenueRejection(ErrorCode.InsufficientFunds, `not enough ${currency} available in ${source}`);
-    }
+    moveFunds(this.engine, account, currency, new Decimal(amount), source, destination);
     this.engine.commit();
     return this.engine.ids.nextTransferId();
   }

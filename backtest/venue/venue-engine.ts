@@ -21,6 +21,7 @@ import { MarkPrices } from './futures/mark-prices.js';
 import { emitPositionChanges } from './futures/position-events.js';
 import { parsePocketKey, type PositionBook } from './futures/position-book.js';
 import { FundingSchedule } from './futures/funding.js';
+import type { MarginFundsPort } from './funds-transfer.js';
 import { ContractExpiry } from './futures/contract-expiry.js';
 import { PositionHistory } from './futures/position-history.js';
 import { LiquidationGate, type LiquidationRecord } from './futures/liquidation.js';
@@ -81,6 +82,11 @@ export class VenueEngine {
   readonly liquidations: LiquidationRecord[] = [];
   /** What the insurance fund paid per currency to cover liquidation deficits. */
   readonly insurancePaid = new Map<string, Decimal>();
+  /**
+   * The isolated margin accounts' side of transfers (`funds-transfer.ts`): set by the margin
+   * accounts when the venue has them; until then a transfer to or from margin is refused.
+   */
+  marginFunds: MarginFundsPort | undefined = undefined;
   private nextKey = 1;
   private readonly dirty = new Map<string, { account: AccountId; currency: string }>();
 

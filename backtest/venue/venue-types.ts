@@ -104,6 +104,9 @@ export interface LiquidationRecord {
   readonly symbol: string;
   readonly time: number;
   readonly positionId: string;
+  /** The closing execution's trade id and the venue's order id (its trade history record). */
+  readonly tradeId: string;
+  readonly orderId: string;
   /** Signed quantity closed. */
   readonly quantity: Decimal;
   /** The mark price the position closed at. */

@@ -67,8 +67,12 @@ export interface BotConfig {
     /** At stop, the wait for answers of requests in flight, ms; absent: the kernel's default. */
     readonly shutdownTimeoutMs?: number;
   };
-  /** `dir` is absolute. */
-  readonly journal: { readonly dir: string };
+  /**
+   * `dir` is absolute. `durable: false` (set by paper runs, not by a config file) writes records
+   * without fsync: a simulated exchange's journal needs no protection from an operating-system
+   * crash, and a lockstep replay would otherwise wait on the disk for every order.
+   */
+  readonly journal: { readonly dir: string; readonly durable?: boolean };
   /** `file` is absolute. */
   readonly logging: { readonly level: LogLevel; readonly file?: string; readonly console: 'pretty' | 'json' | 'off' };
   readonly status: { readonly intervalMs: number };
@@ -76,6 +80,8 @@ export interface BotConfig {
     /** Absolute path of the replayed recording; absent: the sandbox's synthetic market. */
     readonly recording?: string;
     readonly speed: number;
+    /** Lockstep replay: the bot's idleness, not the wall clock, releases the next frame (framework/live/lockstep-protocol.ts). */
+    readonly lockstep: boolean;
     readonly balances: Balances;
     /** The sandbox's order latency. */
     readonly latency: LatencySpec;

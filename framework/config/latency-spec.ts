@@ -17,6 +17,15 @@ export type LatencySpec =
   | { readonly kind: 'recorded'; readonly file: string };
 
 /**
+ * The order latency of a backtest and of paper mode when none is configured: 1 ms from the bot to
+ * the matching engine and 1 ms back, what a bot hosted in the exchange's region sees (NautilusTrader
+ * models the same 1 ms by default). Zero would be optimistic: an order would reach the book in the
+ * very instant of the frame that caused it, ahead of every other participant's reaction. A bot
+ * further away should set its own figure, or replay what its live runs recorded (`*.latency.jsonl`).
+ */
+export const DEFAULT_ORDER_LATENCY: LatencySpec = Object.freeze({ kind: 'constant', entryMs: 1, responseMs: 1 });
+
+/**
  * Reads a latency as written in a config or on the command line:
  *
  * - a number, or its text (`0.25`): both legs;

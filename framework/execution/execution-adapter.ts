@@ -5,6 +5,7 @@ import type {
   CancelAllIntent, CancelIntent, ClosePositionIntent, Intent, OrderListIntent, OrderSpec, PlaceIntent, ReplaceIntent,
 } from '../model/intent.js';
 import type { Decimal } from '../model/decimal.js';
+import type { DecisionFrame } from '../model/decision-frame.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { Order } from '../model/resources/order.js';
 import type { StrategyReport } from '../model/strategy-report.js';
@@ -62,6 +63,8 @@ export interface ExecutionAdapterOptions {
   /** Currencies of a symbol, for the strategies' currency flows. */
   readonly currencies?: CurrencyLookup;
   readonly recovery?: Partial<RecoveryOptions>;
+  /** The market frame behind a decision made now (the strategy engine's); stamped on every order sent. */
+  readonly decisionFrame?: () => DecisionFrame | undefined;
   /** Told of every order before its request is sent (the journal writes it down first). */
   readonly onTrack?: (info: TrackedOrderInfo) => void;
   /** Told of every order the reconciliation adopts (found open, tracked by nobody). */
@@ -315,6 +318,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const tracker = this.track({
       clientOrderId: newId, intentId: intent.intentId, strategyId: intent.strategyId, symbol: old.info.symbol, side: old.info.side,
       quantity: intent.quantity, orderListId: old.info.orderListId, replaces: old.clientOrderId, sentAt: this.options.clock.now(),
+      type: old.info.type, price: intent.price ?? old.info.price, ...this.decidedOn(),
     });
     tracker.inherit(old);
     tracker.inFlight = true;
@@ -432,7 +436,14 @@ export class ExecutionAdapter implements IntentExecutor {
     return this.track({
       clientOrderId: request.client_order_id, intentId: intent.intentId, strategyId: intent.strategyId, symbol: request.symbol,
       side: request.side, quantity: request.quantity, orderListId, leg, sentAt: this.options.clock.now(),
+      type: request.type, price: request.price, ...this.decidedOn(),
     });
+  }
+
+  /** The decision frame of an order sent now, as a field to spread (none when unknown). */
+  private decidedOn(): { readonly decidedOn?: DecisionFrame } {
+    const frame = this.options.decisionFrame?.();
+    return frame === undefined ? {} : { decidedOn: frame };
   }
 
   /** Tracks an order about to be sent; `info` is the caller's own new object, stamped with the send time. */

@@ -1,4 +1,5 @@
 import { ZERO, type Decimal } from '../model/decimal.js';
+import type { DecisionFrame } from '../model/decision-frame.js';
 import type { Side } from '../model/instrument.js';
 import type { Order, OrderStatus } from '../model/resources/order.js';
 import type { OrderReport } from '../model/stream/order-report.js';
@@ -68,6 +69,11 @@ export interface TrackedOrderInfo {
    * this time, so a reconciliation can find it in the history by time range.
    */
   readonly sentAt?: number;
+  /** The order's type and limit price as sent (absent for adopted orders and market orders' price). */
+  readonly type?: string;
+  readonly price?: Decimal;
+  /** The market frame behind the decision that made the order (absent: unknown, e.g. adopted). */
+  readonly decidedOn?: DecisionFrame;
 }
 
 /** Why a pending order ended without the exchange ever holding it. */

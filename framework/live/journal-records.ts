@@ -1,6 +1,7 @@
 import type { ClientOrderIdState } from '../execution/client-order-ids.js';
 import type { OrderFill, OrderTracker, TrackedOrderInfo } from '../execution/order-tracker.js';
 import { Decimal, ZERO, toWire } from '../model/decimal.js';
+import type { DecisionFrame } from '../model/decision-frame.js';
 import type { Side } from '../model/instrument.js';
 
 /**
@@ -16,6 +17,8 @@ export type JournalRecord =
   | {
     k: 'order'; t: number; id: string; intent?: string; strategy?: string; symbol: string; side: Side; quantity: string; list?: string;
     leg?: number; replaces?: string; adopted?: boolean;
+    /** Type and limit price as sent; the market frame behind the decision (absent in journals from before they were written). */
+    type?: string; price?: string; frame?: JournaledFrame;
   }
   | { k: 'intent'; t: number; intent: string; kind: string; strategy: string; tag?: string }
   | { k: 'denied'; t: number; intent: string; check: string; reason: string }
@@ -25,6 +28,15 @@ export type JournalRecord =
   /** Written by compaction: counters the dropped lines held (today's client_order_id counter, intent numbers). */
   | { k: 'counters'; t: number; day?: string; counter?: number; intents: Record<string, number> }
   | { k: 'note'; t: number; event: string; [field: string]: unknown };
+
+/** A {@link DecisionFrame} as an order line carries it. */
+export interface JournaledFrame {
+  readonly symbol: string;
+  readonly receivedAt: number;
+  readonly exchangeTime?: number;
+  readonly sequence?: number;
+  readonly index: number;
+}
 
 /** One journaled order and what became of it. */
 export interface JournaledOrder {
@@ -62,7 +74,23 @@ export function orderRecord(info: TrackedOrderInfo, now: number): Extract<Journa
   return {
     k: 'order', t: info.sentAt ?? now, id: info.clientOrderId, intent: info.intentId, strategy: info.strategyId, symbol: info.symbol,
     side: info.side, quantity: toWire(info.quantity), list: info.orderListId, leg: info.leg, replaces: info.replaces,
-    adopted: info.sentAt === undefined ? true : undefined,
+    adopted: info.sentAt === undefined ? true : undefined, type: info.type, price: info.price === undefined ? undefined : toWire(info.price),
+    frame: info.decidedOn === undefined ? undefined : journaledFrame(info.decidedOn),
+  };
+}
+
+function journaledFrame(frame: DecisionFrame): JournaledFrame {
+  return { symbol: frame.symbol, receivedAt: frame.receivedAt, exchangeTime: frame.exchangeTime, sequence: frame.sequence, index: frame.index };
+}
+
+/** The decision frame of an order line; undefined when absent or not a frame (a journal from before frames). */
+function decisionFrame(frame: unknown): DecisionFrame | undefined {
+  if (typeof frame !== 'object' || frame === null) return undefined;
+  const { symbol, receivedAt, exchangeTime, sequence, index } = frame as Record<string, unknown>;
+  if (typeof symbol !== 'string' || typeof receivedAt !== 'number' || typeof index !== 'number') return undefined;
+  return {
+    symbol, receivedAt, index,
+    ...(typeof exchangeTime === 'number' ? { exchangeTime } : {}), ...(typeof sequence === 'number' ? { sequence } : {}),
   };
 }
 
@@ -83,6 +111,9 @@ export function applyRecord(orders: Map<string, JournaledOrder>, record: Journal
           clientOrderId: record.id, intentId: record.intent, strategyId: record.strategy, symbol: record.symbol, side: record.side,
           quantity: new Decimal(record.quantity), orderListId: record.list, leg: record.leg, replaces: record.replaces,
           sentAt: record.adopted === true ? undefined : record.t,
+          ...(record.type === undefined ? {} : { type: record.type }),
+          ...(record.price === undefined ? {} : { price: new Decimal(record.price) }),
+          ...(record.frame === undefined ? {} : optional('decidedOn', decisionFrame(record.frame))),
         },
         fills: [], finished: false,
       });
@@ -105,6 +136,10 @@ export function applyRecord(orders: Map<string, JournaledOrder>, record: Journal
     }
     default:
   }
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
 /**

@@ -27,6 +27,12 @@ export interface JournalOptions {
   readonly botId: string;
   /** How often written records are fsynced (ms); 0 fsyncs every record. */
   readonly syncEveryMs?: number;
+  /**
+   * false: never fsync (records still leave with one `write(2)` each, so a killed process loses
+   * nothing); for journals of simulated exchanges, which an operating-system crash cannot hurt.
+   * Default true.
+   */
+  readonly durable?: boolean;
   readonly now: () => number;
 }
 
@@ -43,7 +49,8 @@ export interface JournalOptions {
  * Durability: each record is written with one `write(2)` as it happens, so a killed process loses
  * nothing it wrote; records reach the disk with an `fsync` (in the background, off the event loop)
  * every `syncEveryMs` (100 ms by default; 0: a blocking `fsync` after every record) and at close,
- * which bounds what an operating-system crash can lose.
+ * which bounds what an operating-system crash can lose. A journal that is not `durable` never
+ * fsyncs.
  */
 export class Journal implements KernelHooks {
   readonly file: string;
@@ -179,7 +186,7 @@ export class Journal implements KernelHooks {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timer = undefined;
     if (this.fd === undefined) return;
-    fsyncSync(this.fd);
+    if (this.options.durable !== false) fsyncSync(this.fd);
     closeSync(this.fd);
     this.fd = undefined;
   }
@@ -187,6 +194,7 @@ export class Journal implements KernelHooks {
   private write(record: JournalRecord): void {
     if (this.fd === undefined) return;
     writeSync(this.fd, `${JSON.stringify(record)}\n`);
+    if (this.options.durable === false) return;
     this.dirty = true;
     const every = this.options.syncEveryMs ?? 100;
     if (every <= 0) this.sync();

@@ -11,14 +11,16 @@ import { Instrument } from '../model/instrument.js';
 import { LatencyLog } from './latency-log.js';
 import { BotKernel, formatStatus } from '../runtime/bot-kernel.js';
 import type { LoadedStrategy } from '../runtime/plugin-loader.js';
-import { liveSchedulers } from '../runtime/runtime-ports.js';
+import type { RuntimeSchedulers } from '../runtime/runtime-ports.js';
 import type { Clock } from '../time/clock.js';
+import { MarketClock } from '../time/market-clock.js';
 import type { Journal } from './journal.js';
 import { finalAccount } from './final-account.js';
 import { retryStartStep } from './start-step.js';
 import { LiveMarketFeed } from './live-market-feed.js';
 import { TOKENS } from './tokens.js';
 import { TradeActivityLog, type TradeActivity } from './trade-activity-log.js';
+import { bothHooks, type RunObserver } from './run-observer.js';
 
 /** Seconds the bot waits for the trading stream and the first reconciliation. */
 const START_TIMEOUT_MS = 15_000;
@@ -71,6 +73,7 @@ export class LiveBot {
   constructor(
     @inject(TOKENS.Config) private readonly config: BotConfig,
     @inject(TOKENS.Clock) private readonly clock: Clock,
+    @inject(TOKENS.Schedulers) private readonly schedulers: RuntimeSchedulers,
     @inject(TOKENS.Logger) private readonly log: BotLogger,
     @inject(TOKENS.RestClient) private readonly rest: RestClient,
     @inject(TOKENS.PublicSession) private readonly publicSession: PublicSession,
@@ -100,9 +103,10 @@ export class LiveBot {
    * the bot just returns; while connecting or reconciling the start-up is abandoned (the strategy
    * never starts) and the shutdown runs as it would later: the answers of requests in flight are
    * awaited (`execution.shutdownTimeoutMs`), pending orders looked up, open orders canceled by
-   * policy, and one log line says what was canceled and what was left.
+   * policy, and one log line says what was canceled and what was left. An `observer` (a report
+   * folder) is told every event and, once the run has stopped, finishes before the connections close.
    */
-  async run(stop: Promise<unknown>): Promise<number> {
+  async run(stop: Promise<unknown>, observer?: RunObserver): Promise<number> {
     const logger = this.log.runtime;
     const { config } = this;
     let stopAsked = false;
@@ -131,17 +135,22 @@ export class LiveBot {
     if (recovered.skippedLines > 0) logger.log('warn', 'journal lines skipped (cut off by a crash)', { lines: recovered.skippedLines });
     const compaction = this.journal.open();
     if (compaction !== undefined) logger.log(compaction.failed === undefined ? 'info' : 'warn', 'journal compacted', { ...compaction });
-    const activityLog = (this.activityLog = new TradeActivityLog(logger, this.journal));
-    const feed = new LiveMarketFeed({ session: this.publicSession, instruments, candles: config.strategy.candles, logger });
+    const activityLog = (this.activityLog = new TradeActivityLog(logger, observer === undefined ? this.journal : bothHooks(this.journal, observer)));
+    const clock = this.clock;
+    const feed = new LiveMarketFeed({
+      session: this.publicSession, instruments, candles: config.strategy.candles, logger,
+      onExchangeTime: clock instanceof MarketClock ? (time) => clock.observe(time) : undefined,
+    });
     const latencyLog = new LatencyLog(path.join(config.journal.dir, `${config.bot.id}.latency.jsonl`));
     const kernel = new BotKernel({
       botId: config.bot.id, strategyId: this.strategy.plugin.name, plugin: this.strategy.plugin, params: this.strategy.params, instruments,
-      market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: liveSchedulers(),
+      market: { books$: feed.books$, market$: feed.market$ }, venue: this.venue, clock: this.clock, schedulers: this.schedulers,
       risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
       hooks: activityLog, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
       shutdownTimeoutMs: config.execution.shutdownTimeoutMs, onLatency: (sample) => latencyLog.record(sample), leverage: config.bot.leverage,
     });
     this.kernel = kernel;
+    observer?.attach?.(kernel, instruments);
     kernel.restore(recovered.orders);
     if (stopAsked) kernel.requestStop();
     let statusTimer: NodeJS.Timeout | undefined;
@@ -181,6 +190,7 @@ export class LiveBot {
         });
       }
       logger.log('info', formatStatus(kernel.status()));
+      await (async () => observer?.finish?.(kernel))().catch((error: unknown) => logger.log('error', 'writing the run\'s report failed', { error: String(error) }));
       this.journal.close();
       await latencyLog.close();
       await feed.close();

@@ -9,7 +9,9 @@ import type { PublicSession } from '../exchange/ws/public-session.js';
 import type { TradingSession } from '../exchange/ws/trading-session.js';
 import type { BotLogger } from '../log/logger.js';
 import type { LoadedStrategy } from '../runtime/plugin-loader.js';
-import { LiveClock, type Clock } from '../time/clock.js';
+import { liveSchedulers, type RuntimeSchedulers } from '../runtime/runtime-ports.js';
+import type { Clock } from '../time/clock.js';
+import { MarketClock } from '../time/market-clock.js';
 import type { Journal } from './journal.js';
 import { LiveBot } from './live-bot.js';
 import {
@@ -21,6 +23,7 @@ import {
   LiveTradingSession,
   LiveVenuePort,
   type ExchangeEndpoints,
+  type StreamSocketHooks,
 } from './live-services.js';
 import { TOKENS } from './tokens.js';
 
@@ -33,7 +36,12 @@ export interface LiveContainerInput {
   readonly credentials: ApiCredentials;
   readonly logger: BotLogger;
   readonly strategy: LoadedStrategy;
+  /** The bot's clock; default a {@link MarketClock} started at the wall clock (live). */
   readonly clock?: Clock;
+  /** Where timers and the engine's drain run (default {@link liveSchedulers}; lockstep: the replay's virtual time). */
+  readonly schedulers?: RuntimeSchedulers;
+  /** Told of the public and trading streams' messages (a lockstep client counts them). */
+  readonly socketHooks?: StreamSocketHooks;
 }
 
 /**
@@ -53,7 +61,10 @@ export function createLiveContainer(input: LiveContainerInput): Container {
   };
   container.bind<BotConfig>(TOKENS.Config).toConstantValue(input.config);
   container.bind<ExchangeEndpoints>(TOKENS.Endpoints).toConstantValue(endpoints);
-  container.bind<Clock>(TOKENS.Clock).toConstantValue(input.clock ?? new LiveClock());
+  // Market time: the exchange's time of the frames received, running on with the wall clock between them.
+  container.bind<Clock>(TOKENS.Clock).toConstantValue(input.clock ?? new MarketClock({ start: Date.now() }));
+  container.bind<RuntimeSchedulers>(TOKENS.Schedulers).toConstantValue(input.schedulers ?? liveSchedulers());
+  container.bind<StreamSocketHooks>(TOKENS.SocketHooks).toConstantValue(input.socketHooks ?? {});
   container.bind<BotLogger>(TOKENS.Logger).toConstantValue(input.logger);
   container.bind<ApiCredentials>(TOKENS.Credentials).toConstantValue(input.credentials);
   container.bind<LoadedStrategy>(TOKENS.Strategy).toConstantValue(input.strategy);

@@ -1,4 +1,4 @@
-import { Subject, type Observable, type Subscription } from 'rxjs';
+import { Subject, tap, type Observable, type Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import { ORDER_BOOK_CHANNEL } from '../exchange/book/order-book-frame.js';
 import { OrderBookKeeper } from '../exchange/book/order-book-keeper.js';
@@ -17,6 +17,8 @@ export interface LiveMarketFeedOptions {
   readonly logger: RuntimeLogger;
   /** Called synchronously for every book frame applied (tick-to-intent measurements). */
   readonly onBookFrame?: (receivedAt: number) => void;
+  /** Told of the exchange time of every book frame and market event (the bot's market clock follows it). */
+  readonly onExchangeTime?: (exchangeTime: number) => void;
 }
 
 /**
@@ -43,8 +45,10 @@ export class LiveMarketFeed {
       },
     });
     this.books$ = this.bookSubject.asObservable();
-    this.market$ = options.session.marketEvents$;
+    const onExchangeTime = options.onExchangeTime;
+    this.market$ = onExchangeTime === undefined ? options.session.marketEvents$ : options.session.marketEvents$.pipe(tap((event) => onExchangeTime(event.exchangeTime)));
     this.owned.push(options.session.orderBookFrames$.subscribe((frame) => {
+      onExchangeTime?.(frame.exchangeTime);
       try {
         this.keeper.apply(frame);
         options.onBookFrame?.(frame.receivedAt);

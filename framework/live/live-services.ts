@@ -5,7 +5,7 @@ import type { ApiCredentials } from '../exchange/rest/credentials.js';
 import { RestClient } from '../exchange/rest/rest-client.js';
 import { RestTransport } from '../exchange/rest/rest-transport.js';
 import { PublicSession, type PublicSessionOptions } from '../exchange/ws/public-session.js';
-import { ReconnectingSocket } from '../exchange/ws/reconnecting-socket.js';
+import { ReconnectingSocket, type ReconnectingSocketOptions } from '../exchange/ws/reconnecting-socket.js';
 import { RpcConnection } from '../exchange/ws/rpc-connection.js';
 import { TradingSession } from '../exchange/ws/trading-session.js';
 import type { Clock } from '../time/clock.js';
@@ -22,6 +22,15 @@ export interface ExchangeEndpoints {
   readonly baseUrl: string;
   readonly publicStreamUrl: string;
   readonly tradingStreamUrl: string;
+}
+
+/** Message hooks of one stream's socket. */
+export type SocketHooks = Pick<ReconnectingSocketOptions, 'onSent' | 'onReceived'>;
+
+/** Message hooks of the public and trading streams' sockets (bound as a constant; none by default). */
+export interface StreamSocketHooks {
+  readonly public?: SocketHooks;
+  readonly trading?: SocketHooks;
 }
 
 /** The REST connection pool to the exchange, signing with the bot's key. */
@@ -43,8 +52,8 @@ export class LiveRestClient extends RestClient {
 /** The public market-data stream (not yet connected). */
 @injectable()
 export class LivePublicSession extends PublicSession {
-  constructor(@inject(TOKENS.Endpoints) endpoints: ExchangeEndpoints, @inject(TOKENS.Clock) clock: Clock) {
-    const options: PublicSessionOptions = { url: endpoints.publicStreamUrl, clock };
+  constructor(@inject(TOKENS.Endpoints) endpoints: ExchangeEndpoints, @inject(TOKENS.Clock) clock: Clock, @inject(TOKENS.SocketHooks) hooks: StreamSocketHooks) {
+    const options: PublicSessionOptions = { url: endpoints.publicStreamUrl, clock, ...hooks.public };
     super(new RpcConnection(new ReconnectingSocket(options), options));
   }
 }
@@ -56,8 +65,10 @@ export class LiveTradingSession extends TradingSession {
     @inject(TOKENS.Endpoints) endpoints: ExchangeEndpoints,
     @inject(TOKENS.Clock) clock: Clock,
     @inject(TOKENS.Credentials) credentials: ApiCredentials,
+    @inject(TOKENS.SocketHooks) hooks: StreamSocketHooks,
   ) {
-    super(TradingSession.connection({ url: endpoints.tradingStreamUrl, clock, credentials }), credentials);
+    // The login signs the wall clock (the exchange checks it against its own); the bot's clock is market time.
+    super(TradingSession.connection({ url: endpoints.tradingStreamUrl, clock, credentials, ...hooks.trading }), credentials, undefined, () => Date.now());
   }
 }
 
@@ -80,7 +91,7 @@ export class LiveVenuePort extends ClientVenuePort {
 @injectable()
 export class LiveJournal extends Journal {
   constructor(@inject(TOKENS.Config) config: BotConfig, @inject(TOKENS.Clock) clock: Clock) {
-    super({ dir: config.journal.dir, botId: config.bot.id, now: () => clock.now() });
+    super({ dir: config.journal.dir, botId: config.bot.id, now: () => clock.now(), durable: config.journal.durable });
   }
 }
 

@@ -2,6 +2,8 @@
 export const TOKENS = {
   Config: Symbol.for('tradeloop.Config'),
   Clock: Symbol.for('tradeloop.Clock'),
+  Schedulers: Symbol.for('tradeloop.Schedulers'),
+  SocketHooks: Symbol.for('tradeloop.SocketHooks'),
   Logger: Symbol.for('tradeloop.Logger'),
   Credentials: Symbol.for('tradeloop.Credentials'),
   Endpoints: Symbol.for('tradeloop.Endpoints'),

@@ -133,7 +133,7 @@ export class BotKernel {
     const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
     this.adapter = new ExecutionAdapter({
       venue: options.venue, gateway: options.gateway, onLatency: options.onLatency, leverage: options.leverage, finishedOrdersKept: options.finishedOrdersKept, symbols: options.instruments.map((i) => i.symbol), ids: this.ids, clock: options.clock, unknownOrders: options.unknownOrders,
-      adoptAs: options.strategyId, recovery: options.recovery, onTrack: hooks.onTrack?.bind(hooks), onAdopt: hooks.onAdopt?.bind(hooks), onFill: hooks.onFill?.bind(hooks), onOrderFinished: hooks.onOrderFinished?.bind(hooks),
+      adoptAs: options.strategyId, recovery: options.recovery, decisionFrame: () => this.engine.decisionFrame, onTrack: hooks.onTrack?.bind(hooks), onAdopt: hooks.onAdopt?.bind(hooks), onFill: hooks.onFill?.bind(hooks), onOrderFinished: hooks.onOrderFinished?.bind(hooks),
       currencies: (symbol) => {
         const info = bySymbol.get(symbol);
         return info === undefined ? undefined : { base: info.baseCurrency, quote: info.quoteCurrency, fee: info.info.fee_currency ?? info.quoteCurrency };

@@ -15,6 +15,7 @@ import type { IndicatorDeclaration, IndicatorValue } from './strategy-indicators
 import type { Intents, PositionView, Strategy } from './strategy.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { Decimal } from '../model/decimal.js';
+import type { DecisionFrame } from '../model/decision-frame.js';
 
 /**
  * What happens when a handler throws. `halt`: the strategy gets no more events, its timers are
@@ -102,6 +103,12 @@ export class StrategyEngine<Params = unknown> {
   private readonly haltCancelled = new Set<string>();
   /** The scheduled drain, one closure for the engine's life (a drain is scheduled per instant with events). */
   private readonly drainNow = (): void => this.drain();
+  /** The last market frame dispatched, kept as plain fields (no object per frame; see {@link decisionFrame}). */
+  private frameSymbol = '';
+  private frameReceivedAt = Number.NaN;
+  private frameExchangeTime = Number.NaN;
+  private frameSequence = -1;
+  private frameIndex = 0;
 
   constructor(private readonly options: StrategyEngineOptions<Params>) {
     if (options.strategyId.length === 0) throw new ValidationError('strategyId', 'must not be empty', options.strategyId);
@@ -136,6 +143,20 @@ export class StrategyEngine<Params = unknown> {
 
   get status(): EngineStatus {
     return this.currentStatus;
+  }
+
+  /**
+   * The market frame behind a decision made now: the frame whose handler runs, else the last one
+   * the strategy was shown (undefined before the first).
+   */
+  get decisionFrame(): DecisionFrame | undefined {
+    if (this.frameIndex === 0) return undefined;
+    return {
+      symbol: this.frameSymbol, receivedAt: this.frameReceivedAt,
+      ...(Number.isFinite(this.frameExchangeTime) ? { exchangeTime: this.frameExchangeTime } : {}),
+      ...(this.frameSequence >= 0 ? { sequence: this.frameSequence } : {}),
+      index: this.frameIndex,
+    };
   }
 
   /**
@@ -204,7 +225,7 @@ export class StrategyEngine<Params = unknown> {
         for (let i = 0; i < batch.length; i++) {
           const entry = batch[i]!;
           this.queue.settle(entry);
-          if (this.currentStatus === 'running') this.dispatch(entry.event);
+          if (this.currentStatus === 'running') this.dispatch(entry.event, entry.time);
           else if (this.currentStatus === 'halted' && entry.event.kind === 'report') this.afterHaltReport(entry.event);
           else this.stats.dropped++;
         }
@@ -214,7 +235,7 @@ export class StrategyEngine<Params = unknown> {
     }
   }
 
-  private dispatch(event: RuntimeEvent): void {
+  private dispatch(event: RuntimeEvent, arrivedAt: number): void {
     const { strategy } = this.options;
     const ctx = this.context;
     this.stats.dispatched++;
@@ -233,16 +254,21 @@ export class StrategyEngine<Params = unknown> {
           return;
         }
         this.state.setBook(book.symbol, book.book);
+        const received = book.book.receivedAt;
+        this.seeFrame(book.symbol, Number.isFinite(received) ? received : arrivedAt, book.book.exchangeTime, book.book.sequence);
         if (strategy.onBook !== undefined) this.run(() => strategy.onBook?.(ctx, book.symbol, book.book), 'onBook');
         return;
       }
       case 'trades':
+        this.seeFrame(event.event.symbol, event.event.receivedAt, event.event.exchangeTime, -1);
         if (strategy.onTrades !== undefined) this.run(() => strategy.onTrades?.(ctx, event.event), 'onTrades');
         return;
       case 'ticker':
+        this.seeFrame(event.event.symbol, event.event.receivedAt, event.event.exchangeTime, -1);
         if (strategy.onTicker !== undefined) this.run(() => strategy.onTicker?.(ctx, event.event), 'onTicker');
         return;
       case 'candle':
+        this.seeFrame(event.event.symbol, event.event.receivedAt, event.event.exchangeTime, -1);
         if (strategy.onCandle !== undefined) this.run(() => strategy.onCandle?.(ctx, event.event, event.closed), 'onCandle');
         return;
       case 'timer':
@@ -251,6 +277,14 @@ export class StrategyEngine<Params = unknown> {
         }
         return;
     }
+  }
+
+  private seeFrame(symbol: string, receivedAt: number, exchangeTime: number, sequence: number): void {
+    this.frameSymbol = symbol;
+    this.frameReceivedAt = receivedAt;
+    this.frameExchangeTime = exchangeTime;
+    this.frameSequence = sequence;
+    this.frameIndex++;
   }
 
   /**

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
 
-const COMMANDS = ['backtest', 'sweep', 'paper', 'live', 'demo', 'sandbox', 'record', 'import-candles'];
+const COMMANDS = ['backtest', 'sweep', 'paper', 'live', 'compare', 'demo', 'sandbox', 'record', 'import-candles'];
 
 /** Runs `tradeloop <argv>` in this process and captures what it printed. */
 async function tradeloop(...argv: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -42,9 +42,9 @@ describe('parseBotConfig', () => {
     expect(c.logging).toEqual({ level: 'info', console: 'pretty' });
     expect(c.status.intervalMs).toBe(30_000);
     expect(c.paper.recording).toBeUndefined();
-    expect([c.paper.speed, c.paper.latency, c.paper.seed, c.paper.faults]).toEqual([1, { kind: 'constant', entryMs: 0, responseMs: 0 }, 42, 'none']);
+    expect([c.paper.speed, c.paper.latency, c.paper.seed, c.paper.faults]).toEqual([1, { kind: 'constant', entryMs: 1, responseMs: 1 }, 42, 'none']);
     expect(c.paper.balances['USDT']?.toFixed()).toBe('10000');
-    expect([c.backtest.seed, c.backtest.latency, c.backtest.candleSlippageBps]).toEqual([1, { kind: 'constant', entryMs: 0, responseMs: 0 }, 5]);
+    expect([c.backtest.seed, c.backtest.latency, c.backtest.candleSlippageBps]).toEqual([1, { kind: 'constant', entryMs: 1, responseMs: 1 }, 5]);
     expect(c.backtest.balances['USDT']?.toFixed()).toBe('10000');
   });
 

@@ -20,10 +20,10 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function journal(syncEveryMs: number): Journal {
+function journal(syncEveryMs: number, durable?: boolean): Journal {
   const dir = mkdtempSync(path.join(tmpdir(), 'journal-sync-'));
   dirs.push(dir);
-  return new Journal({ dir, botId: 'b', syncEveryMs, now: () => 0 });
+  return new Journal({ dir, botId: 'b', syncEveryMs, now: () => 0, durable });
 }
 
 const order = { clientOrderId: 'b_19700101_1', intentId: 'i', strategyId: 's', symbol: 'BTCUSDT', side: 'buy' as const, quantity: dec('1') };
@@ -71,6 +71,20 @@ describe('Journal durability', () => {
     expect(fs.fsync).toHaveBeenCalledTimes(1);
     j.close();
     expect(fs.fsyncSync).toHaveBeenCalledTimes(1);
+  });
+
+  it('never fsyncs when not durable (a paper run\'s journal), yet writes every record at once', () => {
+    vi.useFakeTimers();
+    const j = journal(0, false);
+    j.open();
+    j.onTrack(order);
+    j.note('reconciled');
+    vi.advanceTimersByTime(1_000);
+    j.close();
+    expect(fs.fsyncSync).not.toHaveBeenCalled();
+    expect(fs.fsync).not.toHaveBeenCalled();
+    const kinds = fs.readFileSync(j.file, 'utf8').split('\n').filter((l) => l.length > 0).map((l) => (JSON.parse(l) as { k: string }).k);
+    expect(kinds).toEqual(['start', 'order', 'note']);
   });
 
   it('writes nothing before open and after close', () => {

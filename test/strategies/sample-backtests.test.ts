@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { RecordingReader } from '../../backtest/recording/recording-reader.js';
 import { runBacktest } from '../../backtest/replay/backtest-runner.js';
 import type { BacktestResult } from '../../backtest/report/backtest-result.js';
 import { loadBotConfig } from '../../framework/config/bot-config.js';
@@ -60,6 +61,29 @@ describe('example configs on the sample recording', () => {
     expect(result.fills.every((f) => f.liquidity === 'maker')).toBe(true);
     expect(positions(result).every((q) => q.abs().lessThanOrEqualTo(dec('0.05')))).toBe(true);
     expect(result.meta.futures?.liquidations).toEqual([]);
+    // The futures report: every fill's fee belongs to one of its positions, and margin was sampled.
+    const report = result.futures;
+    const fillFees = result.fills.reduce((sum, f) => sum.plus(f.fee), ZERO);
+    expect(report?.positions.reduce((sum, p) => sum.plus(p.fees), ZERO).toFixed()).toBe(fillFees.toFixed());
+    expect(report?.positions.length).toBeGreaterThan(0);
+    expect(report?.margin.length).toBeGreaterThan(1);
+    // The sample's one funding, at 00:00: the position then (its fills before) x the last recorded
+    // mark before it x the recorded rate, read from the recording itself; a long pays.
+    const funding = Date.UTC(2024, 0, 1);
+    let mark: Decimal | undefined;
+    let rate: Decimal | undefined;
+    for await (const frame of new RecordingReader(PERP_SAMPLE).frames()) {
+      if (frame.src !== 'rest' || frame.t >= funding) continue;
+      const info = (frame.msg as { body: Record<string, { mark_price: string; funding_rate: string }> }).body.BTCUSDT_PERP!;
+      mark = dec(info.mark_price);
+      rate = dec(info.funding_rate);
+    }
+    const held = result.fills.filter((f) => f.time < funding).reduce((q, f) => (f.side === 'buy' ? q.plus(f.quantity) : q.minus(f.quantity)), ZERO);
+    const amount = held.times(mark!).times(rate!);
+    const futures = result.meta.futures!;
+    expect([futures.fundingPaid.USDT?.toFixed(), futures.fundingReceived.USDT?.toFixed()])
+      .toEqual(amount.isZero() ? [undefined, undefined] : amount.isPositive() ? [amount.toFixed(), undefined] : [undefined, amount.abs().toFixed()]);
+    expect(amount.isZero()).toBe(false);
   }, 60_000);
 
   it('bracket: completes brackets, each entry followed by its exit', async () => {

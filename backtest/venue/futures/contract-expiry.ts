@@ -27,6 +27,11 @@ export class ContractExpiry {
     if (this.pending.has(symbol) || this.settlementPrices.has(symbol)) this.settlementPrices.set(symbol, price);
   }
 
+  /** The latest recorded settlement price estimate of a contract (undefined when none was recorded). */
+  settlementPriceOf(symbol: string): Decimal | undefined {
+    return this.settlementPrices.get(symbol);
+  }
+
   /** Earliest expiry not yet settled (Infinity when none). */
   earliest(): number {
     let min = Number.POSITIVE_INFINITY;

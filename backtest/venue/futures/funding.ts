@@ -2,9 +2,17 @@ import { Decimal, ZERO } from '../../../framework/model/decimal.js';
 import type { ClearingRecord } from '../../../framework/model/resources/clearing.js';
 import type { VenueEngine } from '../venue-engine.js';
 import type { AccountId } from '../venue-types.js';
+import { msToNanos } from './position-history.js';
 
 /** Default funding period: 8 hours (funding at 00:00, 08:00 and 16:00 UTC). */
 export const DEFAULT_FUNDING_INTERVAL_MS = 8 * 60 * 60 * 1000;
+
+/** One funding time of a perpetual that passed: when, the rate charged, and the funding time after it. */
+export interface FundingEvent {
+  readonly time: number;
+  readonly rate: Decimal;
+  readonly nextTime: number;
+}
 
 /**
  * Funding of perpetual contracts at the venue. Rules (the spec gives the rate's meaning, "percentage
@@ -23,6 +31,7 @@ export class FundingSchedule {
   private readonly next = new Map<string, number>();
   private readonly rates = new Map<string, Decimal>();
   private readonly records = new Map<AccountId, ClearingRecord[]>();
+  private readonly fundings = new Map<string, FundingEvent[]>();
   private readonly interval: number;
   private readonly defaultRate: Decimal;
 
@@ -45,6 +54,21 @@ export class FundingSchedule {
     if (nextFundingTime !== undefined && nextFundingTime > now) this.next.set(symbol, nextFundingTime);
   }
 
+  /** The rate the next funding of a perpetual will charge (latest recorded, else the default); undefined for other symbols. */
+  rateOf(symbol: string): Decimal | undefined {
+    return this.next.has(symbol) ? (this.rates.get(symbol) ?? this.defaultRate) : undefined;
+  }
+
+  /** The next funding time of a perpetual (UNIX ms); undefined for other symbols. */
+  nextTimeOf(symbol: string): number | undefined {
+    return this.next.get(symbol);
+  }
+
+  /** Every funding time that passed for a perpetual, oldest first, with the rate charged (paid or not). */
+  history(symbol: string): readonly FundingEvent[] {
+    return this.fundings.get(symbol) ?? [];
+  }
+
   /** The earliest funding time of any perpetual (Infinity without perpetuals). */
   earliest(): number {
     let min = Number.POSITIVE_INFINITY;
@@ -59,6 +83,7 @@ export class FundingSchedule {
         if (this.next.get(symbol) !== at) continue;
         this.next.set(symbol, Math.max(this.after(at), at + 1));
         if (at > engine.time) engine.time = at;
+        this.log(symbol, at);
         this.pay(engine, symbol, at);
       }
     }
@@ -67,6 +92,12 @@ export class FundingSchedule {
   /** Clearing records (funding payments) of an account, newest first. */
   clearing(account: AccountId): ClearingRecord[] {
     return [...(this.records.get(account) ?? [])].reverse();
+  }
+
+  private log(symbol: string, at: number): void {
+    let list = this.fundings.get(symbol);
+    if (list === undefined) this.fundings.set(symbol, (list = []));
+    list.push({ time: at, rate: this.rates.get(symbol) ?? this.defaultRate, nextTime: this.next.get(symbol) ?? at });
   }
 
   private pay(engine: VenueEngine, symbol: string, at: number): void {
@@ -91,7 +122,7 @@ export class FundingSchedule {
         this.records.set(account, list);
       }
       list.push({
-        timestamp: BigInt(at) * 1_000_000n,
+        timestamp: msToNanos(at),
         position_id: position.id,
         position_quantity: quantity,
         position_entry_value: futures.entryValue(account, symbol),

@@ -116,12 +116,13 @@ function liquidate(engine: VenueEngine, book: PositionBook, account: AccountId, 
     add(engine.feesCollected, currency, fee);
     add(engine.outsideFlows, currency, realized);
     const tradeId = engine.ids.nextTradeId();
+    const orderId = engine.ids.nextOrderId();
     engine.history.addTrade(account, {
-      id: tradeId, order_id: engine.ids.nextOrderId(), client_order_id: `liquidation-${position.id}`, symbol,
+      id: tradeId, order_id: orderId, client_order_id: `liquidation-${position.id}`, symbol,
       side: lots > 0 ? 'sell' : 'buy', quantity, price: mark, fee, timestamp: engine.time, taker: true,
       position_id: position.id, pnl: realized, liquidation: true,
     }, book.name === 'margin');
-    records.push({ account, symbol, time: engine.time, positionId: position.id, quantity: inst.lotsToDecimal(lots), price: mark, realized, fee, deficit: ZERO });
+    records.push({ account, symbol, time: engine.time, positionId: position.id, tradeId, orderId, quantity: inst.lotsToDecimal(lots), price: mark, realized, fee, deficit: ZERO });
   }
   const cash = futures.cash(account, pocket);
   const deficit = cash.isNegative() ? cash.negated() : ZERO;

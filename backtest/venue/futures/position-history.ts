@@ -6,6 +6,16 @@ import type { FuturesAccounts, FuturesPositionRecord } from './futures-accounts.
 const NS_PER_MS = 1_000_000n;
 
 /**
+ * UNIX nanoseconds of a venue time in ms, which may carry a fraction (frames' receive times do):
+ * whole ms and the fraction (to the nearest ns) are converted apart, so neither a fraction nor a
+ * product beyond 2^53 goes through BigInt.
+ */
+export function msToNanos(ms: number): bigint {
+  const whole = Math.floor(ms);
+  return BigInt(whole) * NS_PER_MS + BigInt(Math.round((ms - whole) * 1_000_000));
+}
+
+/**
  * Positions history of the futures accounts (`GET /api/3/futures/history/positions`): a record per
  * position that closed (`closed`, or `liquidated` when the venue forced it) and one per open
  * position (`active`). Records carry the position's id, symbol, quantity (0 once closed), realized
@@ -31,8 +41,8 @@ export class PositionHistory {
       quantity: ZERO,
       pnl: position.realized,
       leverage,
-      create_timestamp: BigInt(position.createdAt) * NS_PER_MS,
-      update_timestamp: BigInt(time) * NS_PER_MS,
+      create_timestamp: msToNanos(position.createdAt),
+      update_timestamp: msToNanos(time),
     });
   }
 
@@ -53,8 +63,8 @@ export class PositionHistory {
         margin: futures.positionMargin(account, p.symbol),
         pnl: p.realized,
         leverage: futures.leverage(account, p.symbol),
-        create_timestamp: BigInt(p.createdAt) * NS_PER_MS,
-        update_timestamp: BigInt(p.updatedAt) * NS_PER_MS,
+        create_timestamp: msToNanos(p.createdAt),
+        update_timestamp: msToNanos(p.updatedAt),
       };
     });
     return [...active, ...[...(this.closed.get(account) ?? [])].reverse()];

@@ -3,12 +3,22 @@ import type { TradingBalance } from '../../../framework/model/resources/balance.
 import type { ClearingRecord } from '../../../framework/model/resources/clearing.js';
 import { parseFuturesInfoMap } from '../../../framework/model/resources/futures-info.js';
 import type { AccountId } from '../venue-types.js';
+import type { FundingEvent } from './funding.js';
 import { PositionSection, type FuturesVenueHost } from './position-section.js';
 import { liquidateIfDue, type LiquidationRecord } from './liquidation.js';
 import type { FuturesTerms } from './futures-terms.js';
 import { futuresBalances } from './futures-views.js';
 
 export type { FuturesVenueHost } from './position-section.js';
+
+/** A futures account's margin in one currency at one moment (see `SimulatedFuturesVenue.marginUse`). */
+export interface MarginUse {
+  readonly marginBalance: DecimalValue;
+  readonly positionMargin: DecimalValue;
+  readonly orderMargin: DecimalValue;
+  readonly available: DecimalValue;
+  readonly notional: DecimalValue;
+}
 
 /**
  * The futures side of `SimulatedVenue` (`venue.futures`): the requests of document 001's futures
@@ -70,6 +80,60 @@ export class SimulatedFuturesVenue extends PositionSection {
   /** Current mark price of a symbol (see `MarkPrices`), undefined when none is known. */
   markPrice(symbol: string): DecimalValue | undefined {
     return this.host.engine.marks.markOf(symbol);
+  }
+
+  /** The funding a perpetual will charge next: its rate and time (undefined for a cash-settled contract or unknown symbol). */
+  nextFunding(symbol: string): { readonly rate: DecimalValue; readonly time: number } | undefined {
+    const funding = this.host.engine.funding;
+    const rate = funding.rateOf(symbol);
+    const time = funding.nextTimeOf(symbol);
+    return rate === undefined || time === undefined ? undefined : { rate, time };
+  }
+
+  /** Funding times of a perpetual that passed, oldest first, with their rates (see `FundingSchedule.history`). */
+  fundingHistory(symbol: string): readonly FundingEvent[] {
+    return this.host.engine.funding.history(symbol);
+  }
+
+  /** The latest recorded settlement price estimate of a cash-settled contract (undefined when none). */
+  settlementPrice(symbol: string): DecimalValue | undefined {
+    return this.host.engine.contractExpiry.settlementPriceOf(symbol);
+  }
+
+  /**
+   * Open interest of a contract at the venue: the sum of |quantity| of every account's open position
+   * on it (the venue's own positions only: the outside market's are not modeled).
+   */
+  openInterest(symbol: string): DecimalValue {
+    const futures = this.host.engine.futures;
+    if (!futures.terms.has(symbol)) return new Decimal(0);
+    const inst = futures.instrumentOf(symbol);
+    let lots = 0;
+    for (const account of futures.accountsWithPosition(symbol)) lots += Math.abs(futures.positionLots(account, symbol));
+    return inst.lotsToDecimal(lots);
+  }
+
+  /**
+   * How much of the account's margin in a currency is in use, read without making a request (no
+   * request id is spent: a report may sample it during a run without changing the run): the margin
+   * balance (cash + unrealized PnL at the marks), the margin held for positions and for orders, what
+   * is available, and the open positions' notional at their marks (|quantity| x mark; a position
+   * without a mark counts at its entry value).
+   */
+  marginUse(account: AccountId, currency: string): MarginUse {
+    const futures = this.host.engine.futures;
+    const notional = futures.sumPositions(account, currency, (symbol) => {
+      const mark = this.host.engine.marks.markOf(symbol);
+      const lots = Math.abs(futures.positionLots(account, symbol));
+      return mark === undefined ? futures.entryValue(account, symbol) : mark.times(futures.instrumentOf(symbol).lotsToDecimal(lots));
+    });
+    return {
+      marginBalance: futures.marginBalance(account, currency),
+      positionMargin: futures.positionsReserved(account, currency),
+      orderMargin: futures.ordersReserved(account, currency),
+      available: futures.available(account, currency),
+      notional,
+    };
   }
 
   /** Forced closes so far, in order. */

@@ -80,7 +80,7 @@ export class GridReader {
     if (Number.isNaN(lots)) checkText(tick.quantity, `${path}.quantity`);
     const priceTicks = this.ticks(tick.price);
     if (Number.isNaN(priceTicks)) checkText(tick.price, `${path}.price`);
-    return { priceTicks, lots, side: tick.side };
+    return { priceTicks, lots, side: tick.side, time: tick.timestamp };
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { BookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import type { Side } from '../../../framework/model/instrument.js';
+import type { OutsideTrade } from './outside-trade.js';
 
 /**
  * The contract between the venue (orders, accounts, lists, reports) and the per-symbol matching
@@ -44,7 +45,7 @@ export interface SymbolMarket {
    * Applies public trades of the outside market (time order). Resting orders fill when trades reach
    * their price after the quantity ahead of them; returns those fills.
    */
-  applyTrades(trades: readonly { readonly priceTicks: number; readonly lots: number; readonly side: Side }[]): MatchFill[];
+  applyTrades(trades: readonly OutsideTrade[]): MatchFill[];
   /** Price of the last outside trade in ticks; NaN before the first (stop and take-profit triggers use it). */
   readonly lastTradeTicks: number;
   /** Best outside bid/ask in ticks; NaN when that side is empty. */
@@ -67,8 +68,11 @@ export interface SymbolMarket {
   costToTake(side: Side, lots: number): number | bigint | undefined;
   /** Walks the outside book for an aggressive order and consumes that liquidity. */
   take(orderKey: number, side: Side, limitTicks: number | undefined, lots: number): TakeResult;
-  /** Puts an order in the book at `priceTicks` behind the outside quantity already there. */
-  rest(orderKey: number, side: Side, priceTicks: number, lots: number): void;
+  /**
+   * Puts an order in the book at `priceTicks` behind the outside quantity already there, from venue
+   * time `restsFrom` on (default: since always): outside trades matched before it do not reach it.
+   */
+  rest(orderKey: number, side: Side, priceTicks: number, lots: number, restsFrom?: number): void;
   /** Removes a resting order (cancel, replace, expiry, list cancel). No-op when absent. */
   remove(orderKey: number): void;
   /** Reduces a resting order's size in place (keeps its queue position); larger sizes must `remove` + `rest`. */

@@ -46,6 +46,10 @@ export interface ReplayedSymbolMarketOptions {
  *   3. after a book frame, the outside book crosses it (best ask <= our bid, best bid >= our ask):
  *      it fills up to the untaken crossing lots, which count as taken (rule of {@link take}).
  *      Orders are served best price first, then by arrival.
+ * - Rules 1 and 2 only take trades the exchange matched after the order joined the book (the
+ *   trade's own time against the venue time it rested from): a feed delivers trades late, by its
+ *   latency, and one printed before our order existed is none of its business. A trade without a
+ *   time (NaN) is taken as current.
  * - Cancels and size changes of the outside level move the queue as the {@link QueueModel} says;
  *   a level that grows never moves us back.
  * - Fully filled orders leave the model by themselves; fills report them, the venue books them.
@@ -121,7 +125,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
       // Off-grid prices (NaN) cannot be compared with our orders: skip them entirely.
       if (!(price > 0 && Number.isSafeInteger(price))) continue;
       this.lastTrade = price;
-      if (this.orders.size !== 0) this.fillFromTrade(trade.side === 'sell' ? this.buys : this.sells, price, trade.lots, fills);
+      if (this.orders.size !== 0) this.fillFromTrade(trade.side === 'sell' ? this.buys : this.sells, price, trade.lots, trade.time, fills);
     }
     return fills;
   }
@@ -147,13 +151,13 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     return { fills, unfilledLots: lots - filled };
   }
 
-  rest(orderKey: number, side: Side, priceTicks: number, lots: number): void {
+  rest(orderKey: number, side: Side, priceTicks: number, lots: number, restsFrom = Number.NEGATIVE_INFINITY): void {
     if (this.orders.has(orderKey)) throw new ValidationError('orderKey', 'must not be resting already', orderKey);
     checkTicks('priceTicks', priceTicks);
     checkLots('lots', lots);
     const levelLots = this.book.availableAt(side === 'buy' ? 'bid' : 'ask', priceTicks);
     const order: RestingOrder = {
-      orderKey, side, priceTicks, remainingLots: lots, aheadLots: this.queue.aheadOnArrival(levelLots), tradedLots: 0,
+      orderKey, side, priceTicks, remainingLots: lots, aheadLots: this.queue.aheadOnArrival(levelLots), tradedLots: 0, restsFrom,
     };
     this.orders.set(orderKey, order);
     (side === 'buy' ? this.buys : this.sells).add(order);
@@ -306,22 +310,32 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     }
   }
 
-  /** Rules 1 and 2 for one trade against the side it hit. */
-  private fillFromTrade(resting: RestingSide, price: number, tradeLots: number, fills: MatchFill[]): void {
+  /** Rules 1 and 2 for one trade (matched at `time`) against the side it hit. */
+  private fillFromTrade(resting: RestingSide, price: number, tradeLots: number, time: number, fills: MatchFill[]): void {
     const buy = resting.side === 'buy';
-    for (;;) {
-      const best = resting.bestPrice;
-      if (!(buy ? best > price : best < price)) break;
-      const level = resting.at(best) as readonly RestingOrder[];
-      const order = level[0] as RestingOrder;
-      fills.push({ orderKey: order.orderKey, priceTicks: best, lots: order.remainingLots, taker: false });
-      this.drop(order);
+    // Rule 2: every order of ours the trade printed through fills; dropped after the walk, which
+    // reads the levels.
+    let through: RestingOrder[] | undefined;
+    const prices = resting.prices;
+    for (let p = 0; p < prices.length; p++) {
+      const at = prices[p] as number;
+      if (!(buy ? at > price : at < price)) break;
+      const orders = resting.at(at) as readonly RestingOrder[];
+      for (let i = 0; i < orders.length; i++) {
+        const order = orders[i] as RestingOrder;
+        if (time < order.restsFrom) continue;
+        fills.push({ orderKey: order.orderKey, priceTicks: at, lots: order.remainingLots, taker: false });
+        (through ??= []).push(order);
+      }
     }
+    if (through !== undefined) for (let i = 0; i < through.length; i++) this.drop(through[i] as RestingOrder);
     const level = resting.at(price);
     if (level === undefined || !(tradeLots > 0)) return;
     let left = tradeLots;
     for (let i = 0; i < level.length; i++) {
       const order = level[i] as RestingOrder;
+      // Orders rest in arrival order: from the first that arrived after the trade, none was there.
+      if (time < order.restsFrom) break;
       order.tradedLots += tradeLots;
       if (left <= order.aheadLots) {
         order.aheadLots -= left;

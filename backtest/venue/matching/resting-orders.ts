@@ -11,6 +11,8 @@ export interface RestingOrder {
   aheadLots: number;
   /** Outside trade lots printed at our price since the level's last feed update (for the queue model). */
   tradedLots: number;
+  /** Venue time the order joined the book (ms): trades the exchange matched before it pass it by. */
+  readonly restsFrom: number;
 }
 
 /**

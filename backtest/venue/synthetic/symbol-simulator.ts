@@ -87,6 +87,11 @@ export class SymbolSimulator {
     return Math.min(this.nextArrivalUs, this.nextStepUs);
   }
 
+  /** Best bid and ask in ticks (undefined for an empty side). */
+  bestTicks(): { readonly bid: number | undefined; readonly ask: number | undefined } {
+    return { bid: this.bids.size > 0 ? this.bids.bestTick() : undefined, ask: this.asks.size > 0 ? this.asks.bestTick() : undefined };
+  }
+
   /** Builds the opening book around the start price and pushes its `orderbook/full` snapshot. */
   open(out: RecordedFrame[]): void {
     const c = this.config;

@@ -2,6 +2,7 @@ import { ValidationError } from '../../../framework/model/errors.js';
 import type { SymbolInfo } from '../../../framework/model/resources/symbol.js';
 import type { RecordedFrame, RecordingHeader } from '../../recording/recording-format.js';
 import { resolveSymbol, type ResolvedSymbol, type SyntheticSymbolOptions } from './synthetic-config.js';
+import { FuturesMirror, resolveFutures, type ResolvedFutures, type SyntheticFuturesOptions } from './synthetic-futures.js';
 import { SymbolSimulator, type SimulatorClock, type TradeIdSource } from './symbol-simulator.js';
 
 /** Options of {@link SyntheticMarket}. */
@@ -14,6 +15,8 @@ export interface SyntheticMarketOptions {
   readonly stepMs?: number;
   /** Local receive time minus exchange time of every frame, ms; default 3. */
   readonly latencyMs?: number;
+  /** Futures contracts following spot symbols of the market (perpetual or cash-settled); default none. */
+  readonly futures?: readonly SyntheticFuturesOptions[];
 }
 
 /** Which stretch of the endless synthetic market {@link SyntheticMarket.frames} yields. */
@@ -31,7 +34,8 @@ export interface SyntheticFramesOptions {
  * more symbols, each simulated by a {@link SymbolSimulator} (see there for the model and its
  * assumptions), merged into one time-ordered stream of API v3 public-stream frames
  * (`orderbook/full` snapshot then updates, `trades`, `candles/M1`) as a recorder would have
- * captured them.
+ * captured them; futures contracts beside the spot symbols follow one of them, with polled
+ * futures info answers (`rest` frames; see {@link FuturesMirror}).
  *
  * Pure: no clock, timer, file or `Math.random`; time is virtual and starts where the caller says.
  * Each symbol draws from its own stream of the seed, so a symbol's market does not change when
@@ -39,6 +43,7 @@ export interface SyntheticFramesOptions {
  */
 export class SyntheticMarket {
   private readonly symbols: readonly ResolvedSymbol[];
+  private readonly contracts: readonly ResolvedFutures[];
   private readonly stepUs: number;
   private readonly latencyUs: number;
 
@@ -52,13 +57,18 @@ export class SyntheticMarket {
       if (seen.has(s.symbol)) throw new ValidationError(`symbols[${i}].symbol`, 'must not repeat a symbol', s.symbol);
       seen.add(s.symbol);
     }
+    this.contracts = (options.futures ?? []).map((f, i) => resolveFutures(f, this.symbols, `futures[${i}]`));
+    for (const [i, f] of this.contracts.entries()) {
+      if (seen.has(f.symbol)) throw new ValidationError(`futures[${i}].symbol`, 'must not repeat a symbol', f.symbol);
+      seen.add(f.symbol);
+    }
     this.stepUs = microseconds(options.stepMs ?? 100, 'stepMs', 1);
     this.latencyUs = microseconds(options.latencyMs ?? 3, 'latencyMs', 0);
   }
 
   /** The symbols in the API v3 Symbol shape, keyed by code. */
   symbolInfos(): Record<string, SymbolInfo> {
-    return Object.fromEntries(this.symbols.map((s) => [s.symbol, s.info]));
+    return Object.fromEntries([...this.symbols, ...this.contracts].map((s) => [s.symbol, s.info]));
   }
 
   /** The recording header for these frames (venue `sandbox`). */
@@ -92,11 +102,18 @@ export class SyntheticMarket {
     const clock: SimulatorClock = { startUs, stepUs: this.stepUs, latencyUs: this.latencyUs };
     const tradeIds: TradeIdSource = { next: 1 };
     const simulators = this.symbols.map((s) => new SymbolSimulator(s, this.options.seed, clock, tradeIds));
+    const mirrors = this.contracts.map((f) => {
+      const at = this.symbols.findIndex((s) => s.symbol === f.underlying);
+      const simulator = simulators[at]!;
+      return new FuturesMirror(f, this.symbols[at]!.instrument, () => simulator.bestTicks(), startUs, this.latencyUs);
+    });
+    const sources: FrameSource[] = [...simulators, ...mirrors];
     const endUs = durationMs === undefined ? Number.POSITIVE_INFINITY : startUs + Math.floor(durationMs * 1000);
     const limit = maxFrames ?? Number.POSITIVE_INFINITY;
     let emitted = 0;
     const batch: RecordedFrame[] = [];
     for (const simulator of simulators) simulator.open(batch);
+    mirrorInto(batch, 0, mirrors);
     for (;;) {
       for (const frame of batch) {
         if (emitted >= limit) return;
@@ -104,13 +121,33 @@ export class SyntheticMarket {
         yield frame;
       }
       batch.length = 0;
-      let next = simulators[0] as SymbolSimulator;
-      for (let i = 1; i < simulators.length; i++) {
-        const candidate = simulators[i] as SymbolSimulator;
+      let next = sources[0] as FrameSource;
+      for (let i = 1; i < sources.length; i++) {
+        const candidate = sources[i] as FrameSource;
         if (candidate.nextEventUs < next.nextEventUs) next = candidate;
       }
       if (next.nextEventUs > endUs || emitted >= limit) return;
       next.step(batch);
+      if (mirrors.length > 0 && next instanceof SymbolSimulator) mirrorInto(batch, 0, mirrors);
+    }
+  }
+}
+
+/** What the merge of {@link SyntheticMarket.frames} steps: a symbol's simulator or a contract's info poll. */
+interface FrameSource {
+  readonly nextEventUs: number;
+  step(out: RecordedFrame[]): void;
+}
+
+/** Puts each contract's copy of the frames of `batch` from `from` on right after the frame it copies. */
+function mirrorInto(batch: RecordedFrame[], from: number, mirrors: readonly FuturesMirror[]): void {
+  if (mirrors.length === 0) return;
+  const original = batch.splice(from);
+  for (const frame of original) {
+    batch.push(frame);
+    for (const mirror of mirrors) {
+      const copy = mirror.mirror(frame);
+      if (copy !== undefined) batch.push(copy);
     }
   }
 }

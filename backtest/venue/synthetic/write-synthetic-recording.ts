@@ -1,6 +1,8 @@
 import { ValidationError } from '../../../framework/model/errors.js';
 import { RecordingWriter, type RecordingWriterOptions } from '../../recording/recording-writer.js';
+import type { RecordedFrame } from '../../recording/recording-format.js';
 import type { SyntheticSymbolOptions } from './synthetic-config.js';
+import type { SyntheticFuturesOptions } from './synthetic-futures.js';
 import { SyntheticMarket } from './synthetic-market.js';
 
 /** Options of {@link writeSyntheticRecording}. */
@@ -17,6 +19,15 @@ export interface SyntheticRecordingOptions extends RecordingWriterOptions {
   readonly start?: number;
   readonly stepMs?: number;
   readonly latencyMs?: number;
+  /** Futures contracts following spot symbols (see `SyntheticMarketOptions.futures`). */
+  readonly futures?: readonly SyntheticFuturesOptions[];
+  /**
+   * The symbols written (their frames, their futures info and their header entries), as a recorder
+   * subscribed to those alone would have captured them; default every symbol.
+   */
+  readonly keep?: readonly string[];
+  /** The header's note; default the market's. */
+  readonly note?: string;
 }
 
 /** What {@link writeSyntheticRecording} wrote. */
@@ -34,13 +45,23 @@ const DEFAULT_START = 1_704_067_200_000;
  * of the otherwise pure synthetic market.
  */
 export async function writeSyntheticRecording(path: string, options: SyntheticRecordingOptions): Promise<SyntheticRecordingResult> {
-  const { seed, symbols, durationMs, start = DEFAULT_START, stepMs, latencyMs, rotateBytes, rotateMs } = options;
+  const { seed, symbols, futures, keep, note, durationMs, start = DEFAULT_START, stepMs, latencyMs, rotateBytes, rotateMs } = options;
   if (!(Number.isFinite(durationMs) && durationMs > 0)) throw new ValidationError('durationMs', 'must be a positive number of ms', durationMs);
-  const market = new SyntheticMarket({ seed, symbols, stepMs, latencyMs });
-  const frames = market.frames({ start, durationMs });
+  const market = new SyntheticMarket({ seed, symbols, stepMs, latencyMs, futures });
+  const header = market.header();
+  const known = Object.keys(header.symbols);
+  for (const [i, symbol] of (keep ?? []).entries()) {
+    if (!known.includes(symbol)) throw new ValidationError(`keep[${i}]`, `must be a symbol of the market (${known.join(', ')})`, symbol);
+  }
+  const kept = keep === undefined ? undefined : new Set(keep);
+  const frames = keptFrames(market.frames({ start, durationMs }), kept);
   // The first step validates the frame options, before any file is created.
   let next = frames.next();
-  const writer = new RecordingWriter(path, market.header(), { rotateBytes, rotateMs });
+  const writer = new RecordingWriter(path, {
+    ...header,
+    symbols: kept === undefined ? header.symbols : Object.fromEntries(Object.entries(header.symbols).filter(([s]) => kept.has(s))),
+    ...(note === undefined ? {} : { note }),
+  }, { rotateBytes, rotateMs });
   let count = 0;
   try {
     for (; next.done !== true; next = frames.next()) {
@@ -51,4 +72,17 @@ export async function writeSyntheticRecording(path: string, options: SyntheticRe
     await writer.close();
   }
   return { frames: count, paths: [...writer.paths] };
+}
+
+/** The frames that concern a kept symbol (a frame names one symbol: its payload's or its futures info's key). */
+function* keptFrames(frames: Iterable<RecordedFrame>, kept: ReadonlySet<string> | undefined): Generator<RecordedFrame> {
+  for (const frame of frames) {
+    if (kept === undefined) {
+      yield frame;
+      continue;
+    }
+    const msg = frame.msg as { snapshot?: object; update?: object; body?: object };
+    const payload = msg.snapshot ?? msg.update ?? msg.body ?? {};
+    if (Object.keys(payload).some((s) => kept.has(s))) yield frame;
+  }
 }

@@ -56,6 +56,8 @@ export abstract class AuthenticatedSession {
     protected readonly rpc: RpcConnection,
     private readonly credentials: ApiCredentials,
     private readonly waitForOpenMs = 10_000,
+    /** The time a login signs; default the socket's clock (a bot on market time passes the wall clock: the exchange checks it against its own). */
+    private readonly signingNow?: () => number,
   ) {
     this.events$ = merge(rpc.events$, this.ownEvents.asObservable());
     this.resubscribed$ = this.ownEvents.pipe(
@@ -153,7 +155,7 @@ export abstract class AuthenticatedSession {
   private async sendLogin(): Promise<void> {
     const clock = this.rpc.socket.clock;
     try {
-      await this.rpc.request('login', wsLoginParams(this.credentials, clock.now()), { parse: parseTrueResult });
+      await this.rpc.request('login', wsLoginParams(this.credentials, this.signingNow?.() ?? clock.now()), { parse: parseTrueResult });
     } catch (error) {
       this.ownEvents.next({ kind: 'login-failed', at: clock.now(), error: error instanceof Error ? error : new Error(String(error)) });
       throw error;

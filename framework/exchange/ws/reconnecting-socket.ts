@@ -30,6 +30,10 @@ export interface ReconnectingSocketOptions {
   readonly maxPayloadBytes?: number;
   /** Monotonic time for liveness and stability (default performance.now), independent of `clock`. */
   readonly monotonicNow?: () => number;
+  /** Told of every message accepted by {@link ReconnectingSocket.send} (a lockstep driver counts requests). */
+  readonly onSent?: () => void;
+  /** Told of every message received, once it has been handed on (a lockstep driver counts arrivals). */
+  readonly onReceived?: () => void;
 }
 
 const CLOSE_GRACE_MS = 1_000;
@@ -88,6 +92,8 @@ export class ReconnectingSocket {
       maxBufferedBytes: 4 * 1024 * 1024,
       maxPayloadBytes: 64 * 1024 * 1024,
       monotonicNow: () => performance.now(),
+      onSent: () => {},
+      onReceived: () => {},
       ...options,
       backoff: validateBackoff({ ...DEFAULT_BACKOFF, ...options.backoff }),
     };
@@ -163,6 +169,7 @@ export class ReconnectingSocket {
     if (this.outbox.length === 0) queueMicrotask(this.flushNow);
     this.outbox.push(text);
     this.outboxBytes += text.length;
+    this.options.onSent();
   }
 
   /** Drops the current connection as if the network failed (messages not yet written are lost); the usual backoff and redial follow. */
@@ -243,9 +250,11 @@ export class ReconnectingSocket {
       data = JSON.parse(text);
     } catch (error) {
       this.emit({ kind: 'malformed-frame', at: receivedAt, length: text.length, error: error as Error });
+      this.options.onReceived();
       return;
     }
     this.frameSubject.next({ data, receivedAt });
+    this.options.onReceived();
   }
 
   private onClose(code: number, reason: string): void {

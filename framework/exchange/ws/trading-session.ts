@@ -28,8 +28,8 @@ export class TradingSession extends AuthenticatedSession {
 
   private readonly routes = [route(parseOrderReportNotification, this.reportSubject), route(parseBalanceNotification, this.balanceSubject)];
 
-  constructor(rpc: RpcConnection, credentials: ApiCredentials, waitForOpenMs?: number) {
-    super(rpc, credentials, waitForOpenMs);
+  constructor(rpc: RpcConnection, credentials: ApiCredentials, waitForOpenMs?: number, signingNow?: () => number) {
+    super(rpc, credentials, waitForOpenMs, signingNow);
   }
 
   /** Builds the socket and request layer from options (not yet connected). */

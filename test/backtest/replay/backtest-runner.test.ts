@@ -65,7 +65,8 @@ describe('runBacktest', () => {
       // A market buy of 1 at the ask 100.10, taker fee 0.1 %: 0.1001; margin at leverage 1: 100.1.
       expect(result.fills.map((f) => [f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed()])).toEqual([['buy', '100.1', '1', '0.1001']]);
       // Right after the fill: the cash (10000 less the fee 0.1001) and 1 x (mid 100.05 - 100.10).
-      expect(result.equity[0]?.equity.toFixed()).toBe('9999.8499');
+      const fillTime = result.fills[0]!.time;
+      expect(result.equity.find((point) => point.time >= fillTime)?.equity.toFixed()).toBe('9999.8499');
       // The long pays funding at T0 + 30 s: 1 x mark 105 x 0.001 = 0.105.
       expect(result.meta.futures?.fundingPaid['USDT']?.toFixed()).toBe('0.105');
       expect(result.meta.futures?.liquidations).toEqual([]);

@@ -27,6 +27,17 @@ export class PushedMarket {
     this.wake?.();
   }
 
+  /** Pushes a recorded `rest` answer (`{method, path, status, body}`) at the next millisecond. */
+  pushRest(msg: Record<string, unknown>): void {
+    this.queue.push({ t: ++this.t, src: 'rest', msg });
+    this.wake?.();
+  }
+
+  /** Moves the source's clock on by `ms` (the next frame comes that much later). */
+  skip(ms: number): void {
+    this.t += ms;
+  }
+
   /** Ends the source. */
   end(): void {
     this.ended = true;

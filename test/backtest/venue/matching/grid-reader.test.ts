@@ -50,7 +50,7 @@ describe('GridReader', () => {
 
   it('converts public trades and names the malformed field', () => {
     expect(eth.trade({ timestamp: 1, id: '1', price: '2684.05' as never, quantity: '0.0345' as never, side: 'sell' }))
-      .toEqual({ priceTicks: 268405, lots: 345, side: 'sell' });
+      .toEqual({ priceTicks: 268405, lots: 345, side: 'sell', time: 1 });
     expect(eth.trade({ timestamp: 1, id: '1', price: '2684.051' as never, quantity: '1' as never, side: 'buy' }).priceTicks).toBeNaN();
     expect(() => eth.trade({ timestamp: 1, id: '1', price: 'x' as never, quantity: '1' as never, side: 'buy' }, 'trades[3]')).toThrow(/trades\[3\]\.price/);
     expect(() => checkText('1.0.0', 'a[0]')).toThrow(ParseError);

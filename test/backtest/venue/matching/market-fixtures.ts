@@ -44,5 +44,5 @@ export function marketWith(bids: Levels, asks: Levels, queueModel?: QueueModel):
 }
 
 /** A sell-aggressor trade (it hits bids) / a buy-aggressor trade (it lifts asks). */
-export const sellTrade = (priceTicks: number, lots: number) => ({ priceTicks, lots, side: 'sell' as const });
-export const buyTrade = (priceTicks: number, lots: number) => ({ priceTicks, lots, side: 'buy' as const });
+export const sellTrade = (priceTicks: number, lots: number, time = Number.NaN) => ({ priceTicks, lots, side: 'sell' as const, time });
+export const buyTrade = (priceTicks: number, lots: number, time = Number.NaN) => ({ priceTicks, lots, side: 'buy' as const, time });

@@ -7,7 +7,7 @@ import { bookFrame, marketWith, scaledBookFrame, type Levels } from './market-fi
 
 type Op =
   | { readonly kind: 'frame'; readonly snapshot: boolean; readonly bids: Levels; readonly asks: Levels }
-  | { readonly kind: 'trades'; readonly trades: readonly { priceTicks: number; lots: number; side: Side }[] }
+  | { readonly kind: 'trades'; readonly trades: readonly { priceTicks: number; lots: number; side: Side; time: number }[] }
   | { readonly kind: 'take'; readonly side: Side; readonly limit: number | undefined; readonly lots: number }
   | { readonly kind: 'rest'; readonly side: Side; readonly price: number; readonly lots: number }
   | { readonly kind: 'remove'; readonly pick: number }
@@ -18,7 +18,7 @@ const side = fc.constantFrom<Side>('buy', 'sell');
 const levels = fc.array(fc.tuple(price, fc.integer({ min: 0, max: 10 })), { maxLength: 6 });
 const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('frame' as const), snapshot: fc.integer({ min: 0, max: 7 }).map((n) => n === 0), bids: levels, asks: levels }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('trades' as const), trades: fc.array(fc.record({ priceTicks: price, lots: fc.integer({ min: 0, max: 8 }), side }), { minLength: 1, maxLength: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant('trades' as const), trades: fc.array(fc.record({ priceTicks: price, lots: fc.integer({ min: 0, max: 8 }), side, time: fc.constant(Number.NaN) }), { minLength: 1, maxLength: 3 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('take' as const), side, limit: fc.option(price, { nil: undefined }), lots: fc.integer({ min: 1, max: 25 }) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('rest' as const), side, price, lots: fc.integer({ min: 1, max: 8 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }) },
@@ -222,7 +222,7 @@ describe('ReplayedSymbolMarket properties', () => {
         let filled = 0;
         for (const lots of trades) {
           traded += lots;
-          for (const fill of market.applyTrades([{ priceTicks: 100, lots, side: 'sell' }])) filled += fill.lots;
+          for (const fill of market.applyTrades([{ priceTicks: 100, lots, side: 'sell', time: Number.NaN }])) filled += fill.lots;
           expect(filled).toBe(Math.min(size, Math.max(0, traded - ahead)));
         }
       },
@@ -247,7 +247,7 @@ describe('ReplayedSymbolMarket properties', () => {
           fromScaled.rest(key, s.side, s.price, s.lots);
           key++;
         } else {
-          const trade = [{ priceTicks: s.price, lots: s.lots, side: s.side }];
+          const trade = [{ priceTicks: s.price, lots: s.lots, side: s.side, time: Number.NaN }];
           expect(fromScaled.applyTrades(trade)).toEqual(fromText.applyTrades(trade));
         }
         for (let k = 1; k < key; k++) expect(fromScaled.queueState(k)).toEqual(fromText.queueState(k));
@@ -268,7 +268,7 @@ describe('ReplayedSymbolMarket properties', () => {
       for (const s of steps) {
         for (const market of markets) {
           if ('book' in s) market.applyBookFrame(bookFrame(false, [[100, s.book]], []));
-          else market.applyTrades([{ priceTicks: 100, lots: s.trade, side: 'sell' }]);
+          else market.applyTrades([{ priceTicks: 100, lots: s.trade, side: 'sell', time: Number.NaN }]);
         }
         const [conservative, proportional] = markets.map((m) => m.queueState(1)!);
         expect(proportional!.aheadLots).toBeLessThanOrEqual(conservative!.aheadLots);

@@ -20,7 +20,7 @@ describe('ReplayedSymbolMarket: outside book', () => {
     expect(market.availableToTake('sell', 268400, 1e9)).toBe(15000 + 1);
     expect(market.availableToTake('buy', undefined, 1e9)).toBe(2500);
     expect(market.offGridLevels).toBe(1);
-    market.applyTrades([{ priceTicks: 268407, lots: 3, side: 'buy' }, { priceTicks: Number.NaN, lots: 1, side: 'sell' }]);
+    market.applyTrades([{ priceTicks: 268407, lots: 3, side: 'buy', time: Number.NaN }, { priceTicks: Number.NaN, lots: 1, side: 'sell', time: Number.NaN }]);
     expect(market.lastTradeTicks).toBe(268407);
   });
 
@@ -137,6 +137,22 @@ describe('ReplayedSymbolMarket: resting orders', () => {
     market.rest(4, 'sell', 105, 2);
     expect(market.applyTrades([buyTrade(104, 9)])).toEqual([]);
     expect(market.applyTrades([buyTrade(106, 1)])).toEqual([maker(4, 105, 2)]);
+  });
+
+  it('a trade the exchange matched before an order rested passes it by, however late the feed brings it', () => {
+    const market = marketWith([[100, 0]], [[102, 3]]);
+    // Order 1 rested at 1_000 ms, order 2 at 1_010 ms, both at the front of 100, order 3 at 99 at 1_010 ms.
+    market.rest(1, 'buy', 100, 2, 1_000);
+    market.rest(2, 'buy', 100, 2, 1_010);
+    market.rest(3, 'buy', 99, 2, 1_010);
+    // Matched at 1_005: only order 1 was on the book; order 2 neither fills nor moves in its queue.
+    expect(market.applyTrades([sellTrade(100, 5, 1_005)])).toEqual([maker(1, 100, 2)]);
+    // Printed through 99 at 1_005: order 3 was not there; at 1_010 it was (matched in the same millisecond it rested).
+    expect(market.applyTrades([sellTrade(98, 1, 1_005)])).toEqual([]);
+    expect(market.applyTrades([sellTrade(98, 1, 1_010)])).toEqual([maker(2, 100, 2), maker(3, 99, 2)]);
+    // A trade without a time is taken as current.
+    market.rest(4, 'sell', 103, 1, 2_000);
+    expect(market.applyTrades([buyTrade(104, 1)])).toEqual([maker(4, 103, 1)]);
   });
 
   it('a crossing book fills at our price, limited to the crossing lots, which are then taken', () => {
