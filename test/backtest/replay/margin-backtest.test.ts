@@ -36,7 +36,8 @@ describe('runBacktest on a margin account', () => {
       // A market sell of 1 at the bid 100.00, taker fee 0.1 %: 0.1, from the margin balance.
       expect(result.fills.map((f) => [f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed()])).toEqual([['sell', '100', '1', '0.1']]);
       // Right after the fill: the cash 1000 - 0.1 and -1 x (mid 100.05 - 100).
-      expect(result.equity[0]?.equity.toFixed()).toBe('999.85');
+      const fillTime = result.fills[0]!.time;
+      expect(result.equity.find((point) => point.time >= fillTime)?.equity.toFixed()).toBe('999.85');
       // The position stays open: the cash is the margin balance less the fee.
       expect(result.finalBalances['USDT']?.toFixed()).toBe('999.9');
       // Equity at the end: the cash plus -1 x (mid 90.05 - 100) = 9.95.
