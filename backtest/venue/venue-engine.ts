@@ -17,6 +17,7 @@ import { positionOrderNeed } from './futures/futures-margin-need.js';
 import { settlePosition } from './futures/futures-settlement.js';
 import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './futures/futures-terms.js';
 import { marginTerms, type MarginVenueOptions } from './margin/margin-terms.js';
+import { marginFundsPort } from './margin/margin-funds.js';
 import { MarkPrices } from './futures/mark-prices.js';
 import { emitPositionChanges } from './futures/position-events.js';
 import { parsePocketKey, type PositionBook } from './futures/position-book.js';
@@ -83,8 +84,8 @@ export class VenueEngine {
   /** What the insurance fund paid per currency to cover liquidation deficits. */
   readonly insurancePaid = new Map<string, Decimal>();
   /**
-   * The isolated margin accounts' side of transfers (`funds-transfer.ts`): set by the margin
-   * accounts when the venue has them; until then a transfer to or from margin is refused.
+   * The isolated margin accounts' side of transfers (`funds-transfer.ts`): set when the venue has
+   * symbols with margin trading (`margin/margin-funds.ts`); without, a transfer to or from margin is refused.
    */
   marginFunds: MarginFundsPort | undefined = undefined;
   private nextKey = 1;
@@ -129,6 +130,7 @@ export class VenueEngine {
     this.margin = new FuturesAccounts(margined, instruments, initialMargin, (symbol) => this.marks.markOf(symbol));
     this.margin.takeChanges();
     this.marginBook = { name: 'margin', accounts: this.margin, history: new PositionHistory(), gate: new LiquidationGate() };
+    if (margined.size > 0) this.marginFunds = marginFundsPort(this.margin);
     const perpetuals = [...terms.values()].filter((t) => t.perpetual).map((t) => t.symbol).sort();
     const expiries = new Map<string, number>();
     for (const [symbol, instrument] of instruments) {

@@ -9,7 +9,7 @@ import { VenueRejection, type AccountId } from '../venue-types.js';
 import type { FuturesTerms } from './futures-terms.js';
 import { positionView } from './futures-views.js';
 import type { PositionBook } from './position-book.js';
-import { moveFunds } from '../funds-transfer.js';
+import { moveFunds, type FundsPocket } from '../funds-transfer.js';
 
 /** The terms of a futures symbol, or the exchange's refusal (2001 unknown, 10001 not futures). */
 export function futuresSymbol(engine: VenueEngine, symbol: string): FuturesTerms {
@@ -127,27 +127,15 @@ export function setMarginBalance(engine: VenueEngine, account: AccountId, symbol
   const currency = terms.marginCurrency;
   const pocket = terms.pocket;
   const futures = book.accounts;
+  // The margin book's pocket is the symbol's isolated account; the futures book's, the currency's margin.
+  const section: FundsPocket = book.name === 'margin' ? { margin: pocket } : 'futures';
   const delta = target.minus(futures.cash(account, pocket));
-  if (book.name === 'futures') {
-    if (delta.greaterThan(0)) moveFunds(engine, account, currency, delta, 'spot', 'futures');
-    else if (delta.isNegative()) {
-      if (futures.available(account, pocket).lessThan(delta.negated())) {
-        throw new VenueRejection(ErrorCode.InsufficientFunds, `${currency} margin in use: at most ${futures.available(account, pocket).toFixed()} can be returned`);
-      }
-      moveFunds(engine, account, currency, delta.negated(), 'futures', 'spot');
-    }
-  } else if (delta.greaterThan(0)) {
-    if (engine.ledger.available('spot', account, currency).lessThan(delta)) {
-      throw new VenueRejection(ErrorCode.InsufficientFunds, `not enough ${currency} available on the spot account to add ${delta.toFixed()}`);
-    }
-    engine.ledger.credit(account, currency, delta.negated());
-    futures.credit(account, pocket, delta);
-  } else if (delta.isNegative()) {
+  if (delta.greaterThan(0)) moveFunds(engine, account, currency, delta, 'spot', section);
+  else if (delta.isNegative()) {
     if (futures.available(account, pocket).lessThan(delta.negated())) {
       throw new VenueRejection(ErrorCode.InsufficientFunds, `${currency} margin in use: at most ${futures.available(account, pocket).toFixed()} can be returned`);
     }
-    futures.credit(account, pocket, delta);
-    engine.ledger.credit(account, currency, delta.negated());
+    moveFunds(engine, account, currency, delta.negated(), section, 'spot');
   }
   engine.commit();
   return futuresAccount(engine, account, symbol, book);
