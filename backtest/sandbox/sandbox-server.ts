@@ -317,8 +317,9 @@ export class SandboxServer {
       const frame = { jsonrpc: '2.0', method: 'futures_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, FUTURES_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
     } else if (event.kind === 'liquidation') {
-      const frame = { jsonrpc: '2.0', method: 'futures_order', params: liquidationReport(event.liquidation) };
-      for (const c of targets(this.parts.trading, FUTURES_ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
+      const margin = event.margin === true;
+      const frame = { jsonrpc: '2.0', method: margin ? 'margin_order' : 'futures_order', params: liquidationReport(event.liquidation) };
+      for (const c of targets(this.parts.trading, margin ? MARGIN_ORDERS_SUBSCRIPTION : FUTURES_ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
     } else if (event.kind === 'balance') {
       const frame = { jsonrpc: '2.0', method: 'spot_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, SPOT_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
