@@ -57,7 +57,6 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
   async run(values) {
     const configFile = path.resolve(values.config);
     const config = loadBotConfig(configFile);
-    if (config.bot.account === 'margin') throw new ValidationError('bot.account', 'must be spot or futures: margin accounts are not traded yet', config.bot.account);
     const recordings = (values.recording ?? [SAMPLE_RECORDING]).map((r) => path.resolve(r));
     for (const file of recordings) {
       if (!existsSync(file)) throw new ValidationError('--recording', 'no such file', file);

@@ -107,8 +107,9 @@ export const paperCommand: CliCommand<PaperOptions> = {
     const lockstep = values.lockstep ?? config.paper.lockstep;
     const server = await SandboxServer.start({
       lockstep,
-      venue: simulatedVenueFactory(0, {}, queueModelNamed(config.paper.queueModel, 'paper.queueModel')), market: marketSource(recording, config.paper.seed), speed,
-      // A futures bot's paper balances are its futures margin; a spot bot's its spot holdings.
+      venue: simulatedVenueFactory(0, {}, queueModelNamed(config.paper.queueModel, 'paper.queueModel'), config.bot.account === 'margin' ? config.strategy.symbols : undefined), market: marketSource(recording, config.paper.seed), speed,
+      // A futures bot's paper balances are its futures margin; a spot bot's its spot holdings; a
+      // margin bot's quote currencies fund its symbols' isolated accounts (the factory moves them).
       accounts: [{ id: 'main', [config.bot.account === 'futures' ? 'futures' : 'spot']: Object.fromEntries(Object.entries(config.paper.balances).map(([c, v]) => [c, toWire(v)])) }],
       latency: addedLatency(config.paper.latency, config.paper.seed),
       // The bot asks for "since an hour ago" and stamps its journal with the wall clock: the market is served as now.

@@ -6,12 +6,14 @@ import type { LiveBot } from '../framework/live/live-bot.js';
 import { ZERO, type Decimal } from '../framework/model/decimal.js';
 import type { TradingBalance } from '../framework/model/resources/balance.js';
 import { formatStatus } from '../framework/runtime/bot-kernel.js';
+import { marginAccountEndpoints } from '../framework/execution/margin-account-endpoints.js';
 
 /**
  * The end-of-run summary of `tradeloop paper`: orders and fills the bot made, fees, the realized
  * PnL the bot computed, and the sandbox account's final balances next to the starting ones (their
  * difference is the run's PnL by currency, fees included). Balances are the exchange's, of the
- * account the bot traded (a futures bot's are its futures margin, open positions' margin included),
+ * account the bot traded (a futures bot's are its futures margin, open positions' margin included;
+ * a margin bot's the totals of its isolated accounts),
  * read over REST after the bot stopped.
  */
 export async function paperSummary(
@@ -21,7 +23,7 @@ export async function paperSummary(
   let balances: TradingBalance[];
   try {
     const rest = new RestClient(transport);
-    balances = await (account === 'futures' ? rest.futures.getBalances() : rest.spot.getBalances());
+    balances = await (account === 'futures' ? rest.futures.getBalances() : account === 'margin' ? marginAccountEndpoints(rest).getBalances() : rest.spot.getBalances());
   } finally {
     await transport.close();
   }

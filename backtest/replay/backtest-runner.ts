@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import { share } from 'rxjs';
 import type { OrderBook } from '../../framework/exchange/book/order-book.js';
+import type { AccountBalances } from '../venue/ledger.js';
+import { marginFunding } from '../venue/margin/margin-funding.js';
 import { SimulatedVenuePort } from '../venue/simulated-venue-port.js';
 import { Decimal, toWire } from '../../framework/model/decimal.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
@@ -51,13 +53,20 @@ export interface BacktestOptions {
   readonly params: unknown;
   readonly symbols: readonly string[];
   readonly recordings: readonly string[];
-  /** The account traded (`bot.account`); by default the one the symbols need (futures contracts: futures). */
-  readonly account?: 'spot' | 'futures';
+  /**
+   * The account traded (`bot.account`); by default the one the symbols need (futures contracts:
+   * futures; spot pairs: spot). `margin` trades the spot pairs' isolated margin accounts.
+   */
+  readonly account?: 'spot' | 'margin' | 'futures';
   /** Queue position model of resting orders by name (`trades-only`, the default; see queue-model.ts). */
   readonly queueModel?: string;
   /** Futures: the leverage set on these contracts before the strategy starts (`bot.leverage`). */
   readonly leverage?: Readonly<Record<string, Decimal>>;
-  /** Starting balances of the simulated account (the futures account's margin currencies on futures). */
+  /**
+   * Starting balances of the simulated account (the futures account's margin currencies on futures;
+   * on margin, a quote currency's amount is the margin balance of the isolated account of the one
+   * symbol quoted in it, the other currencies stay on spot).
+   */
   readonly balances: Readonly<Record<string, Decimal | string>>;
   readonly risk?: unknown;
   /** Seeds the latency jitter; the run is a pure function of (recordings, strategy, params, seed). */
@@ -166,14 +175,14 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const late: { collector?: ResultCollector } = {};
   const balances = Object.fromEntries(Object.entries(options.balances).map(([c, v]) => [c, toWire(new Decimal(v))]));
   const queueModel = queueModelNamed(options.queueModel ?? 'trades-only', 'backtest.queueModel');
-  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: { [account]: balances } }, (i) => new ReplayedSymbolMarket(i, { queueModel }), (event) => {
+  const venue = new SimulatedVenue(instruments, { [ACCOUNT]: startingBalances(account, instruments, balances) }, (i) => new ReplayedSymbolMarket(i, { queueModel }), (event) => {
     port.onVenueEvent(event);
     if (event.account !== ACCOUNT) return;
     if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now(), event.cause);
     else if (event.kind === 'balance' && account === 'spot') late.collector?.onBalances(event.balances);
-    else if (event.kind === 'futures') late.collector?.onFutures(event.balances, event.positions);
+    else if (event.kind === account) late.collector?.onFutures(event.balances, event.positions);
   }, Math.floor(first.t), { maxUnfilledClosed: UNFILLED_HISTORY_KEPT });
-  const accountBalances = (): TradingBalance[] => (account === 'futures' ? venue.futures.balances(ACCOUNT) : venue.spotBalances(ACCOUNT));
+  const accountBalances = (): TradingBalance[] => (account === 'spot' ? venue.spotBalances(ACCOUNT) : venue[account].balances(ACCOUNT));
   port.attach(venue);
   // A bar is a candle run's unit of time: orders sent on a closed candle fill at the next open,
   // stamped when the candle closed (CandleMarket rule 5), whatever the latency of a book run.
@@ -203,6 +212,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   collector.declareIndicators(kernel.engine.indicators);
   collector.onBalances(accountBalances());
   if (account === 'futures') collector.valueFuturesCash((currency) => venue.futures.cash(ACCOUNT, currency));
+  if (account === 'margin') collector.valueFuturesCash((currency) => venue.margin.cashIn(ACCOUNT, currency));
   const margin = account === 'futures' ? new FuturesMarginSampler(() => venue.futures.marginUse(ACCOUNT, quote), options.sampleMs ?? 60_000) : undefined;
   const initialBalances = totals(accountBalances());
 
@@ -419,6 +429,11 @@ function futuresFacts(venue: SimulatedVenue): FuturesRunFacts {
 }
 
 /** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */
+/** The venue's starting balances of the run's account: all on the traded account (spot, futures), or see {@link marginFunding}. */
+function startingBalances(account: 'spot' | 'margin' | 'futures', instruments: readonly Instrument[], balances: Readonly<Record<string, string>>): AccountBalances {
+  return account === 'margin' ? marginFunding(instruments, balances) : { [account]: balances };
+}
+
 function totals(balances: readonly TradingBalance[]): Record<string, Decimal> {
   const out: Record<string, Decimal> = {};
   for (const b of balances) if (b.currency !== undefined) out[b.currency] = b.available.plus(b.reserved);
@@ -427,10 +442,16 @@ function totals(balances: readonly TradingBalance[]): Record<string, Decimal> {
 
 /**
  * The account a run trades, from its instruments: futures contracts on a futures account, spot
- * pairs on spot; one run trades one account, so a mix is refused, and so is an `expected` account
- * (the config's `bot.account`) the symbols do not fit.
+ * pairs on spot, or on margin when the config's `bot.account` says so (every pair must then have
+ * margin trading); one run trades one account, so a mix is refused, and so is an `expected`
+ * account the symbols do not fit.
  */
-function accountOf(instruments: readonly Instrument[], expected: 'spot' | 'futures' | undefined): 'spot' | 'futures' {
+function accountOf(instruments: readonly Instrument[], expected: 'spot' | 'margin' | 'futures' | undefined): 'spot' | 'margin' | 'futures' {
+  if (expected === 'margin') {
+    const index = instruments.findIndex((i) => i.info.type === 'futures' || !i.info.margin_trading);
+    if (index >= 0) throw new ValidationError(`strategy.symbols[${index}]`, 'must be a spot pair with margin trading on a margin account (bot.account)', instruments[index]!.symbol);
+    return 'margin';
+  }
   const futures = instruments.filter((i) => i.info.type === 'futures').length;
   if (futures > 0 && futures < instruments.length) {
     const index = instruments.findIndex((i) => i.info.type !== 'futures');

@@ -1,5 +1,5 @@
 import { Decimal } from '../../framework/model/decimal.js';
-import { tradingBalanceToWire } from '../../framework/model/resources/balance.js';
+import { tradingBalanceToWire, type TradingBalance } from '../../framework/model/resources/balance.js';
 import { feeRateToWire } from '../../framework/model/resources/fee.js';
 import type { Order } from '../../framework/model/resources/order.js';
 import type { SimulatedFuturesVenue } from '../venue/futures/simulated-futures-venue.js';
@@ -24,7 +24,6 @@ export const FUTURES_BALANCE_SUBSCRIPTION = 'futures_balance_subscribe';
  */
 export function futuresTradingMethods(venue: Venue, futures: SimulatedFuturesVenue, scope: FuturesScope): Record<string, StreamMethod> {
   const active = (c: StreamClient) => scope.only(venue.openOrders(account(c))).map((o) => reportWire(o, 'status'));
-  const balances = (c: StreamClient) => futures.balances(account(c)).map(tradingBalanceToWire);
   const activeOrder = (c: StreamClient, id: string): Order => scope.requireOrder(venue.getOpenOrder(account(c), id));
   const fee = (c: StreamClient, symbol: string) => feeRateToWire({ symbol, ...venue.feeRate(account(c), symbol) });
   return {
@@ -71,27 +70,41 @@ export function futuresTradingMethods(venue: Venue, futures: SimulatedFuturesVen
         return { result: reportWire(venue.replaceOrder(account(c), replaceOrderRequest(id, p)), 'replaced') };
       },
     },
-    futures_balance_subscribe: {
-      right: 'orderbook',
-      handle: subscribe(FUTURES_BALANCE_SUBSCRIPTION, (c) => send(c.socket, { jsonrpc: '2.0', method: 'futures_balance', params: balances(c) })),
-    },
-    futures_balance_unsubscribe: { right: 'orderbook', handle: unsubscribe(FUTURES_BALANCE_SUBSCRIPTION) },
-    futures_balances: { right: 'orderbook', handle: (c) => ({ result: balances(c) }) },
-    futures_balance: {
-      right: 'orderbook',
-      handle: (c, p) => {
-        const currency = reqText(p, 'currency');
-        const zero = new Decimal(0);
-        const found = futures.balances(account(c)).find((b) => b.currency === currency);
-        return { result: tradingBalanceToWire(found ?? { currency, available: zero, reserved: zero, reserved_margin: zero }) };
-      },
-    },
+    ...balanceMethods('futures', FUTURES_BALANCE_SUBSCRIPTION, (c) => futures.balances(account(c))),
     futures_get_accounts: { right: 'orderbook', handle: (c) => ({ result: futures.accounts(account(c)).map(marginAccountToWire) }) },
     futures_fees: { right: 'trading', handle: (c) => ({ result: scope.symbols.map((s) => fee(c, s)) }) },
     futures_fee: {
       right: 'trading',
       handle: (c, p) => {
         return { result: fee(c, scope.require(reqText(p, 'symbol'))) };
+      },
+    },
+  };
+}
+
+/**
+ * The balance methods of a section (`{prefix}_balance_subscribe` with a `{prefix}_balance`
+ * snapshot, `_unsubscribe`, `{prefix}_balances`, `{prefix}_balance` of one currency, zeros when the
+ * section never held it), over the section's trading balances.
+ */
+export function balanceMethods(
+  prefix: 'futures' | 'margin', subscription: string, balancesOf: (client: StreamClient) => readonly TradingBalance[],
+): Record<string, StreamMethod> {
+  const wire = (c: StreamClient) => balancesOf(c).map(tradingBalanceToWire);
+  return {
+    [`${prefix}_balance_subscribe`]: {
+      right: 'orderbook',
+      handle: subscribe(subscription, (c) => send(c.socket, { jsonrpc: '2.0', method: `${prefix}_balance`, params: wire(c) })),
+    },
+    [`${prefix}_balance_unsubscribe`]: { right: 'orderbook', handle: unsubscribe(subscription) },
+    [`${prefix}_balances`]: { right: 'orderbook', handle: (c) => ({ result: wire(c) }) },
+    [`${prefix}_balance`]: {
+      right: 'orderbook',
+      handle: (c, p) => {
+        const currency = reqText(p, 'currency');
+        const zero = new Decimal(0);
+        const found = balancesOf(c).find((b) => b.currency === currency);
+        return { result: tradingBalanceToWire(found ?? { currency, available: zero, reserved: zero, reserved_margin: zero }) };
       },
     },
   };

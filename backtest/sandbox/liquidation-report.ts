@@ -2,7 +2,8 @@ import { orderReportToWire, type OrderReport } from '../../framework/model/strea
 import type { LiquidationRecord } from '../venue/venue-types.js';
 
 /**
- * The trading-stream report of a forced close (`futures_order`), in the shape of an order report
+ * The trading-stream report of a forced close (`futures_order`, or `margin_order` for an isolated
+ * margin account's position), in the shape of an order report
  * with its execution (exchange-notes.md): the venue's closing order, a market IOC reduce-only order
  * on the side that flattens the position, filled at once at the mark (`report_type: trade`, taker,
  * `trade_fee` the force-close fee, `trade_position_id` the position). Its `client_order_id` is

@@ -30,6 +30,8 @@ export interface SandboxAccount {
   readonly wallet?: InitialBalances;
   /** Margin on the futures account (its margin currencies). */
   readonly futures?: InitialBalances;
+  /** Margin balances of isolated margin accounts, by spot pair with margin trading (in its quote currency). */
+  readonly margin?: InitialBalances;
 }
 
 /** Requests per second of each documented budget (document 000, Limits). */
@@ -216,7 +218,7 @@ function resolveAccounts(accounts: readonly SandboxAccount[] | undefined, keys: 
   const out = new Map<string, SandboxAccount>();
   for (const [i, account] of (accounts ?? []).entries()) {
     if (typeof account.id !== 'string' || account.id.length === 0) throw new ValidationError(`accounts[${i}].id`, 'must be a non-empty string', account.id);
-    for (const kind of ['spot', 'wallet', 'futures'] as const) {
+    for (const kind of ['spot', 'wallet', 'futures', 'margin'] as const) {
       for (const [currency, amount] of Object.entries(account[kind] ?? {})) {
         if (typeof amount !== 'string' || !/^\d+(\.\d+)?$/.test(amount)) {
           throw new ValidationError(`accounts[${i}].${kind}.${currency}`, 'must be a non-negative decimal string', amount);

@@ -14,6 +14,8 @@ import { FaultInjector } from './fault-injector.js';
 import type { FuturesMarketData } from './futures-market-data.js';
 import { futuresVenueOf, type FuturesScope } from './futures-scope.js';
 import { futuresSection } from './futures-section.js';
+import { marginSection } from './margin-section.js';
+import { MARGIN_BALANCE_SUBSCRIPTION, MARGIN_ORDERS_SUBSCRIPTION } from './margin-stream-methods.js';
 import { FUTURES_BALANCE_SUBSCRIPTION, FUTURES_ORDERS_SUBSCRIPTION } from './futures-stream-methods.js';
 import { liquidationReport } from './liquidation-report.js';
 import { recordedFuturesInfo } from './recorded-futures-info.js';
@@ -108,15 +110,16 @@ export class SandboxServer {
     const hub = new PublicStreamHub(market, budget, (symbol, sequence) => faults.skipBookUpdate(symbol, sequence));
     hub.markRecorded(await MarketFeed.recordedChannels(input.market));
     const futures = futuresSection(venue, market, driver === undefined ? now : () => driver.time);
+    const margin = marginSection(venue, market);
     const trading = new RpcStream({
-      auth, methods: { ...tradingMethods(venue, market), ...futures.methods }, budget,
+      auth, methods: { ...tradingMethods(venue, market), ...futures.methods, ...margin.methods }, budget,
       ...(driver === undefined
         ? { now, latency: input.latency }
         : { now: () => driver.time, latency: driver.latency(input.latency), later: (ms, work) => driver.hold(ms, work), gate: (run) => driver.gate(run) }),
     });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
-      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futures.routes], auth, faults, budget, now,
+      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futures.routes, ...margin.routes], auth, faults, budget, now,
       // Lockstep: REST (start-up reads, a summary) answers at once; the trading stream carries the latency in market time.
       latency: driver === undefined ? input.latency : undefined,
     });
@@ -302,16 +305,21 @@ export class SandboxServer {
     const targets = (stream: RpcStream, subscription: string): StreamClient[] =>
       [...stream.connections].filter((c) => c.key?.account === event.account && c.subscriptions.has(subscription));
     if (event.kind === 'order') {
-      const futures = this.parts.futures.has(event.report.symbol);
-      const frame = { jsonrpc: '2.0', method: futures ? 'futures_order' : 'spot_order', params: orderReportToWire(event.report) };
-      for (const c of targets(this.parts.trading, futures ? FUTURES_ORDERS_SUBSCRIPTION : ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
+      const section = event.margin === true ? 'margin' : this.parts.futures.has(event.report.symbol) ? 'futures' : 'spot';
+      const frame = { jsonrpc: '2.0', method: `${section}_order`, params: orderReportToWire(event.report) };
+      const subscription = section === 'margin' ? MARGIN_ORDERS_SUBSCRIPTION : section === 'futures' ? FUTURES_ORDERS_SUBSCRIPTION : ORDERS_SUBSCRIPTION;
+      for (const c of targets(this.parts.trading, subscription)) this.parts.delivery.deliver(c.socket, frame);
+    } else if (event.kind === 'margin') {
+      const frame = { jsonrpc: '2.0', method: 'margin_balance', params: event.balances.map(tradingBalanceToWire) };
+      for (const c of targets(this.parts.trading, MARGIN_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
     } else if (event.kind === 'futures') {
       if (event.positions.length > 0) this.parts.futuresData.onPositionsChanged(event.positions.map((p) => p.symbol), this.venue.now());
       const frame = { jsonrpc: '2.0', method: 'futures_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, FUTURES_BALANCE_SUBSCRIPTION)) send(c.socket, frame);
     } else if (event.kind === 'liquidation') {
-      const frame = { jsonrpc: '2.0', method: 'futures_order', params: liquidationReport(event.liquidation) };
-      for (const c of targets(this.parts.trading, FUTURES_ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
+      const margin = event.margin === true;
+      const frame = { jsonrpc: '2.0', method: margin ? 'margin_order' : 'futures_order', params: liquidationReport(event.liquidation) };
+      for (const c of targets(this.parts.trading, margin ? MARGIN_ORDERS_SUBSCRIPTION : FUTURES_ORDERS_SUBSCRIPTION)) this.parts.delivery.deliver(c.socket, frame);
     } else if (event.kind === 'balance') {
       const frame = { jsonrpc: '2.0', method: 'spot_balance', params: event.balances.map(tradingBalanceToWire) };
       for (const c of targets(this.parts.trading, SPOT_BALANCE_SUBSCRIPTION)) send(c.socket, frame);

@@ -17,6 +17,8 @@ export interface AccountBalances {
   readonly wallet?: InitialBalances;
   /** Futures margin balances (cash of each margin currency). */
   readonly futures?: InitialBalances;
+  /** Isolated margin balances by spot symbol (cash in the symbol's quote currency). */
+  readonly margin?: InitialBalances;
 }
 
 /** The currencies whose balances changed since the last {@link Ledger.takeChanges}, per account. */

@@ -4,7 +4,7 @@ import type { ContingencyType } from '../../framework/model/resources/order.js';
 import { start } from './order-activation.js';
 import { assertFuturesOrder } from './futures/futures-order-checks.js';
 import type { ValidatedOrder } from './order-validation.js';
-import { transition, type OrderRecord } from './order-state.js';
+import { tradesPosition, transition, type OrderRecord } from './order-state.js';
 import { marketNeed, type ReservationNeed } from './reservations.js';
 import { isConditionalType } from './triggers.js';
 import type { VenueEngine } from './venue-engine.js';
@@ -71,6 +71,7 @@ export function createRecord(engine: VenueEngine, account: AccountId, v: Validat
     notional: new Decimal(0),
     reduceOnly: v.reduceOnly,
     liquidation: false,
+    margin: v.margin,
   };
 }
 
@@ -80,7 +81,7 @@ export function createRecord(engine: VenueEngine, account: AccountId, v: Validat
  */
 export function initialNeed(engine: VenueEngine, order: OrderRecord): ReservationNeed | undefined {
   if (order.inactive) return undefined;
-  if (order.type === 'market' && order.side === 'buy' && order.instrument.info.type !== 'futures') {
+  if (order.type === 'market' && order.side === 'buy' && !tradesPosition(order)) {
     const ask = engine.market(order).bestAskTicks;
     if (Number.isNaN(ask)) {
       order.marketBudget = new Decimal(0);
@@ -105,7 +106,7 @@ export function insufficient(order: OrderRecord, need: ReservationNeed): VenueRe
  */
 export function assertFunds(engine: VenueEngine, order: OrderRecord, need: ReservationNeed | undefined): void {
   if (need === undefined) return;
-  if (order.type === 'market' && order.side === 'buy' && order.instrument.info.type !== 'futures') {
+  if (order.type === 'market' && order.side === 'buy' && !tradesPosition(order)) {
     if (!engine.ledger.available('spot', order.account, need.currency).greaterThan(need.amount)) throw insufficient(order, need);
     return;
   }

@@ -16,11 +16,12 @@ import { VenueRejection, type AccountId, type ReplaceOrderRequest } from './venu
  *
  * Queue priority: a price change or a quantity increase loses it (the order leaves the book and is
  * worked again, possibly taking liquidity at its new price); a quantity decrease keeps it (reduced
- * in place). Funds are recomputed for the new order (20001 when they do not fit).
+ * in place). Funds are recomputed for the new order (20001 when they do not fit). `margin` says
+ * which account's orders the request sees (an order of the other one is 20002, as an unknown one).
  */
-export function replaceOrder(engine: VenueEngine, account: AccountId, request: ReplaceOrderRequest): OrderRecord {
+export function replaceOrder(engine: VenueEngine, account: AccountId, request: ReplaceOrderRequest, margin = false): OrderRecord {
   const old = engine.activeByClientId(account, request.client_order_id);
-  if (old === undefined || !isActive(old)) throw new VenueRejection(ErrorCode.OrderNotFound, `no active order ${request.client_order_id}`);
+  if (old === undefined || !isActive(old) || old.margin !== margin) throw new VenueRejection(ErrorCode.OrderNotFound, `no active order ${request.client_order_id}`);
   const inst = old.instrument;
   const strict = request.strict_validate === true;
   const quantityLots = toLots(inst, request.quantity, strict);
@@ -107,5 +108,6 @@ function replacement(old: OrderRecord, id: string, clientOrderId: string, quanti
     notional: old.notional,
     reduceOnly: old.reduceOnly,
     liquidation: old.liquidation,
+    margin: old.margin,
   };
 }

@@ -81,6 +81,13 @@ export interface OrderRecord {
   readonly reduceOnly: boolean;
   /** Futures: an order the venue placed to liquidate a position. */
   readonly liquidation: boolean;
+  /** An order of the isolated margin account of its (spot) symbol, not of the spot account. */
+  readonly margin: boolean;
+}
+
+/** True for an order that trades a position (futures contract, or margin account) rather than spot funds. */
+export function tradesPosition(order: OrderRecord): boolean {
+  return order.margin || order.instrument.info.type === 'futures';
 }
 
 /** Moves the record to `to`, refusing transitions the status table does not allow. */

@@ -20,8 +20,10 @@ export interface ValidatedOrder {
   readonly expireTime?: number;
   readonly postOnly: boolean;
   readonly rates: FeeRates;
-  /** Futures only. */
+  /** Margin and futures only. */
   readonly reduceOnly: boolean;
+  /** An order of the symbol's isolated margin account. */
+  readonly margin: boolean;
 }
 
 /** What validation needs to know about the venue. */
@@ -42,7 +44,7 @@ const MAX_CLIENT_ORDER_ID = 64;
  * price, 2012 Bad quantity) under `strict_validate`, otherwise rounded half down to the grid, and a
  * quantity that rounds to zero is 2011 Quantity too low.
  */
-export function validateNewOrder(request: NewOrderRequest, ctx: ValidationContext): ValidatedOrder {
+export function validateNewOrder(request: NewOrderRequest, ctx: ValidationContext, margin = false): ValidatedOrder {
   if (!ctx.exchangeOpen) throw new VenueRejection(ErrorCode.ExchangeClosed, 'the exchange is closed');
   if (typeof request.symbol !== 'string' || request.symbol === '') throw invalid('symbol is required');
   const instrument = ctx.instruments.get(request.symbol);
@@ -54,7 +56,7 @@ export function validateNewOrder(request: NewOrderRequest, ctx: ValidationContex
   const timeInForce = request.time_in_force ?? 'GTC';
   if (!TIME_IN_FORCES.includes(timeInForce)) throw invalid(`time_in_force must be one of ${TIME_IN_FORCES.join(', ')}`);
   if (request.reduce_only !== undefined && typeof request.reduce_only !== 'boolean') throw invalid('reduce_only must be a boolean');
-  if (request.reduce_only === true && instrument.info.type !== 'futures') throw invalid('reduce_only is for margin and futures orders only');
+  if (request.reduce_only === true && instrument.info.type !== 'futures' && !margin) throw invalid('reduce_only is for margin and futures orders only');
   const clientOrderId = request.client_order_id;
   if (clientOrderId !== undefined && (typeof clientOrderId !== 'string' || clientOrderId === '' || clientOrderId.length > MAX_CLIENT_ORDER_ID)) {
     throw invalid(`client_order_id must be a non-empty string of at most ${MAX_CLIENT_ORDER_ID} characters`);
@@ -86,6 +88,7 @@ export function validateNewOrder(request: NewOrderRequest, ctx: ValidationContex
     postOnly: request.post_only === true,
     rates,
     reduceOnly: request.reduce_only === true,
+    margin,
   };
 }
 

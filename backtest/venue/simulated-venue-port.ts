@@ -1,5 +1,5 @@
 import { NEVER, Subject, type Observable } from 'rxjs';
-import { ExchangeError } from '../../framework/exchange/errors.js';
+import { ErrorCode, ExchangeError } from '../../framework/exchange/errors.js';
 import { toWire, type Decimal } from '../../framework/model/decimal.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { Order } from '../../framework/model/resources/order.js';
@@ -14,6 +14,10 @@ import type { FuturesPositionConfig } from '../../framework/model/resources/futu
 import type { MarginAccount } from '../../framework/model/resources/margin-account.js';
 import { positionConfigOf } from './futures/futures-terms.js';
 import type { SimulatedFuturesVenue } from './futures/simulated-futures-venue.js';
+import type { SimulatedMarginVenue } from './margin/simulated-margin-venue.js';
+
+/** The order calls of one section of the venue: the venue itself (spot, futures) or its margin side. */
+type OrderSection = Pick<Venue, 'placeOrder' | 'replaceOrder' | 'cancelOrder' | 'cancelAll' | 'openOrders' | 'orderHistory' | 'tradeHistory'>;
 
 /** Orders per page of {@link SimulatedVenuePort.orderHistoryPage}, as the exchange's largest page. */
 const HISTORY_PAGE = 1000;
@@ -36,46 +40,67 @@ export class SimulatedVenuePort implements VenuePort {
   readonly reconnected$: Observable<number> = NEVER;
   private venue: Venue | undefined;
   private futures: SimulatedFuturesVenue | undefined;
+  private margin: SimulatedMarginVenue | undefined;
   /** The last replace quantity and its wire text: a quoting strategy resends the same size (Decimals are immutable). */
   private lastQuantity: { readonly value: Decimal; readonly text: string } | undefined;
 
-  /** Futures ports read the isolated accounts and the contracts' position configurations. */
+  /** Margin and futures ports read the isolated accounts and set their leverage; futures ports read the contracts' position configurations. */
   readonly marginAccounts?: (symbols: readonly string[]) => Promise<MarginAccount[]>;
   readonly futuresConfigs?: () => Promise<FuturesPositionConfig[]>;
   readonly setLeverage?: (symbol: string, leverage: Decimal) => Promise<MarginAccount>;
 
   /**
-   * `account` is the section traded: spot symbols on a spot port, futures contracts on a futures
-   * port (the venue keeps both under one account id, as the exchange does under one API key).
+   * `account` is the section traded: spot symbols on a spot port, the isolated margin accounts of
+   * spot symbols on a margin port, futures contracts on a futures port (the venue keeps all under
+   * one account id, as the exchange does under one API key).
    */
-  constructor(readonly accountId: AccountId, readonly account: 'spot' | 'futures' = 'spot') {
-    if (account === 'futures') {
+  constructor(readonly accountId: AccountId, readonly account: 'spot' | 'margin' | 'futures' = 'spot') {
+    if (account !== 'spot') {
       this.marginAccounts = (symbols) => this.call(() => this.marginAccountsNow(symbols)!);
-      this.futuresConfigs = () => this.call(() => [...this.futuresVenue().terms().values()].map(positionConfigOf));
-      this.setLeverage = (symbol, leverage) => this.call(() => this.invoke(() => this.futuresVenue().setLeverage(this.accountId, symbol, leverage.toFixed())));
+      this.setLeverage = (symbol, leverage) => this.call(() => this.invoke(() => this.positionVenue().setLeverage(this.accountId, symbol, leverage.toFixed())));
     }
+    if (account === 'futures') this.futuresConfigs = () => this.call(() => [...this.futuresVenue().terms().values()].map(positionConfigOf));
   }
 
   /** Connects the venue (built after this port, because the venue takes the listener at construction). */
-  attach(venue: Venue & { readonly futures?: SimulatedFuturesVenue }): void {
+  attach(venue: Venue & { readonly futures?: SimulatedFuturesVenue; readonly margin?: SimulatedMarginVenue }): void {
     this.venue = venue;
     this.futures = venue.futures;
+    this.margin = venue.margin;
   }
 
   /** The venue's listener: this account's order reports and balances of this port's section go to the streams. */
   onVenueEvent(event: VenueEvent): void {
     if (event.account !== this.accountId) return;
     if (event.kind === 'order') {
-      if (this.trades(event.report.symbol)) this.reportSubject.next(event.report);
-    } else if (event.kind === (this.account === 'spot' ? 'balance' : 'futures')) {
+      if ((event.margin === true) === (this.account === 'margin') && this.trades(event.report.symbol)) this.reportSubject.next(event.report);
+    } else if (event.kind === (this.account === 'spot' ? 'balance' : this.account)) {
       this.balanceSubject.next((event as { readonly balances: readonly TradingBalance[] }).balances);
     }
   }
 
-  /** Whether a symbol belongs to this port's section (a futures contract on a futures port, anything else on spot). */
+  /**
+   * Whether a symbol belongs to this port's section (a futures contract on a futures port, anything
+   * else on spot and margin: the venue itself keeps margin orders apart from spot ones).
+   */
   private trades(symbol: string): boolean {
     const contract = this.futures?.terms().has(symbol) === true;
     return this.account === 'futures' ? contract : !contract;
+  }
+
+  /** The venue's order calls of this port's section. */
+  private section(venue: Venue): OrderSection {
+    return this.account === 'margin' ? this.marginVenue() : venue;
+  }
+
+  private marginVenue(): SimulatedMarginVenue {
+    if (this.margin === undefined) throw new Error('SimulatedVenuePort: attach a venue with margin accounts first');
+    return this.margin;
+  }
+
+  /** The isolated accounts' side of the venue this port trades (margin or futures). */
+  private positionVenue(): SimulatedMarginVenue | SimulatedFuturesVenue {
+    return this.account === 'margin' ? this.marginVenue() : this.futuresVenue();
   }
 
   private futuresVenue(): SimulatedFuturesVenue {
@@ -100,7 +125,7 @@ export class SimulatedVenuePort implements VenuePort {
   }
 
   cancelAll(symbol?: string): Promise<Order[]> {
-    return this.call(() => this.invoke((v) => v.cancelAll(this.accountId, symbol)));
+    return this.call(() => this.invoke((v) => this.section(v).cancelAll(this.accountId, symbol)));
   }
 
   findOrder(clientOrderId: string): Promise<Order | undefined> {
@@ -108,7 +133,7 @@ export class SimulatedVenuePort implements VenuePort {
   }
 
   openOrders(symbol?: string): Promise<Order[]> {
-    return this.call(() => this.invoke((v) => v.openOrders(this.accountId, symbol).filter((o) => this.trades(o.symbol))));
+    return this.call(() => this.invoke((v) => this.section(v).openOrders(this.accountId, symbol).filter((o) => this.trades(o.symbol))));
   }
 
   orderTrades(order: Order): Promise<TradeHistoryRecord[]> {
@@ -117,18 +142,22 @@ export class SimulatedVenuePort implements VenuePort {
 
   /** {@link placeOrder}, answered at once (a refusal is thrown as the exchange's ExchangeError). */
   placeOrderNow(order: VenueOrderRequest): Order {
-    return this.invoke((v) => v.placeOrder(this.accountId, wireOrder(order)));
+    return this.invoke((v) => this.section(v).placeOrder(this.accountId, wireOrder(order)));
   }
 
   /** {@link placeOrderList}, answered at once. */
   placeOrderListNow(list: VenueOrderListRequest): Order[] {
     const request = { order_list_id: list.order_list_id, contingency_type: list.contingency_type, orders: list.orders.map(wireOrder) };
-    return this.invoke((v) => v.placeOrderList(this.accountId, request));
+    return this.invoke((v) => {
+      // The spec shows no margin order list, and the venue offers none.
+      if (this.account === 'margin') throw new VenueRejection(ErrorCode.ValidationError, 'order lists are not offered on margin accounts');
+      return v.placeOrderList(this.accountId, request);
+    });
   }
 
   /** {@link replaceOrder}, answered at once. */
   replaceOrderNow(clientOrderId: string, change: VenueReplaceRequest): Order {
-    return this.invoke((v) => v.replaceOrder(this.accountId, {
+    return this.invoke((v) => this.section(v).replaceOrder(this.accountId, {
       client_order_id: clientOrderId, new_client_order_id: change.new_client_order_id, quantity: this.quantityText(change.quantity),
       price: change.price === undefined ? undefined : toWire(change.price),
     }));
@@ -136,43 +165,44 @@ export class SimulatedVenuePort implements VenuePort {
 
   /** {@link cancelOrder}, answered at once. */
   cancelOrderNow(clientOrderId: string): Order {
-    return this.invoke((v) => v.cancelOrder(this.accountId, clientOrderId));
+    return this.invoke((v) => this.section(v).cancelOrder(this.accountId, clientOrderId));
   }
 
   /** {@link findOrder}, answered at once. */
   findOrderNow(clientOrderId: string): Order | undefined {
     return this.invoke((v) => {
-      const found = v.openOrders(this.accountId).find((o) => o.client_order_id === clientOrderId)
-        ?? v.orderHistory(this.accountId).find((o) => o.client_order_id === clientOrderId);
+      const section = this.section(v);
+      const found = section.openOrders(this.accountId).find((o) => o.client_order_id === clientOrderId)
+        ?? section.orderHistory(this.accountId).find((o) => o.client_order_id === clientOrderId);
       return found !== undefined && this.trades(found.symbol) ? found : undefined;
     });
   }
 
-  /** The isolated accounts of `symbols` on a futures port, answered at once; undefined on a spot port. */
+  /** The isolated accounts of `symbols` on a margin or futures port, answered at once; undefined on a spot port. */
   marginAccountsNow(symbols: readonly string[]): MarginAccount[] | undefined {
-    if (this.account !== 'futures') return undefined;
-    const futures = this.futuresVenue();
-    return this.invoke(() => symbols.map((symbol) => futures.account(this.accountId, symbol)));
+    if (this.account === 'spot') return undefined;
+    const section = this.positionVenue();
+    return this.invoke(() => symbols.map((symbol) => section.account(this.accountId, symbol)));
   }
 
   /** {@link orderTrades}, answered at once. */
   orderTradesNow(order: Order): TradeHistoryRecord[] {
-    return this.invoke((v) => v.tradeHistory(this.accountId).filter((t) => t.client_order_id === order.client_order_id));
+    return this.invoke((v) => this.section(v).tradeHistory(this.accountId).filter((t) => t.client_order_id === order.client_order_id));
   }
 
   orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
     return this.call(() => this.invoke((v) => {
-      const all = v.orderHistory(this.accountId).filter((o) => this.trades(o.symbol));
+      const all = this.section(v).orderHistory(this.accountId).filter((o) => this.trades(o.symbol));
       return { items: all.slice(offset, offset + HISTORY_PAGE), last: offset + HISTORY_PAGE >= all.length };
     }));
   }
 
   tradeHistory(range: HistoryRange): Promise<HistoryBatch<TradeHistoryRecord>> {
-    return this.call(() => this.invoke((v) => ({ items: v.tradeHistory(this.accountId).filter((t) => inRange(t.timestamp, range) && this.trades(t.symbol)), complete: true })));
+    return this.call(() => this.invoke((v) => ({ items: this.section(v).tradeHistory(this.accountId).filter((t) => inRange(t.timestamp, range) && this.trades(t.symbol)), complete: true })));
   }
 
   balances(): Promise<TradingBalance[]> {
-    if (this.account === 'futures') return this.call(() => this.futuresVenue().balances(this.accountId));
+    if (this.account !== 'spot') return this.call(() => this.positionVenue().balances(this.accountId));
     return this.call(() => this.invoke((v) => v.spotBalances(this.accountId)));
   }
 

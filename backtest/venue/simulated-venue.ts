@@ -18,10 +18,13 @@ import { replaceOrder } from './order-replace.js';
 import { isActive, toOrder, type OrderRecord } from './order-state.js';
 import { invalid, validateNewOrder, type ValidationContext } from './order-validation.js';
 import { VenueEngine } from './venue-engine.js';
+import { activeOrdersOf } from './active-orders.js';
 import { moveFunds } from './funds-transfer.js';
 import { liquidateIfDue } from './futures/liquidation.js';
 import { SimulatedFuturesVenue } from './futures/simulated-futures-venue.js';
 import type { FuturesVenueOptions } from './futures/futures-terms.js';
+import type { MarginVenueOptions } from './margin/margin-terms.js';
+import { SimulatedMarginVenue } from './margin/simulated-margin-venue.js';
 import {
   VenueRejection, type AccountId, type NewOrderRequest, type OrderListRequest, type ReplaceOrderRequest, type TransferRequest,
   type Venue, type VenueEvent,
@@ -32,9 +35,10 @@ export type SymbolMarketFactory = (instrument: Instrument) => SymbolMarket;
 
 /**
  * Options of {@link SimulatedVenue}: how much closed-order history it keeps (see
- * {@link VenueHistoryOptions}) and its futures settings (see {@link FuturesVenueOptions}).
+ * {@link VenueHistoryOptions}), its futures settings (see {@link FuturesVenueOptions}) and its
+ * isolated margin settings (see {@link MarginVenueOptions}).
  */
-export type SimulatedVenueOptions = VenueHistoryOptions & { readonly futures?: FuturesVenueOptions };
+export type SimulatedVenueOptions = VenueHistoryOptions & { readonly futures?: FuturesVenueOptions; readonly margin?: MarginVenueOptions };
 
 /**
  * The simulated exchange behind both the sandbox server and the backtester (see {@link Venue}).
@@ -50,6 +54,8 @@ export type SimulatedVenueOptions = VenueHistoryOptions & { readonly futures?: F
  * - Futures symbols trade against futures accounts (margin, positions, leverage, risk limit, marks,
  *   funding and liquidation: see `venue.futures` and the modules under `futures/`, each stating its
  *   rules); spot paths are untouched by them.
+ * - Spot symbols with margin trading have isolated margin accounts trading positions by the same
+ *   rules (`venue.margin`, the modules under `margin/`).
  * - Pure and deterministic: no clock, timer or random source.
  */
 export class SimulatedVenue implements Venue {
@@ -59,6 +65,8 @@ export class SimulatedVenue implements Venue {
   private readonly currencies = new Set<string>();
   /** Futures accounts, positions, marks and funding (see {@link SimulatedFuturesVenue}). */
   readonly futures: SimulatedFuturesVenue;
+  /** Isolated margin accounts, their orders and positions (see {@link SimulatedMarginVenue}). */
+  readonly margin: SimulatedMarginVenue;
 
   constructor(
     instruments: ReadonlyMap<string, Instrument> | readonly Instrument[],
@@ -79,14 +87,16 @@ export class SimulatedVenue implements Venue {
     for (const b of Object.values(balances)) {
       for (const c of [...Object.keys(b.spot ?? {}), ...Object.keys(b.wallet ?? {}), ...Object.keys(b.futures ?? {})]) this.currencies.add(c);
     }
-    const { futures, ...history } = options;
-    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime, history, futures);
-    this.futures = new SimulatedFuturesVenue({
+    const { futures, margin, ...history } = options;
+    this.engine = new VenueEngine(map, balances, marketFactory, listener, startTime, history, futures, margin);
+    const host = {
       engine: this.engine,
-      begin: (account) => this.begin(account),
+      begin: (account: AccountId) => this.begin(account),
       context: () => this.context(),
-      advanceTo: (time) => this.advanceTo(time),
-    });
+      advanceTo: (time: number) => this.advanceTo(time),
+    };
+    this.futures = new SimulatedFuturesVenue(host);
+    this.margin = new SimulatedMarginVenue(host);
   }
 
   now(): number {
@@ -258,13 +268,11 @@ export class SimulatedVenue implements Venue {
 
   private active(account: AccountId, clientOrderId: string): OrderRecord {
     const order = this.engine.activeByClientId(account, clientOrderId);
-    if (order === undefined || !isActive(order)) throw new VenueRejection(ErrorCode.OrderNotFound, `no active order ${clientOrderId}`);
+    if (order === undefined || !isActive(order) || order.margin) throw new VenueRejection(ErrorCode.OrderNotFound, `no active order ${clientOrderId}`);
     return order;
   }
 
   private activeOrders(account: AccountId, symbol?: string): OrderRecord[] {
-    const map = this.engine.byClientId.get(account);
-    if (map === undefined) return [];
-    return [...map.values()].filter((o) => symbol === undefined || o.instrument.symbol === symbol).sort((a, b) => a.key - b.key || Number(a.id) - Number(b.id));
+    return activeOrdersOf(this.engine, account, false, symbol);
   }
 }

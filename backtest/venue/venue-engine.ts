@@ -13,11 +13,14 @@ import { limitNeed, marketNeed, receiveCurrency, Reservations, spendCurrency, ty
 import { hasLimitPrice, isConditionalType } from './triggers.js';
 import { ClientOrderIdRegistry, VenueIds } from './venue-ids.js';
 import { FuturesAccounts } from './futures/futures-accounts.js';
-import { futuresOrderNeed, isFuturesPocket, pocketCurrency } from './futures/futures-margin-need.js';
-import { settleFutures } from './futures/futures-settlement.js';
+import { positionOrderNeed } from './futures/futures-margin-need.js';
+import { settlePosition } from './futures/futures-settlement.js';
 import { futuresTerms, type FuturesTerms, type FuturesVenueOptions } from './futures/futures-terms.js';
+import { marginTerms, type MarginVenueOptions } from './margin/margin-terms.js';
+import { marginFundsPort } from './margin/margin-funds.js';
 import { MarkPrices } from './futures/mark-prices.js';
-import { futuresBalances, positionView } from './futures/futures-views.js';
+import { emitPositionChanges } from './futures/position-events.js';
+import { parsePocketKey, type PositionBook } from './futures/position-book.js';
 import { FundingSchedule } from './futures/funding.js';
 import type { MarginFundsPort } from './funds-transfer.js';
 import { ContractExpiry } from './futures/contract-expiry.js';
@@ -70,13 +73,19 @@ export class VenueEngine {
   readonly positionHistory = new PositionHistory();
   /** Skips liquidation checks when nothing they read moved. */
   readonly liquidationGate = new LiquidationGate();
+  /** Isolated margin accounts: margin balance, position and leverage per account and spot symbol. */
+  readonly margin: FuturesAccounts;
+  /** The futures accounts with their position history and liquidation gate. */
+  readonly futuresBook: PositionBook;
+  /** The isolated margin accounts with their position history and liquidation gate. */
+  readonly marginBook: PositionBook;
   /** Forced closes, in order. */
   readonly liquidations: LiquidationRecord[] = [];
   /** What the insurance fund paid per currency to cover liquidation deficits. */
   readonly insurancePaid = new Map<string, Decimal>();
   /**
-   * The isolated margin accounts' side of transfers (`funds-transfer.ts`): set by the margin
-   * accounts when the venue has them; until then a transfer to or from margin is refused.
+   * The isolated margin accounts' side of transfers (`funds-transfer.ts`): set when the venue has
+   * symbols with margin trading (`margin/margin-funds.ts`); without, a transfer to or from margin is refused.
    */
   marginFunds: MarginFundsPort | undefined = undefined;
   private nextKey = 1;
@@ -90,6 +99,7 @@ export class VenueEngine {
     startTime: number,
     historyOptions: VenueHistoryOptions = {},
     futuresOptions: FuturesVenueOptions = {},
+    marginOptions: MarginVenueOptions = {},
   ) {
     this.time = startTime;
     this.history = new VenueHistory(historyOptions);
@@ -105,6 +115,22 @@ export class VenueEngine {
     const initialFutures = Object.fromEntries(Object.entries(balances).map(([account, b]) => [account, b.futures]));
     this.futures = new FuturesAccounts(terms, instruments, initialFutures, (symbol) => this.marks.markOf(symbol));
     this.futures.takeChanges();
+    this.futuresBook = { name: 'futures', accounts: this.futures, history: this.positionHistory, gate: this.liquidationGate };
+    const margined = new Map<string, FuturesTerms>();
+    for (const [symbol, instrument] of instruments) {
+      const t = marginTerms(instrument, marginOptions);
+      if (t !== undefined) margined.set(symbol, t);
+    }
+    const initialMargin = Object.fromEntries(Object.entries(balances).map(([account, b]) => [account, b.margin]));
+    for (const [account, funds] of Object.entries(initialMargin)) {
+      for (const symbol of Object.keys(funds ?? {})) {
+        if (!margined.has(symbol)) throw new Error(`initial margin balance of ${account}: ${symbol} is not a symbol with margin trading`);
+      }
+    }
+    this.margin = new FuturesAccounts(margined, instruments, initialMargin, (symbol) => this.marks.markOf(symbol));
+    this.margin.takeChanges();
+    this.marginBook = { name: 'margin', accounts: this.margin, history: new PositionHistory(), gate: new LiquidationGate() };
+    if (margined.size > 0) this.marginFunds = marginFundsPort(this.margin);
     const perpetuals = [...terms.values()].filter((t) => t.perpetual).map((t) => t.symbol).sort();
     const expiries = new Map<string, number>();
     for (const [symbol, instrument] of instruments) {
@@ -167,15 +193,22 @@ export class VenueEngine {
     this.listener(event);
   }
 
-  /** Emits an order report with the current cause. */
+  /** The position book an order trades in: futures for a contract, margin for a margin order, none on spot. */
+  bookOf(order: OrderRecord): PositionBook | undefined {
+    if (order.margin) return this.marginBook;
+    return order.instrument.info.type === 'futures' ? this.futuresBook : undefined;
+  }
+
+  /** Emits an order report with the current cause (`margin` set on a margin order's). */
   report(order: OrderRecord, reportType: ReportType, trade?: OrderTrade): void {
-    this.listener({ kind: 'order', account: order.account, report: toReport(order, reportType, trade), cause: this.cause });
+    this.listener({ kind: 'order', account: order.account, report: toReport(order, reportType, trade), cause: this.cause, margin: order.margin ? true : undefined });
   }
 
   /** What the order must hold now (undefined: nothing). */
   needOf(order: OrderRecord): ReservationNeed | undefined {
     if (!isActive(order) || order.inactive) return undefined;
-    if (order.instrument.info.type === 'futures') return futuresOrderNeed(this, order);
+    if (order.margin) return positionOrderNeed(this, this.marginBook, order);
+    if (order.instrument.info.type === 'futures') return positionOrderNeed(this, this.futuresBook, order);
     if (order.marketBudget !== undefined) return { currency: spendCurrency(order.instrument, order.side), amount: order.marketBudget };
     const lots = remainingLots(order);
     const inst = order.instrument;
@@ -198,10 +231,15 @@ export class VenueEngine {
     return this.canHold(order.account, need.currency, target);
   }
 
-  /** True when the account's reserved total in `currency` (spot, or a futures margin pocket) could be `target`. */
+  /** True when the account's reserved total in `currency` (spot, or a futures or margin pocket key) could be `target`. */
   canHold(account: AccountId, currency: string, target: Decimal): boolean {
-    if (isFuturesPocket(currency)) return this.futures.canReserve(account, pocketCurrency(currency), target);
+    const pocket = parsePocketKey(currency);
+    if (pocket !== undefined) return this.accountsOf(pocket.book).canReserve(account, pocket.pocket, target);
     return this.ledger.canReserve(account, currency, target);
+  }
+
+  private accountsOf(book: PositionBook['name']): FuturesAccounts {
+    return book === 'margin' ? this.margin : this.futures;
   }
 
   /** Brings ledger reservations to what the orders hold and emits the balance changes. */
@@ -210,12 +248,14 @@ export class VenueEngine {
     // without creating their iterators.
     if (this.dirty.size > 0) {
       for (const { account, currency } of this.dirty.values()) {
-        if (isFuturesPocket(currency)) this.futures.setOrdersReserved(account, pocketCurrency(currency), this.reservations.total(account, currency));
+        const pocket = parsePocketKey(currency);
+        if (pocket !== undefined) this.accountsOf(pocket.book).setOrdersReserved(account, pocket.pocket, this.reservations.total(account, currency));
         else this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
       }
       this.dirty.clear();
     }
-    if (this.futures.terms.size > 0) this.emitFuturesChanges();
+    if (this.futures.terms.size > 0) emitPositionChanges(this.futuresBook, this.listener);
+    if (this.margin.terms.size > 0) emitPositionChanges(this.marginBook, this.listener);
     const changes = this.ledger.takeChanges();
     if (changes.spot.size > 0) {
       for (const [account, currencies] of changes.spot) {
@@ -226,25 +266,6 @@ export class VenueEngine {
       for (const [account, currencies] of changes.wallet) {
         this.listener({ kind: 'wallet', account, balances: this.ledger.walletBalances(account, currencies) });
       }
-    }
-  }
-
-  /** Emits the futures balances and positions changed since the last commit. */
-  private emitFuturesChanges(): void {
-    const { balances, positions } = this.futures.takeChanges();
-    if (balances.size === 0 && positions.size === 0) return;
-    const accounts = new Set([...balances.keys(), ...positions.keys()]);
-    for (const account of [...accounts].sort()) {
-      const symbols = positions.get(account) ?? [];
-      this.listener({
-        kind: 'futures',
-        account,
-        balances: futuresBalances(this.futures, account, balances.get(account) ?? []),
-        positions: symbols.map((symbol) => {
-          const open = this.futures.position(account, symbol);
-          return open === undefined ? { symbol, quantity: ZERO } : positionView(this.futures, open, account);
-        }),
-      });
     }
   }
 
@@ -273,7 +294,8 @@ export class VenueEngine {
   settle(fill: MatchFill): boolean {
     const order = this.orders.get(fill.orderKey);
     if (order === undefined || !isActive(order) || order.inactive || fill.lots <= 0) return false;
-    if (order.instrument.info.type === 'futures') return settleFutures(this, order, fill);
+    const book = this.bookOf(order);
+    if (book !== undefined) return settlePosition(this, book, order, fill);
     const inst = order.instrument;
     const price = ticksDecimal(inst, fill.priceTicks);
     const quantity = lotsDecimal(inst, fill.lots);
@@ -329,7 +351,7 @@ export class VenueEngine {
 
   /** Sum over accounts of a currency plus what the venue collected in fees (conservation checks). */
   heldByVenue(currency: string): Decimal {
-    return this.ledger.total(currency).plus(this.futures.totalCash(currency)).plus(this.feesCollected.get(currency) ?? ZERO);
+    return this.ledger.total(currency).plus(this.futures.totalCash(currency)).plus(this.margin.totalCash(currency)).plus(this.feesCollected.get(currency) ?? ZERO);
   }
 }
 

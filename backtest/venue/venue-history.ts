@@ -32,6 +32,8 @@ interface AccountHistory {
   unfilled: ClosedOrder[];
   head: number;
   readonly trades: TradeHistoryRecord[];
+  /** Executions of margin orders, kept apart: each section reads only its own. */
+  readonly marginTrades: TradeHistoryRecord[];
 }
 
 /**
@@ -58,13 +60,14 @@ export class VenueHistory {
     this.prune(history, closedAt);
   }
 
-  /** Records an execution. */
-  addTrade(account: AccountId, trade: TradeHistoryRecord): void {
-    this.of(account).trades.push(trade);
+  /** Records an execution (`margin`: of a margin order). */
+  addTrade(account: AccountId, trade: TradeHistoryRecord, margin = false): void {
+    const history = this.of(account);
+    (margin ? history.marginTrades : history.trades).push(trade);
   }
 
-  /** Closed orders still in history at `now`, newest first. */
-  closedOrders(account: AccountId, now: number): Order[] {
+  /** Closed orders still in history at `now`, newest first: margin orders, or (the default) the others. */
+  closedOrders(account: AccountId, now: number, margin = false): Order[] {
     const history = this.accounts.get(account);
     if (history === undefined) return [];
     this.prune(history, now);
@@ -75,14 +78,15 @@ export class VenueHistory {
     while (e >= 0 || u >= history.head) {
       const takeExecuted = u < history.head || (e >= 0 && (executed[e] as ClosedOrder).seq > (unfilled[u] as ClosedOrder).seq);
       const entry = takeExecuted ? (executed[e--] as ClosedOrder) : (unfilled[u--] as ClosedOrder);
-      out.push(toOrder(entry.record, true));
+      if (entry.record.margin === margin) out.push(toOrder(entry.record, true));
     }
     return out;
   }
 
-  /** The account's executions, newest first. */
-  tradeHistory(account: AccountId): TradeHistoryRecord[] {
-    return [...(this.accounts.get(account)?.trades ?? [])].reverse();
+  /** The account's executions, newest first: of margin orders, or (the default) of the others. */
+  tradeHistory(account: AccountId, margin = false): TradeHistoryRecord[] {
+    const history = this.accounts.get(account);
+    return [...((margin ? history?.marginTrades : history?.trades) ?? [])].reverse();
   }
 
   /** Drops unfilled orders past 24 h at `now`, and beyond the count limit. */
@@ -102,7 +106,7 @@ export class VenueHistory {
   private of(account: AccountId): AccountHistory {
     let history = this.accounts.get(account);
     if (history === undefined) {
-      history = { executed: objectList(), unfilled: objectList(), head: 0, trades: objectList() };
+      history = { executed: objectList(), unfilled: objectList(), head: 0, trades: objectList(), marginTrades: objectList() };
       this.accounts.set(account, history);
     }
     return history;

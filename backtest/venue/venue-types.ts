@@ -43,6 +43,12 @@ export interface NewOrderRequest {
   readonly reduce_only?: boolean;
 }
 
+/** `PUT /api/3/margin/account/isolated/{symbol}` parameters (see `SimulatedMarginVenue.updateAccount`). */
+export interface MarginAccountRequest {
+  readonly margin_balance?: string;
+  readonly leverage?: string;
+}
+
 /** `PATCH /api/3/spot/order/{client_order_id}` parameters. */
 export interface ReplaceOrderRequest {
   readonly client_order_id: string;
@@ -115,7 +121,7 @@ export interface LiquidationRecord {
 /** What the venue tells the outside world, in the order it happened. */
 export type VenueEvent =
   /** An order changed (report_type says how); sent to the account's trading-stream subscribers. */
-  | { readonly kind: 'order'; readonly account: AccountId; readonly report: OrderReport; readonly cause: EventCause }
+  | { readonly kind: 'order'; readonly account: AccountId; readonly report: OrderReport; readonly cause: EventCause; readonly margin?: true }
   /** The account's spot balances of these currencies changed. */
   | { readonly kind: 'balance'; readonly account: AccountId; readonly balances: readonly TradingBalance[] }
   /** The account's wallet balances of these currencies changed. */
@@ -125,8 +131,16 @@ export type VenueEvent =
    * sent as `{symbol, quantity: 0}`.
    */
   | { readonly kind: 'futures'; readonly account: AccountId; readonly balances: readonly TradingBalance[]; readonly positions: readonly (Position | FlatPosition)[] }
-  /** The venue force-closed a futures position of the account (after the `futures` event of the close). */
-  | { readonly kind: 'liquidation'; readonly account: AccountId; readonly liquidation: LiquidationRecord; readonly cause: EventCause };
+  /**
+   * The account's margin balances (totals per currency over its isolated margin accounts) or its
+   * isolated accounts' positions changed; a position closed is sent as `{symbol, quantity: 0}`.
+   */
+  | { readonly kind: 'margin'; readonly account: AccountId; readonly balances: readonly TradingBalance[]; readonly positions: readonly (Position | FlatPosition)[] }
+  /**
+   * The venue force-closed a futures position of the account (after the `futures` event of the
+   * close), or with `margin` a position of one of its isolated margin accounts (after the `margin` event).
+   */
+  | { readonly kind: 'liquidation'; readonly account: AccountId; readonly liquidation: LiquidationRecord; readonly cause: EventCause; readonly margin?: true };
 
 /** A position that just closed, in a `futures` event. */
 export interface FlatPosition {

@@ -196,12 +196,12 @@ type RawConfig = Omit<BotConfig, 'paper' | 'backtest' | 'exchange' | 'bot'> & {
   backtest: Omit<BotConfig['backtest'], 'balances' | 'latency'> & { balances: RawBalances; latency: unknown };
 };
 
-/** `bot.leverage`: futures accounts only, contracts the strategy trades, above zero. */
+/** `bot.leverage`: margin and futures accounts only, symbols the strategy trades, above zero. */
 function botLeverage(c: RawConfig): Readonly<Record<string, Decimal>> {
   const out: Record<string, Decimal> = {};
   for (const [symbol, text] of Object.entries(c.bot.leverage)) {
     const field = `bot.leverage.${symbol}`;
-    if (c.bot.account !== 'futures') throw new ValidationError(field, 'is for futures accounts (bot.account: futures)', text);
+    if (c.bot.account === 'spot') throw new ValidationError(field, 'is for margin and futures accounts (bot.account: margin or futures)', text);
     if (!c.strategy.symbols.includes(symbol)) throw new ValidationError(field, 'must name one of strategy.symbols', symbol);
     const leverage = new Decimal(text);
     if (!leverage.isPositive() || leverage.isZero()) throw new ValidationError(field, 'must be above 0', text);

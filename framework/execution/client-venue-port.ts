@@ -1,7 +1,6 @@
 import { Observable, filter, map, type Subscription } from 'rxjs';
 import { ConnectionStateError } from '../exchange/errors.js';
-import type { TradeHistoryParams } from '../exchange/rest/endpoints/history-params.js';
-import type { NewOrderParams, OrderListParams, ReplaceOrderParams } from '../exchange/rest/endpoints/order-params.js';
+import type { NewOrderParams } from '../exchange/rest/endpoints/order-params.js';
 import { isNotFound } from '../exchange/rest/endpoints/trading-requests.js';
 import type { RestClient } from '../exchange/rest/rest-client.js';
 import type { TradingAccountApi } from '../exchange/ws/trading-account-api.js';
@@ -9,6 +8,7 @@ import type { TradingSession } from '../exchange/ws/trading-session.js';
 import { ZERO, type Decimal } from '../model/decimal.js';
 import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
 import type { MarginAccount } from '../model/resources/margin-account.js';
+import { marginAccountEndpoints, type AccountEndpoints } from './margin-account-endpoints.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { Order } from '../model/resources/order.js';
@@ -26,22 +26,18 @@ const HISTORY_PAGES = 10;
 export interface ClientVenuePortOptions {
   readonly session: TradingSession;
   readonly rest: RestClient;
-  /** The account traded: spot (the default) or futures (isolated futures accounts, contracts only). */
-  readonly account?: 'spot' | 'futures';
+  /**
+   * The account traded: spot (the default), margin (the isolated margin accounts of spot symbols)
+   * or futures (isolated futures accounts, contracts only).
+   */
+  readonly account?: 'spot' | 'margin' | 'futures';
 }
 
-/** The REST calls a port makes, which the spot and futures sections share (same paths under their prefix). */
-interface AccountEndpoints {
-  getBalances(): Promise<TradingBalance[]>;
-  getActiveOrders(): Promise<Order[]>;
-  getActiveOrder(clientOrderId: string): Promise<Order>;
-  createOrder(params: NewOrderParams): Promise<Order>;
-  createOrderList(params: OrderListParams): Promise<Order[]>;
-  replaceOrder(clientOrderId: string, params: ReplaceOrderParams): Promise<Order>;
-  cancelOrders(params?: { readonly symbol?: string }): Promise<Order[]>;
-  cancelOrder(clientOrderId: string): Promise<Order>;
-  getOrderHistory(params: { readonly client_order_id?: string; readonly limit?: number; readonly offset?: number; readonly sort?: 'ASC' | 'DESC' }): Promise<Order[]>;
-  getTradeHistory(params: TradeHistoryParams): Promise<TradeHistoryRecord[]>;
+/** The isolated-account calls the margin and futures sections share. */
+interface IsolatedAccountEndpoints {
+  getAccounts(): Promise<MarginAccount[]>;
+  getAccount(symbol: string): Promise<MarginAccount>;
+  updateAccount(symbol: string, params: { readonly margin_balance: string; readonly leverage?: string }): Promise<MarginAccount>;
 }
 
 /**
@@ -50,11 +46,12 @@ interface AccountEndpoints {
  * could not even send falls back to REST too; one that was sent and lost is NOT repeated here: its
  * outcome is unknown and the adapter looks it up first). Lookups by client_order_id use REST,
  * which alone can search history. Reports and balances come from the stream; `reconnected$` fires
- * when the order-report subscription has been restored after a reconnect. A futures port also reads
- * the isolated accounts and the contracts' position configurations (the risk limit's terms).
+ * when the order-report subscription has been restored after a reconnect. A margin or futures port
+ * also reads the isolated accounts and sets their leverage, a futures port the contracts' position
+ * configurations too (the risk limit's terms).
  */
 export class ClientVenuePort implements VenuePort {
-  readonly account: 'spot' | 'futures';
+  readonly account: 'spot' | 'margin' | 'futures';
   readonly orderReports$: Observable<OrderReport>;
   readonly balances$: Observable<readonly TradingBalance[]>;
   readonly reconnected$: Observable<number>;
@@ -70,13 +67,14 @@ export class ClientVenuePort implements VenuePort {
     this.rest = options.rest;
     const account = options.account ?? 'spot';
     this.account = account;
-    this.stream = account === 'futures' ? options.session.futures : options.session.spot;
-    this.endpoints = account === 'futures' ? options.rest.futures : options.rest.spot;
-    if (account === 'futures') {
-      this.marginAccounts = (symbols) => futuresAccounts(options.rest, symbols);
-      this.futuresConfigs = () => options.rest.futures.getConfig();
-      this.setLeverage = (symbol, leverage) => setFuturesLeverage(options.rest, symbol, leverage);
+    this.stream = options.session[account];
+    this.endpoints = account === 'futures' ? options.rest.futures : account === 'margin' ? marginAccountEndpoints(options.rest) : options.rest.spot;
+    if (account !== 'spot') {
+      const isolated: IsolatedAccountEndpoints = options.rest[account];
+      this.marginAccounts = (symbols) => isolatedAccounts(isolated, symbols);
+      this.setLeverage = (symbol, leverage) => setIsolatedLeverage(isolated, symbol, leverage);
     }
+    if (account === 'futures') this.futuresConfigs = () => options.rest.futures.getConfig();
     // Every order report and balance passes here: one plain subscriber each, not filter + mergeMap hops.
     const session = this.session;
     this.orderReports$ = new Observable<OrderReport>((subscriber) => session.orderReports$.subscribe({
@@ -121,7 +119,7 @@ export class ClientVenuePort implements VenuePort {
   async orderHistoryPage(offset: number): Promise<HistoryPage<Order>> {
     // By id (the default), newest first: creation order, which later changes of an order do not move.
     // The futures history has no sort parameter: newest first is its only order.
-    const items = await this.endpoints.getOrderHistory({ sort: this.account === 'spot' ? 'DESC' : undefined, limit: HISTORY_PAGE, offset });
+    const items = await this.endpoints.getOrderHistory({ sort: this.account === 'futures' ? undefined : 'DESC', limit: HISTORY_PAGE, offset });
     return { items, last: items.length < HISTORY_PAGE };
   }
 
@@ -195,27 +193,29 @@ export class ClientVenuePort implements VenuePort {
 }
 
 /**
- * Sets a contract's leverage. The exchange's PUT takes the isolated account's margin balance with
- * it (required): the account's own, read first, so no margin moves. The account reports its
- * margin balance with the position's unrealized PnL in it, and the PUT sets the margin without
- * it (as the simulated venue does; the spec does not say), so that PnL is taken out first.
+ * Sets the leverage of a symbol's isolated (futures or margin) account. The exchange's PUT takes
+ * the account's margin balance with it (required): the account's own, read first, so no margin
+ * moves. The account reports its margin balance with the position's unrealized PnL in it, and the
+ * PUT sets the margin without it (as the simulated venue does; the spec does not say), so that PnL
+ * is taken out first.
  */
-async function setFuturesLeverage(rest: RestClient, symbol: string, leverage: Decimal): Promise<MarginAccount> {
-  const account = await rest.futures.getAccount(symbol);
+async function setIsolatedLeverage(rest: IsolatedAccountEndpoints, symbol: string, leverage: Decimal): Promise<MarginAccount> {
+  const account = await rest.getAccount(symbol);
   const balance = account.currencies[0]?.margin_balance;
   const unrealized = (account.positions ?? []).reduce((sum, p) => (p.pnl === undefined ? sum : sum.plus(p.pnl)), ZERO);
   const margin = balance === undefined ? '0' : balance.minus(unrealized).toFixed();
-  return rest.futures.updateAccount(symbol, { margin_balance: margin, leverage: leverage.toFixed() });
+  return rest.updateAccount(symbol, { margin_balance: margin, leverage: leverage.toFixed() });
 }
 
 /**
- * The isolated futures accounts of `symbols`: one read lists those holding a position; each other
- * symbol is read on its own (its leverage applies to the next order even while it is flat).
+ * The isolated accounts of `symbols`: one read lists those the exchange lists (holding a position,
+ * or on margin funds); each other symbol is read on its own (its leverage applies to the next order
+ * even while it is flat).
  */
-async function futuresAccounts(rest: RestClient, symbols: readonly string[]): Promise<MarginAccount[]> {
-  const open = await rest.futures.getAccounts();
+async function isolatedAccounts(rest: IsolatedAccountEndpoints, symbols: readonly string[]): Promise<MarginAccount[]> {
+  const open = await rest.getAccounts();
   const found = new Set(open.map((a) => a.symbol));
-  const flat = await Promise.all(symbols.filter((s) => !found.has(s)).map((s) => rest.futures.getAccount(s)));
+  const flat = await Promise.all(symbols.filter((s) => !found.has(s)).map((s) => rest.getAccount(s)));
   return [...open.filter((a) => symbols.includes(a.symbol)), ...flat];
 }
 

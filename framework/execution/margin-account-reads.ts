@@ -56,7 +56,7 @@ export class MarginAccountReads {
     const wanted = Object.entries(leverage);
     if (wanted.length === 0) return;
     const set = this.venue.setLeverage;
-    if (set === undefined) throw new ValidationError('bot.leverage', 'is for futures accounts: this venue account has no leverage', this.venue.account);
+    if (set === undefined) throw new ValidationError('bot.leverage', 'is for margin and futures accounts: this venue account has no leverage', this.venue.account);
     let changed = false;
     for (const [symbol, value] of wanted) {
       if (this.account.marginAccount(symbol)?.leverage.equals(value) === true) continue;

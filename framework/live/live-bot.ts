@@ -205,10 +205,14 @@ export class LiveBot {
     return symbols.map((symbol, index) => {
       const info = infos[symbol];
       if (info === undefined) throw new ValidationError(`strategy.symbols[${index}]`, 'is not a symbol of the exchange', symbol);
-      // One bot trades one account: futures contracts on a futures account, spot pairs on spot.
+      // One bot trades one account: futures contracts on a futures account, spot pairs on spot,
+      // spot pairs with margin trading on margin.
       const account = this.config.bot.account;
       if ((info.type === 'futures') !== (account === 'futures')) {
         throw new ValidationError(`strategy.symbols[${index}]`, `must be ${account === 'futures' ? 'a futures contract' : 'a spot pair'} on a ${account} account (bot.account)`, symbol);
+      }
+      if (account === 'margin' && !info.margin_trading) {
+        throw new ValidationError(`strategy.symbols[${index}]`, 'must be a pair with margin trading on a margin account (bot.account)', symbol);
       }
       return new Instrument(symbol, info);
     });

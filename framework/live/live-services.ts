@@ -8,7 +8,6 @@ import { PublicSession, type PublicSessionOptions } from '../exchange/ws/public-
 import { ReconnectingSocket, type ReconnectingSocketOptions } from '../exchange/ws/reconnecting-socket.js';
 import { RpcConnection } from '../exchange/ws/rpc-connection.js';
 import { TradingSession } from '../exchange/ws/trading-session.js';
-import { ValidationError } from '../model/errors.js';
 import type { Clock } from '../time/clock.js';
 import { Journal } from './journal.js';
 import type { LiveBot } from './live-bot.js';
@@ -74,8 +73,8 @@ export class LiveTradingSession extends TradingSession {
 }
 
 /**
- * The venue port of the bot's account (`bot.account`: spot or futures): the trading stream, REST
- * when it is down. Margin accounts are refused until the sandbox and the kernel trade them.
+ * The venue port of the bot's account (`bot.account`: spot, margin or futures): the trading
+ * stream, REST when it is down.
  */
 @injectable()
 export class LiveVenuePort extends ClientVenuePort {
@@ -84,9 +83,7 @@ export class LiveVenuePort extends ClientVenuePort {
     @inject(TOKENS.RestClient) rest: RestClient,
     @inject(TOKENS.Config) config: BotConfig,
   ) {
-    const account = config.bot.account;
-    if (account === 'margin') throw new ValidationError('bot.account', 'must be spot or futures: margin accounts are not traded yet', account);
-    super({ session, rest, account });
+    super({ session, rest, account: config.bot.account });
   }
 }
 

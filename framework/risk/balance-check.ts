@@ -5,12 +5,13 @@ import { isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
+import { tradesOnMargin } from './trades-on-margin.js';
 
 /**
  * Refuses an intent whose orders need more than the free funds (the ledger's balance less what
  * intents in flight and open orders hold): a limit buy needs price x quantity x (1 + max fee
  * rate) of the quote currency ("a buy order requires balance including fees", document 001), a
- * sell its base quantity, a futures order its margin. Exactly the free amount passes. Spot market
+ * sell its base quantity, a futures or margin order its margin. Exactly the free amount passes. Spot market
  * buys are left to the market-buy reserve check (a different, strict rule). The legs of an order
  * list count as {@link fundedOrders} says: summed per currency, the largest for oneCancelOther,
  * the primary alone for oneTriggerOneCancelOther.
@@ -22,7 +23,7 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig,
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
     if (instrument === undefined) continue;
-    if (order.side === 'buy' && instrument.info.type !== 'futures' && isMarketType(order.type)) continue;
+    if (order.side === 'buy' && isMarketType(order.type) && !tradesOnMargin(instrument, view)) continue;
     const need = e.netFunds(order, instrument);
     if (isDenial(need)) return need;
     if (orders.length === 1) return compare(order.symbol, need.currency, need.amount, view);

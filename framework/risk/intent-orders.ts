@@ -1,6 +1,7 @@
 import type { Intent, OrderSpec } from '../model/intent.js';
 import { intentKey, legKey, type ReservationKey } from './reservation-key.js';
 import type { OpenOrderView, RiskView } from './risk-state.js';
+import { tradesOnMargin } from './trades-on-margin.js';
 
 /** One order an intent would put on the book, as the checks evaluate it. */
 export interface CheckedOrder extends OrderSpec {
@@ -48,14 +49,15 @@ function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
     case 'closePosition': {
       const position = view.position(intent.symbol);
       if (position === undefined || position.isZero()) return NO_ORDERS;
-      const futures = view.instrument(intent.symbol)?.info.type === 'futures';
+      const instrument = view.instrument(intent.symbol);
+      const margined = instrument !== undefined && tradesOnMargin(instrument, view);
       return [{
         symbol: intent.symbol,
         side: position.isNegative() ? 'buy' : 'sell',
         type: intent.price === undefined ? 'market' : 'limit',
         quantity: position.abs(),
         price: intent.price,
-        reduceOnly: futures ? true : undefined,
+        reduceOnly: margined ? true : undefined,
         key: intentKey(intent.intentId),
       }];
     }

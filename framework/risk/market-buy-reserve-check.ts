@@ -5,6 +5,7 @@ import { fundsFor, isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
+import { tradesOnMargin } from './trades-on-margin.js';
 
 /**
  * Document 001: a spot market buy requires an available balance strictly greater than
@@ -18,7 +19,7 @@ export function marketBuyReserveCheck(intent: Intent, view: RiskView, config: Ri
   const { orders, combine } = evaluationOf(intent, view, config, evaluation).fundedOrders();
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
-    if (instrument === undefined || order.side !== 'buy' || instrument.info.type === 'futures' || !isMarketType(order.type)) continue;
+    if (instrument === undefined || order.side !== 'buy' || !isMarketType(order.type) || tradesOnMargin(instrument, view)) continue;
     const need = fundsFor(order, instrument, view, config);
     if (isDenial(need)) return need;
     needed ??= new Map();

@@ -8,6 +8,7 @@ import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
 import { formatScaled } from '../model/scaled.js';
 import { safeProduct, unitsOf } from './decimal-units.js';
+import { tradesOnMargin } from './trades-on-margin.js';
 
 /** Funds an order needs held until it is done. */
 export interface FundsNeed {
@@ -102,12 +103,13 @@ export function marketBuyReserve(notional: Decimal, instrument: Instrument, conf
  * - spot limit-priced buy: price x quantity x (1 + max fee rate), quote currency;
  * - spot market buy: {@link marketBuyReserve}, quote currency;
  * - spot sell: the base quantity;
- * - futures: margin notional / leverage + notional x max fee rate in the quote (margin) currency,
- *   leverage 1 when unknown; reduce-only orders need nothing.
+ * - futures, and pairs traded on a margin account ({@link tradesOnMargin}): margin notional /
+ *   leverage + notional x max fee rate in the quote (margin) currency, leverage 1 when unknown;
+ *   reduce-only orders need nothing.
  */
 export function fundsFor(order: CheckedOrder, instrument: Instrument, view: RiskView, config: RiskConfig): FundsNeed | Denial {
   const quote = instrument.quoteCurrency;
-  if (instrument.info.type === 'futures') {
+  if (tradesOnMargin(instrument, view)) {
     if (order.reduceOnly === true) return { currency: quote, amount: ZERO, quantity: order.quantity, marketBuy: false };
     const price = referencePrice(order, view);
     if (price === undefined) return { check: 'balance', reason: `${order.symbol}: no ${order.side === 'buy' ? 'ask' : 'bid'} in the book to value the ${order.type} order` };
@@ -166,7 +168,7 @@ export function netFundsFor(order: CheckedOrder, instrument: Instrument, view: R
   const replaced = order.replaces;
   const held = replaced === undefined ? ZERO : replaced.reservationKey === undefined ? ZERO : view.reservedFor(replaced.reservationKey);
   if (replaced !== undefined) {
-    const byUnits = spotIncreaseByUnits(order, instrument, held);
+    const byUnits = spotIncreaseByUnits(order, instrument, held, view);
     if (byUnits !== undefined) return byUnits;
   }
   const need = fundsFor(order, instrument, view, config);
@@ -183,8 +185,8 @@ export function netFundsFor(order: CheckedOrder, instrument: Instrument, view: R
  * another kind or a figure has no safe-integer count at the scale (a held remainder of a partial
  * fill, rounded at 18 decimals, usually has none): {@link netFundsFor} then computes in Decimals.
  */
-function spotIncreaseByUnits(order: CheckedOrder, instrument: Instrument, held: Decimal): FundsNeed | undefined {
-  if (instrument.info.type === 'futures' || isMarketType(order.type)) return undefined;
+function spotIncreaseByUnits(order: CheckedOrder, instrument: Instrument, held: Decimal, view: RiskView): FundsNeed | undefined {
+  if (isMarketType(order.type) || tradesOnMargin(instrument, view)) return undefined;
   const sell = order.side === 'sell';
   if (!sell && order.price === undefined) return undefined;
   const factors = sell ? undefined : feeFactorsOf(instrument);

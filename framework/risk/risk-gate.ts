@@ -62,8 +62,9 @@ export class RiskGate {
 
   /**
    * `config` is a {@link RiskConfig} or a raw one (YAML); it is validated either way. With the
-   * `instruments` the bot trades, checks that only judge futures contracts (risk limit, leverage,
-   * liquidation distance) are left out when none is one: a spot bot does not pay for them per intent.
+   * `instruments` the bot trades, checks that only judge margin and futures positions (risk limit,
+   * leverage, liquidation distance) are left out when none can have one (no futures contract, no
+   * pair with margin trading): a spot bot does not pay for them per intent.
    */
   constructor(
     config: unknown,
@@ -72,7 +73,7 @@ export class RiskGate {
     instruments?: readonly Instrument[],
   ) {
     this.config = parseRiskConfig(config);
-    const futures = instruments === undefined || instruments.some((i) => i.info.type === 'futures');
+    const futures = instruments === undefined || instruments.some((i) => i.info.type === 'futures' || i.info.margin_trading);
     this.checks = this.config.checks
       .filter((name) => canRefuse(name, this.config) && (futures || !FUTURES_ONLY.has(name)))
       .map((name) => RISK_CHECKS[name]);

@@ -70,12 +70,13 @@ export function* accountTotals(
   }
 }
 
-/** Unrealized PnL of the account's futures positions by margin currency; undefined when it holds none. */
+/** Unrealized PnL of the account's futures and margin positions by margin currency; undefined when it holds none. */
 function unrealizedPnl(account: AccountState, instruments: readonly Instrument[], book: (symbol: string) => RiskBook | undefined): Map<string, Decimal> | undefined {
   let out: Map<string, Decimal> | undefined;
   for (const instrument of instruments) {
-    if (instrument.info.type !== 'futures') continue;
+    // Isolated accounts are known only on margin and futures accounts: a spot pair has one when traded on margin.
     const margin = account.marginAccount(instrument.symbol);
+    if (instrument.info.type !== 'futures' && margin === undefined) continue;
     const position = margin?.positions?.find((p) => p.symbol === instrument.symbol);
     if (position === undefined || position.quantity.isZero()) continue;
     const mid = book(instrument.symbol)?.mid();

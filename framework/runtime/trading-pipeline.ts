@@ -19,6 +19,7 @@ import { RiskState } from '../risk/risk-state.js';
 import type { MarketEvent } from '../model/stream/market-events.js';
 import type { Clock } from '../time/clock.js';
 import { SILENT_LOGGER, type AccountSource, type IntentSink, type RuntimeLogger } from './runtime-ports.js';
+import { tradesOnMargin } from '../risk/trades-on-margin.js';
 
 /** What the pipeline decided about one intent (for the journal, metrics and benchmarks). */
 export type IntentVerdict = { readonly kind: 'passed'; readonly intent: Intent } | DeniedReport;
@@ -311,10 +312,10 @@ export class TradingPipeline implements IntentSink, AccountSource {
     return true;
   }
 
-  /** What a fill spent of its reservation's currency: quote (plus a quote fee) for a spot buy, base for a sell. */
+  /** What a fill spent of its reservation's currency: quote (plus a quote fee) for a spot buy, base for a sell, nothing on margin. */
   private spentBy(tracker: OrderTracker, quantity: Decimal, price: Decimal, fee: Decimal | undefined): Decimal {
     const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
-    if (instrument === undefined || instrument.info.type === 'futures') return ZERO;
+    if (instrument === undefined || tradesOnMargin(instrument, this.risk)) return ZERO;
     if (tracker.info.side === 'sell') return quantity;
     const feeInQuote = fee !== undefined && instrument.info.fee_currency === instrument.quoteCurrency ? fee : ZERO;
     return quantity.times(price).plus(feeInQuote);

@@ -235,13 +235,18 @@ describe('loadBotConfig', () => {
     expect(e.message).not.toContain('abcdef123456');
   });
 
-  it('bot.leverage: decimals by contract, on futures accounts and the strategy\'s contracts only', () => {
+  it('bot.leverage: decimals by symbol, on margin and futures accounts and the strategy\'s symbols only', () => {
     const base = { strategy: { name: 'market-maker', symbols: ['BTCUSDT_PERP'] } };
     const c = parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { BTCUSDT_PERP: '2.5' } } }, '/srv/bots');
     expect(c.bot.leverage['BTCUSDT_PERP']?.toFixed()).toBe('2.5');
     expect(parseBotConfig({ ...base, bot: { id: 'f1' } }, '/srv/bots').bot.leverage).toEqual({});
-    expect(() => parseBotConfig({ ...base, bot: { id: 'f1', leverage: { BTCUSDT_PERP: '2' } } }, '/srv/bots')).toThrow(/bot\.leverage\.BTCUSDT_PERP.*is for futures accounts/);
+    expect(() => parseBotConfig({ ...base, bot: { id: 'f1', leverage: { BTCUSDT_PERP: '2' } } }, '/srv/bots')).toThrow(/bot\.leverage\.BTCUSDT_PERP.*is for margin and futures accounts/);
     expect(() => parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { ETHUSDT_PERP: '2' } } }, '/srv/bots')).toThrow(/must name one of strategy\.symbols/);
     expect(() => parseBotConfig({ ...base, bot: { id: 'f1', account: 'futures', leverage: { BTCUSDT_PERP: '0' } } }, '/srv/bots')).toThrow(/must be above 0/);
+  });
+
+  it('bot.account margin is accepted, with a leverage per pair', () => {
+    const c = parseBotConfig({ strategy: { name: 'market-maker', symbols: ['BTCUSDT'] }, bot: { id: 'm1', account: 'margin', leverage: { BTCUSDT: '3' } } }, '/srv/bots');
+    expect([c.bot.account, c.bot.leverage['BTCUSDT']?.toFixed()]).toEqual(['margin', '3']);
   });
 });

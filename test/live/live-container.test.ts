@@ -54,13 +54,14 @@ describe('the live composition root', () => {
     await logger.close();
   });
 
-  it('trades the configured account: a futures port for bot.account futures; margin is refused by name', async () => {
+  it('trades the configured account: a futures port for bot.account futures, a margin port for margin', async () => {
     const futures = await container('futures');
     expect(futures.container.get<ClientVenuePort>(TOKENS.VenuePort).account).toBe('futures');
     await resolveLiveBot(futures.container).close();
     await futures.logger.close();
     const margin = await container('margin');
-    expect(() => margin.container.get(TOKENS.VenuePort)).toThrow(/bot\.account.*must be spot or futures/);
+    expect(margin.container.get<ClientVenuePort>(TOKENS.VenuePort).account).toBe('margin');
+    await resolveLiveBot(margin.container).close();
     await margin.logger.close();
   });
 });

@@ -27,10 +27,13 @@ interface MarginPocket {
 export type MarkLookup = (symbol: string) => Decimal | undefined;
 
 /**
- * The futures side of every venue account: a margin balance per margin currency, positions per
- * symbol and the leverage per symbol. One futures account per venue account id, with positions of
- * every contract margined from the one balance of their margin currency (cross margin over the
- * account; the spec's isolated per-symbol accounts are views of it).
+ * The positions side of every venue account: margin balances ("pockets"), positions per symbol and
+ * the leverage per symbol. Each symbol's terms name the pocket its position is margined from
+ * (`FuturesTerms.pocket`): on the futures accounts the margin currency, so every contract of a
+ * currency shares one balance (cross margin over the account; the spec's isolated per-symbol
+ * accounts are views of it); on the isolated margin accounts the symbol, so each symbol has its own
+ * balance. The methods' `currency` parameters name a pocket (a currency on futures, a symbol on
+ * margin); {@link pocketCurrency} gives the currency of a pocket.
  *
  * Money rules, exact throughout (Decimal, integers for positions):
  * - position margin = entry value / leverage, rounded up to the notional unit (tick x lot);
@@ -125,7 +128,7 @@ export class FuturesAccounts {
 
   /** Margin currencies of the account's open positions. */
   positionCurrencies(account: AccountId): string[] {
-    return [...new Set([...(this.positions.get(account)?.keys() ?? [])].map((s) => this.termsOf(s).marginCurrency))].sort();
+    return [...new Set([...(this.positions.get(account)?.keys() ?? [])].map((s) => this.termsOf(s).pocket))].sort();
   }
 
   /** Open positions of the account, by symbol. */
@@ -153,7 +156,7 @@ export class FuturesAccounts {
     record.updatedAt = time;
     if (grid.lots === 0) map.delete(symbol);
     this.touch(this.changedPositions, account, symbol);
-    this.touch(this.changedBalances, account, this.termsOf(symbol).marginCurrency);
+    this.touch(this.changedBalances, account, this.termsOf(symbol).pocket);
     return record;
   }
 
@@ -170,7 +173,7 @@ export class FuturesAccounts {
       this.leverages.set(account, map);
     }
     map.set(symbol, leverage);
-    this.touch(this.changedBalances, account, this.termsOf(symbol).marginCurrency);
+    this.touch(this.changedBalances, account, this.termsOf(symbol).pocket);
   }
 
   /** Entry value of a position in the margin currency (0 when flat). */
@@ -199,7 +202,7 @@ export class FuturesAccounts {
   sumPositions(account: AccountId, currency: string, f: (symbol: string) => Decimal): Decimal {
     let sum = ZERO;
     for (const symbol of this.positions.get(account)?.keys() ?? []) {
-      if (this.termsOf(symbol).marginCurrency === currency) sum = sum.plus(f(symbol));
+      if (this.termsOf(symbol).pocket === currency) sum = sum.plus(f(symbol));
     }
     return sum;
   }
@@ -228,11 +231,18 @@ export class FuturesAccounts {
     return [...(this.pockets.get(account)?.keys() ?? [])].sort();
   }
 
-  /** Total cash of a currency over every account (conservation checks). */
+  /** Total cash of a currency over every account and pocket (conservation checks). */
   totalCash(currency: string): Decimal {
     let sum = ZERO;
-    for (const map of this.pockets.values()) sum = sum.plus(map.get(currency)?.cash ?? ZERO);
+    for (const map of this.pockets.values()) {
+      for (const [pocket, p] of map) if (this.pocketCurrency(pocket) === currency) sum = sum.plus(p.cash);
+    }
     return sum;
+  }
+
+  /** The currency a pocket holds: a symbol pocket holds its terms' margin currency, a currency pocket itself. */
+  pocketCurrency(pocket: string): string {
+    return this.terms.get(pocket)?.marginCurrency ?? pocket;
   }
 
   /** Accounts with a futures pocket or position. */

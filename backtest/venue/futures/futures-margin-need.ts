@@ -6,27 +6,7 @@ import { hasLimitPrice, isConditionalType } from '../triggers.js';
 import type { VenueEngine } from '../venue-engine.js';
 import type { ReservationNeed } from '../reservations.js';
 import { ceilToUnit, type FuturesTerms } from './futures-terms.js';
-
-/**
- * Reservation currencies of futures order margin carry this prefix, so one reservation table holds
- * spot funds (`USDT`) and futures order margin (`futures:USDT`) apart.
- */
-export const FUTURES_POCKET = 'futures:';
-
-/** The reservation key of a margin currency's futures order margin. */
-export function futuresPocket(currency: string): string {
-  return FUTURES_POCKET + currency;
-}
-
-/** True when a reservation currency is futures order margin. */
-export function isFuturesPocket(currency: string): boolean {
-  return currency.startsWith(FUTURES_POCKET);
-}
-
-/** The margin currency of a futures reservation key. */
-export function pocketCurrency(pocket: string): string {
-  return pocket.slice(FUTURES_POCKET.length);
-}
+import { pocketKey, type PositionBook } from './position-book.js';
 
 /**
  * Initial margin an order holds for `notional` (price x unfilled quantity) at leverage L (document
@@ -34,15 +14,15 @@ export function pocketCurrency(pocket: string): string {
  * plus the fee at max(take, make) on the notional, in the margin currency. A negative maximum rate
  * (both rebates) provisions no fee.
  */
-export function orderMargin(terms: FuturesTerms, notional: Decimal, leverage: Decimal, rates: FeeRates): ReservationNeed {
+export function orderMargin(book: PositionBook['name'], terms: FuturesTerms, notional: Decimal, leverage: Decimal, rates: FeeRates): ReservationNeed {
   return {
-    currency: futuresPocket(terms.marginCurrency),
+    currency: pocketKey(book, terms.pocket),
     amount: ceilToUnit(notional, leverage, terms.unit).plus(notional.times(reserveRate(rates))),
   };
 }
 
 /**
- * Value of a futures order's unfilled quantity: at its limit price, a suspended stop or take-profit
+ * Value of a futures or margin order's unfilled quantity: at its limit price, a suspended stop or take-profit
  * market order at its stop price, a market order (or a triggered one) at the best opposite outside
  * price; undefined when that side is empty.
  */
@@ -60,15 +40,15 @@ export function futuresOrderNotional(engine: VenueEngine, order: OrderRecord): D
 }
 
 /**
- * Initial margin a futures order holds (`orderMargin` on {@link futuresOrderNotional}; nothing when
- * that has no price). A reduce-only order holds nothing: it can only free margin. Other orders hold
+ * Initial margin a futures or margin order holds in its book (`orderMargin` on
+ * {@link futuresOrderNotional}; nothing when that has no price). A reduce-only order holds nothing: it can only free margin. Other orders hold
  * margin on their whole quantity even when they would partly close a position (the venue does not
  * net orders against the position, which is conservative).
  */
-export function futuresOrderNeed(engine: VenueEngine, order: OrderRecord): ReservationNeed | undefined {
+export function positionOrderNeed(engine: VenueEngine, book: PositionBook, order: OrderRecord): ReservationNeed | undefined {
   if (order.reduceOnly) return undefined;
   const notional = futuresOrderNotional(engine, order);
   if (notional === undefined) return undefined;
   const symbol = order.instrument.symbol;
-  return orderMargin(engine.futures.termsOf(symbol), notional, engine.futures.leverage(order.account, symbol), order.rates);
+  return orderMargin(book.name, book.accounts.termsOf(symbol), notional, book.accounts.leverage(order.account, symbol), order.rates);
 }

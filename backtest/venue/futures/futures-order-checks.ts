@@ -6,22 +6,23 @@ import { assertRiskLimit } from './futures-risk-limit.js';
 import { increases } from './position-math.js';
 
 /**
- * Futures rules checked when an order is accepted (spot orders pass untouched). A reduce-only
- * order must be able to reduce something now: the spec says only that its "fill never flips the
- * position", so an order on a flat symbol or on the side that would grow the position is refused
- * with 20044 Trading operation not allowed (assumed code; the spec shows none). One larger than
- * the position is accepted and cut at fill time (`settleFutures`). Every other order must keep
- * within the symbol's risk limit (`assertRiskLimit`). A contract past its expiry takes no orders
- * (20044).
+ * Futures and margin rules checked when an order is accepted (spot orders pass untouched). A
+ * reduce-only order must be able to reduce something now: the spec says only that its "fill never
+ * flips the position", so an order on a flat symbol or on the side that would grow the position is
+ * refused with 20044 Trading operation not allowed (assumed code; the spec shows none). One larger
+ * than the position is accepted and cut at fill time (`settlePosition`). Every other futures order
+ * must keep within the symbol's risk limit (`assertRiskLimit`; margin symbols have none). A
+ * contract past its expiry takes no orders (20044).
  */
 export function assertFuturesOrder(engine: VenueEngine, order: OrderRecord): void {
-  if (order.instrument.info.type !== 'futures') return;
+  const book = engine.bookOf(order);
+  if (book === undefined) return;
   const expiry = order.instrument.info.expiry;
-  if (expiry !== null && engine.time >= expiry) {
+  if (book.name === 'futures' && expiry !== null && engine.time >= expiry) {
     throw new VenueRejection(ErrorCode.TradingNotAllowed, `${order.instrument.symbol} expired at ${new Date(expiry).toISOString()}`);
   }
   if (order.reduceOnly) {
-    const position = engine.futures.position(order.account, order.instrument.symbol)?.grid;
+    const position = book.accounts.position(order.account, order.instrument.symbol)?.grid;
     if (position === undefined || increases(position, order.side)) {
       throw new VenueRejection(
         ErrorCode.TradingNotAllowed,
@@ -30,5 +31,5 @@ export function assertFuturesOrder(engine: VenueEngine, order: OrderRecord): voi
     }
     return;
   }
-  assertRiskLimit(engine, order);
+  if (book.name === 'futures') assertRiskLimit(engine, order);
 }

@@ -7,13 +7,15 @@ import type { MatchFill } from '../matching/market-port.js';
 import type { OrderRecord } from '../order-state.js';
 import type { VenueEngine } from '../venue-engine.js';
 import { applyFill, FLAT } from './position-math.js';
+import type { PositionBook } from './position-book.js';
 
 /**
- * Settles one execution of a futures order (the futures branch of `VenueEngine.settle`):
+ * Settles one execution of a futures or margin order in its book (the position branch of
+ * `VenueEngine.settle`):
  * - the position moves by the fill (open, add, reduce, flip; see `applyFill`), and the realized
  *   PnL of a reduction is credited to (a loss taken from) the cash of the margin currency;
  * - the fee (taker or maker rate on the fill's notional, exact, negative a rebate) is taken from the
- *   same cash; there is no spot movement at all;
+ *   same cash; there is no spot movement at all (a margin order's fee is in the quote currency too);
  * - a reduce-only order never flips or grows the position: a fill beyond the open size opposite
  *   the order is cut to that size and the order's remainder expires (a fill that could reduce
  *   nothing expires the order unfilled);
@@ -22,8 +24,8 @@ import { applyFill, FLAT } from './position-math.js';
  * Returns false when the fill did not execute (no active order, or a reduce-only order with nothing
  * left to reduce).
  */
-export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: MatchFill): boolean {
-  const futures = engine.futures;
+export function settlePosition(engine: VenueEngine, book: PositionBook, order: OrderRecord, fill: MatchFill): boolean {
+  const futures = book.accounts;
   const inst = order.instrument;
   const symbol = inst.symbol;
   const terms = futures.termsOf(symbol);
@@ -46,8 +48,8 @@ export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: Mat
   const realized = futures.unitsToDecimal(symbol, effect.realizedUnits);
   const currency = terms.marginCurrency;
   const record = futures.updatePosition(order.account, symbol, effect.next, realized, engine.time);
-  if (effect.next.lots === 0) engine.positionHistory.close(order.account, record, 'closed', futures.leverage(order.account, symbol), engine.time);
-  futures.credit(order.account, currency, realized.minus(fee));
+  if (effect.next.lots === 0) book.history.close(order.account, record, 'closed', futures.leverage(order.account, symbol), engine.time);
+  futures.credit(order.account, terms.pocket, realized.minus(fee));
   addTo(engine.feesCollected, currency, fee);
   addTo(engine.outsideFlows, currency, realized);
   order.cumulativeLots += lots;
@@ -58,7 +60,7 @@ export function settleFutures(engine: VenueEngine, order: OrderRecord, fill: Mat
     id: trade.id, order_id: order.id, client_order_id: order.clientOrderId, symbol, side: order.side,
     quantity, price, fee, timestamp: engine.time, taker: fill.taker, position_id: record.id, pnl: realized,
     liquidation: order.liquidation ? true : undefined,
-  });
+  }, order.margin);
   const filled = engine.afterExecution(order, trade);
   // The cut remainder: list effects of the execution come from the caller (settleAll), a
   // oneTriggerOneCancelOther primary that did not fill whole cancels its secondaries here.

@@ -28,6 +28,12 @@ export interface FuturesVenueOptions {
 export interface FuturesTerms {
   readonly symbol: string;
   readonly marginCurrency: string;
+  /**
+   * The balance a position is margined from (its `FuturesAccounts` pocket): the margin currency on a
+   * futures account (one balance per currency over every contract), the symbol itself on an
+   * isolated margin account (`margin-terms.ts`: one balance per symbol).
+   */
+  readonly pocket: string;
   readonly perpetual: boolean;
   readonly maxLeverage: Decimal;
   readonly defaultLeverage: Decimal;
@@ -79,6 +85,7 @@ export function futuresTerms(instrument: Instrument, config: FuturesPositionConf
   return {
     symbol: instrument.symbol,
     marginCurrency: info.quote_currency,
+    pocket: info.quote_currency,
     perpetual: info.contract_type !== 'cash_settled' && info.expiry === null,
     maxLeverage,
     defaultLeverage: Decimal.min(wanted, maxLeverage),

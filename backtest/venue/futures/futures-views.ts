@@ -23,9 +23,33 @@ export function futuresBalances(futures: FuturesAccounts, account: AccountId, on
 }
 
 /**
+ * Margin trading balances of an account: per currency, the sum over its isolated margin accounts
+ * (pockets) in that currency of what `futuresBalances` shows for one pocket (every currency it
+ * ever held, or `only` those). The spec shows the `margin_` balance methods only as the spot
+ * methods' shapes; a total per currency is the assumed reading.
+ */
+export function marginBalances(margin: FuturesAccounts, account: AccountId, only?: readonly string[]): TradingBalance[] {
+  const totals = new Map<string, TradingBalance>();
+  for (const pocket of margin.currencies(account)) {
+    const [balance] = futuresBalances(margin, account, [pocket]);
+    if (balance === undefined) continue;
+    const currency = margin.pocketCurrency(pocket);
+    const sum = totals.get(currency);
+    totals.set(currency, sum === undefined ? { ...balance, currency } : {
+      currency,
+      available: sum.available.plus(balance.available),
+      reserved: sum.reserved.plus(balance.reserved),
+      reserved_margin: (sum.reserved_margin ?? ZERO).plus(balance.reserved_margin ?? ZERO),
+    });
+  }
+  const currencies = only ?? [...totals.keys()].sort();
+  return currencies.map((currency) => totals.get(currency) ?? { currency, available: ZERO, reserved: ZERO, reserved_margin: ZERO });
+}
+
+/**
  * The API v3 Position of an open position: quantity (negative short), price_entry (entry value /
  * size, at the configured 50 digits), unrealized PnL at the mark and, when it is the account's only
- * position in its margin currency, the margin-call and liquidation prices (`thresholdPrice`).
+ * position in its pocket (always on an isolated margin account), the margin-call and liquidation prices (`thresholdPrice`).
  */
 export function positionView(futures: FuturesAccounts, record: FuturesPositionRecord, account: AccountId): Position {
   const inst = futures.instrumentOf(record.symbol);
@@ -33,9 +57,9 @@ export function positionView(futures: FuturesAccounts, record: FuturesPositionRe
   const size = inst.lotsToDecimal(Math.abs(lots));
   const entry = futures.unitsToDecimal(record.symbol, record.grid.entryUnits);
   const terms = futures.termsOf(record.symbol);
-  const alone = futures.openPositions(account).filter((p) => futures.termsOf(p.symbol).marginCurrency === terms.marginCurrency).length === 1;
+  const alone = futures.openPositions(account).filter((p) => futures.termsOf(p.symbol).pocket === terms.pocket).length === 1;
   const price = (mul: Decimal): Decimal | undefined => (alone
-    ? thresholdPrice(lots > 0, futures.cash(account, terms.marginCurrency), entry, size, futures.leverage(account, record.symbol).times(mul), inst.tickSize)
+    ? thresholdPrice(lots > 0, futures.cash(account, terms.pocket), entry, size, futures.leverage(account, record.symbol).times(mul), inst.tickSize)
     : undefined);
   return {
     id: record.id,

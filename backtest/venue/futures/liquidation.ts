@@ -4,13 +4,16 @@ import { isActive } from '../order-state.js';
 import type { VenueEngine } from '../venue-engine.js';
 import type { AccountId, LiquidationRecord } from '../venue-types.js';
 import { ceilToUnit } from './futures-terms.js';
+import type { FuturesAccounts } from './futures-accounts.js';
 import { FLAT } from './position-math.js';
+import type { PositionBook } from './position-book.js';
 
 export type { LiquidationRecord } from '../venue-types.js';
 
 /**
- * Liquidation at the venue. The rule, per account and margin currency (positions of a currency are
- * margined from one balance):
+ * Liquidation at the venue, the same in both position books (futures and isolated margin). The
+ * rule, per account and pocket (futures: positions of a currency are margined from one balance;
+ * margin: each symbol's isolated account is its own pocket):
  * - maintenance margin of a position = mark value / (L x liquidation_leverage_mul), rounded up to the
  *   notional unit (L the account's leverage on the symbol);
  * - when the margin balance (cash + unrealized PnL at the marks) is below the sum of the
@@ -27,12 +30,17 @@ export type { LiquidationRecord } from '../venue-types.js';
  * order report is sent: the order is the venue's).
  */
 export function liquidateIfDue(engine: VenueEngine): void {
-  const futures = engine.futures;
-  if (futures.openPositionCount() === 0 || !engine.liquidationGate.changed(engine)) return;
+  liquidateBookIfDue(engine, engine.futuresBook);
+  liquidateBookIfDue(engine, engine.marginBook);
+}
+
+function liquidateBookIfDue(engine: VenueEngine, book: PositionBook): void {
+  const futures = book.accounts;
+  if (futures.openPositionCount() === 0 || !book.gate.changed(engine, futures)) return;
   for (const account of futures.accountsWithPositions()) {
-    for (const currency of futures.positionCurrencies(account)) {
-      const maintenance = futures.sumPositions(account, currency, (symbol) => maintenanceMargin(engine, account, symbol));
-      if (futures.marginBalance(account, currency).lessThan(maintenance)) liquidate(engine, account, currency);
+    for (const pocket of futures.positionCurrencies(account)) {
+      const maintenance = futures.sumPositions(account, pocket, (symbol) => maintenanceMargin(engine, account, symbol, futures));
+      if (futures.marginBalance(account, pocket).lessThan(maintenance)) liquidate(engine, book, account, pocket);
     }
   }
 }
@@ -48,17 +56,17 @@ export class LiquidationGate {
   private recorded = -1;
   private readonly quotes = new Map<string, [number, number, number]>();
 
-  changed(engine: VenueEngine): boolean {
+  changed(engine: VenueEngine, accounts: FuturesAccounts = engine.futures): boolean {
     let moved = false;
-    if (engine.futures.version !== this.accounts) {
-      this.accounts = engine.futures.version;
+    if (accounts.version !== this.accounts) {
+      this.accounts = accounts.version;
       moved = true;
     }
     if (engine.marks.recordedVersion !== this.recorded) {
       this.recorded = engine.marks.recordedVersion;
       moved = true;
     }
-    for (const symbol of engine.futures.terms.keys()) {
+    for (const symbol of accounts.terms.keys()) {
       const market = engine.markets.get(symbol);
       if (market === undefined) continue;
       const last = this.quotes.get(symbol);
@@ -73,9 +81,8 @@ export class LiquidationGate {
   }
 }
 
-/** Maintenance margin of a position (0 without a mark). */
-export function maintenanceMargin(engine: VenueEngine, account: AccountId, symbol: string): Decimal {
-  const futures = engine.futures;
+/** Maintenance margin of a position of `futures` (the futures book unless given; 0 without a mark). */
+export function maintenanceMargin(engine: VenueEngine, account: AccountId, symbol: string, futures: FuturesAccounts = engine.futures): Decimal {
   const position = futures.position(account, symbol);
   const mark = engine.marks.markOf(symbol);
   const inst = engine.instruments.get(symbol);
@@ -85,11 +92,12 @@ export function maintenanceMargin(engine: VenueEngine, account: AccountId, symbo
   return ceilToUnit(value, futures.leverage(account, symbol).times(terms.liquidationLeverageMul), terms.unit);
 }
 
-function liquidate(engine: VenueEngine, account: AccountId, currency: string): void {
-  const futures = engine.futures;
-  const symbols = futures.openPositions(account).map((p) => p.symbol).filter((s) => futures.termsOf(s).marginCurrency === currency);
+function liquidate(engine: VenueEngine, book: PositionBook, account: AccountId, pocket: string): void {
+  const futures = book.accounts;
+  const currency = futures.pocketCurrency(pocket);
+  const symbols = futures.openPositions(account).map((p) => p.symbol).filter((s) => futures.termsOf(s).pocket === pocket);
   for (const order of [...(engine.byClientId.get(account)?.values() ?? [])]) {
-    if (isActive(order) && futures.terms.get(order.instrument.symbol)?.marginCurrency === currency) cancelWithList(engine, order);
+    if (isActive(order) && engine.bookOf(order) === book && futures.terms.get(order.instrument.symbol)?.pocket === pocket) cancelWithList(engine, order);
   }
   const records: LiquidationRecord[] = [];
   for (const symbol of symbols) {
@@ -103,8 +111,8 @@ function liquidate(engine: VenueEngine, account: AccountId, currency: string): v
     const realized = futures.unrealized(account, symbol);
     const fee = terms.forceCloseFee.times(mark).times(quantity);
     const closed = futures.updatePosition(account, symbol, FLAT, realized, engine.time);
-    engine.positionHistory.close(account, closed, 'liquidated', futures.leverage(account, symbol), engine.time);
-    futures.credit(account, currency, realized.minus(fee));
+    book.history.close(account, closed, 'liquidated', futures.leverage(account, symbol), engine.time);
+    futures.credit(account, pocket, realized.minus(fee));
     add(engine.feesCollected, currency, fee);
     add(engine.outsideFlows, currency, realized);
     const tradeId = engine.ids.nextTradeId();
@@ -113,20 +121,21 @@ function liquidate(engine: VenueEngine, account: AccountId, currency: string): v
       id: tradeId, order_id: orderId, client_order_id: `liquidation-${position.id}`, symbol,
       side: lots > 0 ? 'sell' : 'buy', quantity, price: mark, fee, timestamp: engine.time, taker: true,
       position_id: position.id, pnl: realized, liquidation: true,
-    });
+    }, book.name === 'margin');
     records.push({ account, symbol, time: engine.time, positionId: position.id, tradeId, orderId, quantity: inst.lotsToDecimal(lots), price: mark, realized, fee, deficit: ZERO });
   }
-  const cash = futures.cash(account, currency);
+  const cash = futures.cash(account, pocket);
   const deficit = cash.isNegative() ? cash.negated() : ZERO;
   if (!deficit.isZero()) {
-    futures.credit(account, currency, deficit);
+    futures.credit(account, pocket, deficit);
     add(engine.insurancePaid, currency, deficit);
   }
   // The deficit is the account's over all the closes; the last record carries it.
   const done = records.map((r, i) => (i === records.length - 1 ? { ...r, deficit } : r));
   engine.liquidations.push(...done);
   engine.commit();
-  for (const liquidation of done) engine.emit({ kind: 'liquidation', account, liquidation, cause: engine.cause });
+  const margin = book.name === 'margin' ? true : undefined;
+  for (const liquidation of done) engine.emit({ kind: 'liquidation', account, liquidation, cause: engine.cause, margin });
 }
 
 function add(map: Map<string, Decimal>, currency: string, amount: Decimal): void {

@@ -2,18 +2,14 @@ import { Decimal, type Decimal as DecimalValue } from '../../../framework/model/
 import type { TradingBalance } from '../../../framework/model/resources/balance.js';
 import type { ClearingRecord } from '../../../framework/model/resources/clearing.js';
 import { parseFuturesInfoMap } from '../../../framework/model/resources/futures-info.js';
-import type { MarginAccount } from '../../../framework/model/resources/margin-account.js';
-import type { Order } from '../../../framework/model/resources/order.js';
-import type { PositionHistoryRecord } from '../../../framework/model/resources/position-history.js';
-import { toOrder } from '../order-state.js';
-import type { ValidationContext } from '../order-validation.js';
-import type { VenueEngine } from '../venue-engine.js';
 import type { AccountId } from '../venue-types.js';
 import type { FundingEvent } from './funding.js';
-import { closePosition, futuresAccount, setLeverage, setMarginBalance } from './futures-requests.js';
+import { PositionSection, type FuturesVenueHost } from './position-section.js';
 import { liquidateIfDue, type LiquidationRecord } from './liquidation.js';
 import type { FuturesTerms } from './futures-terms.js';
 import { futuresBalances } from './futures-views.js';
+
+export type { FuturesVenueHost } from './position-section.js';
 
 /** A futures account's margin in one currency at one moment (see `SimulatedFuturesVenue.marginUse`). */
 export interface MarginUse {
@@ -24,15 +20,6 @@ export interface MarginUse {
   readonly notional: DecimalValue;
 }
 
-/** What the futures requests need from the venue that owns them. */
-export interface FuturesVenueHost {
-  readonly engine: VenueEngine;
-  /** Starts a request of the account (request id, cause, account check). */
-  begin(account: AccountId): void;
-  context(): ValidationContext;
-  advanceTo(time: number): void;
-}
-
 /**
  * The futures side of `SimulatedVenue` (`venue.futures`): the requests of document 001's futures
  * section that concern accounts and positions (orders go through the venue's ordinary order methods,
@@ -40,8 +27,10 @@ export interface FuturesVenueHost {
  * moves marks and funding. Every request method processes at the venue's current time and throws
  * `VenueRejection` on refusal, like the venue's.
  */
-export class SimulatedFuturesVenue {
-  constructor(private readonly host: FuturesVenueHost) {}
+export class SimulatedFuturesVenue extends PositionSection {
+  constructor(host: FuturesVenueHost) {
+    super(host, host.engine.futuresBook);
+  }
 
   /** Futures trading balances of the account (`GET /api/3/futures/balance`). */
   balances(account: AccountId): TradingBalance[] {
@@ -52,63 +41,6 @@ export class SimulatedFuturesVenue {
   /** The account's cash in a margin currency: its margin balance without unrealized PnL. */
   cash(account: AccountId, currency: string): DecimalValue {
     return this.host.engine.futures.cash(account, currency);
-  }
-
-  /** Account views of every symbol with an open position (`GET /api/3/futures/account`). */
-  accounts(account: AccountId): MarginAccount[] {
-    this.host.begin(account);
-    return this.host.engine.futures.openPositions(account).map((p) => futuresAccount(this.host.engine, account, p.symbol));
-  }
-
-  /** Account view of one symbol (`GET /api/3/futures/account/isolated/{symbol}`). */
-  account(account: AccountId, symbol: string): MarginAccount {
-    this.host.begin(account);
-    return futuresAccount(this.host.engine, account, symbol);
-  }
-
-  /** Sets the leverage of a symbol (`PUT /api/3/futures/account/isolated/{symbol}`; rules in `setLeverage`). */
-  setLeverage(account: AccountId, symbol: string, leverage: string): MarginAccount {
-    this.host.begin(account);
-    return setLeverage(this.host.engine, account, symbol, leverage);
-  }
-
-  /**
-   * `PUT /api/3/futures/account/isolated/{symbol}`: the leverage when given (see `setLeverage`), then
-   * the margin balance when given (see `setMarginBalance`); a refusal of either changes nothing.
-   */
-  updateAccount(account: AccountId, symbol: string, request: { readonly margin_balance?: string; readonly leverage?: string }): MarginAccount {
-    this.host.begin(account);
-    const engine = this.host.engine;
-    if (request.leverage === undefined) return request.margin_balance === undefined ? futuresAccount(engine, account, symbol) : setMarginBalance(engine, account, symbol, request.margin_balance);
-    const previous = engine.futures.leverage(account, symbol);
-    const view = setLeverage(engine, account, symbol, request.leverage);
-    if (request.margin_balance === undefined) return view;
-    try {
-      return setMarginBalance(engine, account, symbol, request.margin_balance);
-    } catch (error) {
-      engine.futures.setLeverage(account, symbol, previous);
-      engine.commit();
-      throw error;
-    }
-  }
-
-  /** Closes a position whole, with a limit at `price` or at market (`DELETE /api/3/futures/position/isolated/{symbol}`). */
-  closePosition(account: AccountId, symbol: string, price?: string, strictValidate = false): Order {
-    this.host.begin(account);
-    return toOrder(closePosition(this.host.engine, account, symbol, this.host.context(), price, strictValidate));
-  }
-
-  /** Closes every position of the account at market (`DELETE /api/3/futures/position`). */
-  closeAllPositions(account: AccountId): Order[] {
-    this.host.begin(account);
-    const engine = this.host.engine;
-    return engine.futures.openPositions(account).map((p) => toOrder(closePosition(engine, account, p.symbol, this.host.context())));
-  }
-
-  /** Positions of the account: open ones (`active`), then closed and liquidated ones newest first (`GET /api/3/futures/history/positions`). */
-  positionHistory(account: AccountId): PositionHistoryRecord[] {
-    this.host.begin(account);
-    return this.host.engine.positionHistory.records(this.host.engine.futures, account);
   }
 
   /** Funding payments of the account, newest first (`GET /api/3/futures/history/clearing`). */

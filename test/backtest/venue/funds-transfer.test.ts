@@ -26,17 +26,22 @@ const held = (e: VenueEngine) => ({
   futures: e.futures.cash('a', 'USDT').toFixed(),
 });
 
-/** A margin account holding one balance, with `locked` of it held for orders and positions. */
+/** One isolated margin account (of ETHUSDT, in USDT) holding one balance, with `locked` of it held for orders and positions. */
 class FakeMargin implements MarginFundsPort {
   balance = new Decimal(0);
   constructor(private readonly locked = new Decimal(0)) {}
+  currencyOf(): string {
+    return 'USDT';
+  }
   withdrawable(): Decimal {
     return Decimal.max(0, this.balance.minus(this.locked));
   }
-  credit(_account: string, _currency: string, amount: Decimal): void {
+  credit(_account: string, _symbol: string, amount: Decimal): void {
     this.balance = this.balance.plus(amount);
   }
 }
+
+const ETH_MARGIN = { margin: 'ETHUSDT' } as const;
 
 describe('moveFunds', () => {
   it('moves between wallet, spot and futures, all or nothing, and reports the changed balances at commit', () => {
@@ -69,12 +74,15 @@ describe('moveFunds', () => {
 
   it('refuses margin while the venue has no margin accounts, and goes through the margin hook once it has', () => {
     const { engine: e } = engine();
-    expect(rejection(() => moveFunds(e, 'a', 'USDT', d('1'), 'spot', 'margin'))).toMatchObject({ code: 10001, description: expect.stringContaining('margin') });
+    expect(rejection(() => moveFunds(e, 'a', 'USDT', d('1'), 'spot', ETH_MARGIN))).toMatchObject({ code: 10001, description: expect.stringContaining('margin') });
     const margin = new FakeMargin(d('4'));
     e.marginFunds = margin;
-    moveFunds(e, 'a', 'USDT', d('10'), 'spot', 'margin');
-    expect(rejection(() => moveFunds(e, 'a', 'USDT', d('6.5'), 'margin', 'futures')).code).toBe(20001);
-    moveFunds(e, 'a', 'USDT', d('6'), 'margin', 'futures');
+    moveFunds(e, 'a', 'USDT', d('10'), 'spot', ETH_MARGIN);
+    expect(rejection(() => moveFunds(e, 'a', 'USDT', d('6.5'), ETH_MARGIN, 'futures'))).toMatchObject({ code: 20001, description: expect.stringContaining('margin ETHUSDT') });
+    moveFunds(e, 'a', 'USDT', d('6'), ETH_MARGIN, 'futures');
     expect([margin.balance.toFixed(), ...Object.values(held(e))]).toEqual(['4', '100', '40', '26']);
+    // An isolated account holds its symbol's quote currency only, and is no destination of itself.
+    expect(rejection(() => moveFunds(e, 'a', 'BTC', d('1'), 'spot', ETH_MARGIN))).toMatchObject({ code: 10001, description: expect.stringContaining('holds USDT') });
+    expect(rejection(() => moveFunds(e, 'a', 'USDT', d('1'), ETH_MARGIN, { margin: 'ETHUSDT' })).code).toBe(10001);
   });
 });

@@ -22,7 +22,7 @@ const record = fc.record({
   ...r,
   key: 7, id: '42', account: 'a', clientOrderId: 'c-1', side: 'buy', expireTime: T0 + 1000, postOnly: true,
   rates: effectiveRates(r.instrument.info), triggered: false, resting: false, createdAt: T0, updatedAt: T0 + 5,
-  reserveGroup: 'order:7', trades: [], notional: new Decimal(0), reduceOnly: false, liquidation: false,
+  reserveGroup: 'order:7', trades: [], notional: new Decimal(0), reduceOnly: false, liquidation: false, margin: false,
 }));
 
 const trade: OrderTrade = { id: '9', quantity: new Decimal('0.5'), price: new Decimal('2500'), fee: new Decimal('1.25'), taker: true, timestamp: T0 };

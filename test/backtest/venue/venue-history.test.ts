@@ -11,7 +11,7 @@ function closedRecord(n: number, cumulativeLots: number, time: number): OrderRec
     key: n, id: String(n), account: 'a', clientOrderId: `c-${n}`, instrument: ETHUSDT, side: 'buy', type: 'limit', timeInForce: 'GTC',
     quantityLots: 100, cumulativeLots, priceTicks: 250_000, postOnly: false, rates: effectiveRates(ETHUSDT.info),
     status: cumulativeLots > 0 ? 'filled' : 'canceled', inactive: false, triggered: false, resting: false, createdAt: time - 5, updatedAt: time,
-    reserveGroup: `order:${n}`, trades: [], notional: new Decimal(cumulativeLots), reduceOnly: false, liquidation: false,
+    reserveGroup: `order:${n}`, trades: [], notional: new Decimal(cumulativeLots), reduceOnly: false, liquidation: false, margin: false,
   };
 }
 

@@ -3,7 +3,10 @@ import { parseClearingList, type ClearingRecord } from '../../../model/resources
 import {
   parseMarginAccount, parseMarginAccountList, parsePosition, parsePositionList, type MarginAccount, type Position,
 } from '../../../model/resources/margin-account.js';
-import { ORDER_TYPES, SIDES, TIME_IN_FORCES, type Order, type OrderType, type TimeInForce } from '../../../model/resources/order.js';
+import {
+  ORDER_TYPES, SIDES, TIME_IN_FORCES, parseOrderList, type Order, type OrderType, type TimeInForce,
+} from '../../../model/resources/order.js';
+import { parseTradeHistoryList, type TradeHistoryRecord } from '../../../model/resources/trade-history.js';
 import { parsePositionHistoryList, type PositionHistoryRecord } from '../../../model/resources/position-history.js';
 import {
   decimalParam, enumParam, optionalBool, optionalClientOrderId, optionalDecimal, optionalEnum, pathSegment, requiredText,
@@ -12,10 +15,13 @@ import {
 import type { RestExecutor, RestRequest } from '../rest-request.js';
 import { privateCall, privateGet } from './endpoint-request.js';
 import {
-  clearingHistoryQuery, positionHistoryQuery, type ClearingHistoryParams, type PositionHistoryParams,
+  clearingHistoryQuery, positionHistoryQuery, spotOrderHistoryQuery, tradeHistoryQuery, type ClearingHistoryParams,
+  type PositionHistoryParams, type SpotOrderHistoryParams, type TradeHistoryParams,
 } from './history-params.js';
+import { replaceBody, type ReplaceOrderParams } from './order-params.js';
 import {
-  activeOrderRequest, activeOrdersRequest, createOrderRequest, type SymbolParam,
+  activeOrderRequest, activeOrdersRequest, cancelOrderRequest, cancelOrdersRequest, createOrderRequest, replaceOrderRequest,
+  type SymbolParam,
 } from './trading-requests.js';
 
 /** `PUT /margin/account/isolated/{symbol}`. */
@@ -24,6 +30,15 @@ export interface MarginAccountParams {
   readonly margin_balance: DecimalInput;
   /** Check non-exponential format and currency precision. */
   readonly strict_validate?: boolean;
+}
+
+/**
+ * `PUT /margin/account/isolated/{symbol}` with a leverage. The spec lists only margin_balance and
+ * strict_validate for the margin account, which has a leverage all the same; the exchange takes it
+ * here as on the futures account (the sandbox does), so it is sent by name when given.
+ */
+export interface MarginAccountUpdate extends MarginAccountParams {
+  readonly leverage?: DecimalInput;
 }
 
 /** `DELETE /{margin|futures}/position/isolated/{symbol}`. */
@@ -50,7 +65,9 @@ export interface MarginNewOrderParams {
 
 /**
  * Margin trading (document 001, Margin): isolated accounts, positions, orders and history. The
- * spec does not show margin order lists, replace, cancel, fees or order/trade history.
+ * spec does not show margin order lists, replace, cancel, fees or order/trade history; replace,
+ * cancel and the histories are sent as the spot ones under `/margin` (where the exchange and the
+ * sandbox serve them), order lists and fees are not offered.
  */
 export class MarginEndpoints {
   constructor(private readonly executor: RestExecutor) {}
@@ -66,9 +83,10 @@ export class MarginEndpoints {
   }
 
   /** `PUT /margin/account/isolated/{symbol}`: sets an absolute balance, so a repeat changes nothing more. */
-  async updateAccount(symbol: string, params: MarginAccountParams): Promise<MarginAccount> {
+  async updateAccount(symbol: string, params: MarginAccountUpdate): Promise<MarginAccount> {
     const body = {
       margin_balance: decimalParam('margin_balance', params.margin_balance, 'non-negative'),
+      leverage: optionalDecimal('leverage', params.leverage, 'positive'),
       strict_validate: optionalBool('strict_validate', params.strict_validate),
     };
     const path = `/margin/account/isolated/${pathSegment('symbol', symbol)}`;
@@ -110,6 +128,34 @@ export class MarginEndpoints {
       quantity: decimalParam('quantity', params.quantity, 'positive'),
     }, params.extra);
     return this.executor.execute(createOrderRequest(this.executor, '/margin', body, false));
+  }
+
+  /**
+   * `PATCH /margin/order/{client_order_id}`. Not shown by the spec ("margin ... replace ...: not
+   * shown"): sent as the spot replace, at the spot path's place under `/margin`.
+   */
+  async replaceOrder(clientOrderId: string, params: ReplaceOrderParams): Promise<Order> {
+    return this.executor.execute(replaceOrderRequest('/margin', clientOrderId, replaceBody(params)));
+  }
+
+  /** `DELETE /margin/order`: cancels every active margin order (of one symbol). Not shown by the spec; as spot. */
+  async cancelOrders(params?: SymbolParam): Promise<Order[]> {
+    return this.executor.execute(cancelOrdersRequest('/margin', params?.symbol));
+  }
+
+  /** `DELETE /margin/order/{client_order_id}`. Not shown by the spec; as spot. */
+  async cancelOrder(clientOrderId: string): Promise<Order> {
+    return this.executor.execute(cancelOrderRequest('/margin', clientOrderId));
+  }
+
+  /** `GET /margin/history/order`. Not shown by the spec; the spot history's parameters. */
+  async getOrderHistory(params?: SpotOrderHistoryParams): Promise<Order[]> {
+    return this.executor.execute(privateGet('/margin/history/order', (b) => parseOrderList(b), spotOrderHistoryQuery(params)));
+  }
+
+  /** `GET /margin/history/trade`. Not shown by the spec; the spot history's parameters. */
+  async getTradeHistory(params?: TradeHistoryParams): Promise<TradeHistoryRecord[]> {
+    return this.executor.execute(privateGet('/margin/history/trade', (b) => parseTradeHistoryList(b), tradeHistoryQuery(params)));
   }
 
   /** `GET /margin/history/positions` (`from`/`till` in UNIX nanoseconds). */

@@ -34,16 +34,27 @@ export function perpBook(sequence = 1, bidAsk?: readonly [string, string]): Reco
 export async function startFuturesSandbox(
   venueOptions: SimulatedVenueOptions = {}, overrides: Partial<SandboxOptions> = {},
 ): Promise<{ server: SandboxServer; market: PushedMarket; rest: RestClient; transport: RestTransport }> {
+  return startSimulatedSandbox(FUTURES_SYMBOLS, perpBook(), venueOptions, overrides);
+}
+
+/**
+ * A sandbox over the real SimulatedVenue (with `venueOptions`) of `symbols`, account `main`
+ * holding 1 000 USDT and 1 BTC on spot and 500 USDT in the wallet, `firstFrame` served, and a REST
+ * client of its first key.
+ */
+export async function startSimulatedSandbox(
+  symbols: Record<string, SymbolInfo>, firstFrame: Record<string, unknown>, venueOptions: SimulatedVenueOptions = {}, overrides: Partial<SandboxOptions> = {},
+): Promise<{ server: SandboxServer; market: PushedMarket; rest: RestClient; transport: RestTransport }> {
   const market = new PushedMarket();
   const server = await SandboxServer.start({
     venue: simulatedVenueFactory(PushedMarket.START, venueOptions),
-    market: { kind: 'frames', symbols: FUTURES_SYMBOLS, startTime: PushedMarket.START, frames: () => market.frames() },
+    market: { kind: 'frames', symbols, startTime: PushedMarket.START, frames: () => market.frames() },
     speed: Infinity,
     accounts: [{ id: 'main', spot: { USDT: '1000', BTC: '1' }, wallet: { USDT: '500' } }],
     seed: 'test-seed',
     ...overrides,
   });
-  market.push(perpBook());
+  market.push(firstFrame);
   await eventually(() => server.framesServed === 1);
   const key = server.apiKeys[0]!;
   const transport = new RestTransport({
