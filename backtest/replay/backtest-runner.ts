@@ -22,6 +22,7 @@ import { latencyModelOf } from '../venue/matching/recorded-latency.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
 import { queueModelNamed } from '../venue/matching/queue-model.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { liquidationOrderReport } from '../venue/futures/liquidation-order-report.js';
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
 import { SimulatedGateway } from './simulated-gateway.js';
@@ -170,6 +171,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     port.onVenueEvent(event);
     if (event.account !== ACCOUNT) return;
     if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now(), event.cause);
+    else if (event.kind === 'liquidation') late.collector?.onOrderReport(liquidationOrderReport(event.liquidation), venue.now(), event.cause);
     else if (event.kind === 'balance' && account === 'spot') late.collector?.onBalances(event.balances);
     else if (event.kind === 'futures') late.collector?.onFutures(event.balances, event.positions);
   }, Math.floor(first.t), { maxUnfilledClosed: UNFILLED_HISTORY_KEPT });

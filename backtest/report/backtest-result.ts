@@ -138,6 +138,8 @@ export interface FillRecord {
   readonly cause?: string;
   /** The market frame behind the decision that made the order (absent when unknown: adopted orders). */
   readonly decision?: DecisionFrame;
+  /** True for the venue's forced close of a position (a liquidation); absent for the bot's own orders. */
+  readonly liquidation?: boolean;
 }
 
 /** An order in its final state. */

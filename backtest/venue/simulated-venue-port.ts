@@ -13,6 +13,7 @@ import { VenueRejection } from './venue-types.js';
 import type { FuturesPositionConfig } from '../../framework/model/resources/futures-config.js';
 import type { MarginAccount } from '../../framework/model/resources/margin-account.js';
 import { positionConfigOf } from './futures/futures-terms.js';
+import { liquidationOrderReport } from './futures/liquidation-order-report.js';
 import type { SimulatedFuturesVenue } from './futures/simulated-futures-venue.js';
 
 /** Orders per page of {@link SimulatedVenuePort.orderHistoryPage}, as the exchange's largest page. */
@@ -62,11 +63,17 @@ export class SimulatedVenuePort implements VenuePort {
     this.futures = venue.futures;
   }
 
-  /** The venue's listener: this account's order reports and balances of this port's section go to the streams. */
+  /**
+   * The venue's listener: this account's order reports and balances of this port's section go to
+   * the streams; a liquidation of this account's positions goes out as the order report the
+   * exchange's trading stream sends for it ({@link liquidationOrderReport}).
+   */
   onVenueEvent(event: VenueEvent): void {
     if (event.account !== this.accountId) return;
     if (event.kind === 'order') {
       if (this.trades(event.report.symbol)) this.reportSubject.next(event.report);
+    } else if (event.kind === 'liquidation') {
+      if (this.trades(event.liquidation.symbol)) this.reportSubject.next(liquidationOrderReport(event.liquidation));
     } else if (event.kind === (this.account === 'spot' ? 'balance' : 'futures')) {
       this.balanceSubject.next((event as { readonly balances: readonly TradingBalance[] }).balances);
     }
