@@ -417,7 +417,11 @@ function futuresFacts(venue: SimulatedVenue): FuturesRunFacts {
   }
   const liquidations = venue.futures.liquidations().filter((l) => l.account === ACCOUNT)
     .map((l) => ({ symbol: l.symbol, time: l.time, quantity: l.quantity, price: l.price, realized: l.realized }));
-  return { fundingPaid: paid, fundingReceived: received, liquidations };
+  const openPositions: Record<string, { quantity: Decimal; entryPrice?: Decimal }> = {};
+  for (const p of venue.futures.accounts(ACCOUNT).flatMap((a) => a.positions ?? [])) {
+    if (!p.quantity.isZero()) openPositions[p.symbol] = { quantity: p.quantity, entryPrice: p.price_entry };
+  }
+  return { fundingPaid: paid, fundingReceived: received, liquidations, openPositions };
 }
 
 /** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */

@@ -113,6 +113,8 @@ export interface FuturesRunFacts {
   readonly fundingReceived: Readonly<Record<string, Decimal>>;
   /** Positions the venue closed at the mark because their margin fell below maintenance. */
   readonly liquidations: readonly { readonly symbol: string; readonly time: number; readonly quantity: Decimal; readonly price: Decimal; readonly realized: Decimal }[];
+  /** The positions the venue holds at the end of the run (open ones only), by symbol. */
+  readonly openPositions?: Readonly<Record<string, { readonly quantity: Decimal; readonly entryPrice?: Decimal }>>;
 }
 
 /** One execution of (part of) an order. */
