@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ReplaySubject, Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
@@ -6,6 +9,7 @@ import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
+import { Journal } from '../../framework/live/journal.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
 import type { MarketEvent } from '../../framework/model/stream/market-events.js';
@@ -72,12 +76,17 @@ describe('a live bot on a futures account of the sandbox sees its position liqui
     };
     const warnings: string[] = [];
     const logger: RuntimeLogger = { log: (level, message) => void (level === 'warn' && warnings.push(message)) };
+    const journalDir = mkdtempSync(path.join(tmpdir(), 'tradeloop-liquidation-journal-'));
+    closers.push(() => rmSync(journalDir, { recursive: true, force: true }));
+    const journal = new Journal({ dir: journalDir, botId: 'fut', durable: false, now: () => Date.now() });
+    journal.open();
+    closers.push(() => journal.close());
     const books = new ReplaySubject<BookEvent>(1);
     books.next({ kind: 'snapshot', symbol: SYMBOL, sequence: 1, book: book(PERP, [['101.0', '2']], [['99.0', '2']]) });
     const kernel = new BotKernel({
       botId: 'fut', strategyId: 'perp', plugin, params: {}, instruments: [PERP], market: { books$: books, market$: new Subject<MarketEvent>() },
       venue: port, clock, schedulers: liveSchedulers(), risk: {}, errorPolicy: 'halt', unknownOrders: 'cancel', recovery: { retryDelayMs: 20 },
-      leverage: { [SYMBOL]: new Decimal('20') }, logger,
+      leverage: { [SYMBOL]: new Decimal('20') }, logger, hooks: journal,
     });
     closers.push(async () => void (await kernel.stop('cancel').catch(() => undefined)));
     await kernel.start();
@@ -99,6 +108,10 @@ describe('a live bot on a futures account of the sandbox sees its position liqui
     expect([position.quantity.toFixed(), position.realizedPnl.toFixed()]).toEqual(['0', '-14']);
     expect(kernel.adapter.account.positions.flow('perp', 'USDT').toFixed()).toBe('-14.1375');
     expect(warnings).toContain('position liquidated');
+    // The journal holds it as a finished order of the strategy with its execution (a restart books it again).
+    const journaled = journal.recover().orders.find((o) => o.info.clientOrderId === seen?.report.client_order_id);
+    expect([journaled?.info.strategyId, journaled?.finished, journaled?.final?.status]).toEqual(['perp', true, 'filled']);
+    expect(journaled?.fills.map((f) => [f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed()])).toEqual([['1', '87', '0.087']]);
 
     // The exchange's account agrees: no position left, and the balance the bot holds is the exchange's.
     const accounts = await rest.futures.getAccounts();
