@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +61,13 @@ describe('runBacktest: a liquidation', () => {
         .toEqual([[result.fills[1]?.clientOrderId, 'sell', '1', '82', '0', '0']]);
       expect(warnings.filter((w) => w.message === 'position liquidated').map((w) => [w.fields?.['symbol'], w.fields?.['quantity'], w.fields?.['price']]))
         .toEqual([[SYMBOL, '1', '82']]);
+
+      // The report folder's fills.csv marks it too.
+      const out = path.join(dir, 'out');
+      await backtest(file, buyOnce, { balances: { USDT: '20' }, leverage: { [SYMBOL]: dec('20') }, reportDir: out });
+      const [header, ...rows] = readFileSync(path.join(out, 'fills.csv'), 'utf8').trim().split('\r\n').map((line) => line.split(','));
+      const column = (name: string) => rows.map((row) => row[header!.indexOf(name)]);
+      expect([column('side'), column('price'), column('liquidation')]).toEqual([['buy', 'sell'], ['100.1', '82'], ['', 'true']]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
