@@ -110,7 +110,7 @@ describe('a live bot on a futures account of the sandbox sees its position liqui
     expect(warnings).toContain('position liquidated');
     // The journal holds it as a finished order of the strategy with its execution (a restart books it again).
     const journaled = journal.recover().orders.find((o) => o.info.clientOrderId === seen?.report.client_order_id);
-    expect([journaled?.info.strategyId, journaled?.finished, journaled?.final?.status]).toEqual(['perp', true, 'filled']);
+    expect([journaled?.info.strategyId, journaled?.info.liquidation, journaled?.finished, journaled?.final?.status]).toEqual(['perp', true, true, 'filled']);
     expect(journaled?.fills.map((f) => [f.quantity.toFixed(), f.price.toFixed(), f.fee.toFixed()])).toEqual([['1', '87', '0.087']]);
 
     // The exchange's account agrees: no position left, and the balance the bot holds is the exchange's.
