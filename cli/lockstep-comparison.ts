@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { runBacktest } from '../backtest/replay/backtest-runner.js';
+import { futuresVenueOf } from '../backtest/sandbox/futures-scope.js';
 import { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../backtest/sandbox/simulated-venue-factory.js';
 import { queueModelNamed } from '../backtest/venue/matching/queue-model.js';
@@ -12,7 +13,7 @@ import type { LatencySpec } from '../framework/config/latency-spec.js';
 import { ApiCredentials } from '../framework/exchange/rest/credentials.js';
 import { createLiveContainer, resolveLiveBot } from '../framework/live/live-container.js';
 import { createLogger } from '../framework/log/logger.js';
-import { toWire } from '../framework/model/decimal.js';
+import { toWire, type Decimal } from '../framework/model/decimal.js';
 import { ValidationError } from '../framework/model/errors.js';
 import type { TradingBalance } from '../framework/model/resources/balance.js';
 import { loadConfiguredStrategy } from './load-configured-strategy.js';
@@ -32,8 +33,10 @@ export interface ComparedFill {
 /** What a run left: its executions in time order and the account's final totals. */
 export interface RunOutcome {
   readonly fills: readonly ComparedFill[];
-  /** Available plus reserved, per currency, as text. */
+  /** Available plus reserved, per currency, as text (a futures account: its margin balances). */
   readonly finalBalances: Readonly<Record<string, string>>;
+  /** A futures account: the positions open at the end, by symbol, as `quantity @ entry price` (signed quantity). */
+  readonly positions?: Readonly<Record<string, string>>;
   /** Market frames replayed. */
   readonly frames: number;
   readonly wallMs: number;
@@ -59,6 +62,7 @@ export async function backtestOutcome(config: BotConfig, configFile: string, rec
       time: f.time, symbol: f.symbol, side: f.side, price: f.price.toFixed(), quantity: f.quantity.toFixed(), fee: f.fee.toFixed(), liquidity: f.liquidity,
     })),
     finalBalances: Object.fromEntries(Object.entries(result.finalBalances).map(([c, v]) => [c, v.toFixed()])),
+    ...(config.bot.account === 'futures' ? { positions: positionTexts(Object.entries(result.meta.futures?.openPositions ?? {}).map(([symbol, p]) => ({ symbol, ...p }))) } : {}),
     frames: result.meta.events, wallMs: result.meta.wallMs,
   };
 }
@@ -73,13 +77,15 @@ export async function backtestOutcome(config: BotConfig, configFile: string, rec
 export async function lockstepPaperOutcome(
   config: BotConfig, configFile: string, recording: string, latency?: LatencySpec, journalParent = tmpdir(),
 ): Promise<RunOutcome> {
-  if (config.bot.account !== 'spot') throw new ValidationError('bot.account', 'must be spot: the comparison reads a spot account', config.bot.account);
+  const futures = config.bot.account === 'futures';
+  if (!futures && config.bot.account !== 'spot') throw new ValidationError('bot.account', 'must be spot or futures: the comparison reads those accounts', config.bot.account);
   const started = performance.now();
   const journalDir = mkdtempSync(path.join(journalParent, 'tradeloop-lockstep-'));
   const balances = Object.fromEntries(Object.entries(config.backtest.balances).map(([c, v]) => [c, toWire(v)]));
   const server = await SandboxServer.start({
     venue: simulatedVenueFactory(0, {}, queueModelNamed(config.backtest.queueModel, 'backtest.queueModel')), market: { kind: 'recording', path: recording },
-    accounts: [{ id: 'main', spot: balances }],
+    // A futures bot's balances are its futures margin, as the backtest's are.
+    accounts: [{ id: 'main', [futures ? 'futures' : 'spot']: balances }],
     latency: addedLatency(latencyOf(config, latency), config.backtest.seed), lockstep: true, paused: true,
   });
   const logger = createLogger({ level: 'error', console: 'off' });
@@ -109,8 +115,12 @@ export async function lockstepPaperOutcome(
     const fills = [...server.venue.tradeHistory(account)].reverse().map((t): ComparedFill => ({
       time: t.timestamp, symbol: t.symbol, side: t.side, price: t.price.toFixed(), quantity: t.quantity.toFixed(), fee: t.fee.toFixed(), liquidity: t.taker ? 'taker' : 'maker',
     }));
+    const futuresVenue = futures ? futuresVenueOf(server.venue) : undefined;
+    const positions = futuresVenue !== undefined
+      ? { positions: positionTexts(futuresVenue.accounts(account).flatMap((a) => a.positions ?? []).map((p) => ({ symbol: p.symbol, quantity: p.quantity, entryPrice: p.price_entry }))) }
+      : {};
     return {
-      fills, finalBalances: totals(server.venue.spotBalances(account)), frames: server.framesServed,
+      fills, finalBalances: totals(futuresVenue !== undefined ? futuresVenue.balances(account) : server.venue.spotBalances(account)), ...positions, frames: server.framesServed,
       wallMs: Math.round(performance.now() - started), replayMs: Math.round(replayEnd - tradingAt),
     };
   } finally {
@@ -136,6 +146,20 @@ export function outcomeDifferences(expected: RunOutcome, actual: RunOutcome): st
     const b = actual.finalBalances[currency] ?? '0';
     if (a !== b) out.push(`final ${currency}: ${a} vs ${b}`);
   }
+  const positionsA = expected.positions ?? {};
+  const positionsB = actual.positions ?? {};
+  for (const symbol of new Set([...Object.keys(positionsA), ...Object.keys(positionsB)])) {
+    const a = positionsA[symbol] ?? 'flat';
+    const b = positionsB[symbol] ?? 'flat';
+    if (a !== b) out.push(`position ${symbol}: ${a} vs ${b}`);
+  }
+  return out;
+}
+
+/** Open positions as text by symbol (`quantity @ entry price`), flat ones left out. */
+function positionTexts(positions: readonly { readonly symbol: string; readonly quantity: Decimal; readonly entryPrice?: Decimal }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of positions) if (!p.quantity.isZero()) out[p.symbol] = `${p.quantity.toFixed()} @ ${p.entryPrice?.toFixed() ?? '?'}`;
   return out;
 }
 

@@ -24,6 +24,7 @@ import { latencyModelOf } from '../venue/matching/recorded-latency.js';
 import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.js';
 import { queueModelNamed } from '../venue/matching/queue-model.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
+import { liquidationOrderReport } from '../venue/futures/liquidation-order-report.js';
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
 import { SimulatedGateway } from './simulated-gateway.js';
@@ -179,6 +180,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     port.onVenueEvent(event);
     if (event.account !== ACCOUNT) return;
     if (event.kind === 'order') late.collector?.onOrderReport(event.report, venue.now(), event.cause);
+    else if (event.kind === 'liquidation') late.collector?.onOrderReport(liquidationOrderReport(event.liquidation), venue.now(), event.cause);
     else if (event.kind === 'balance' && account === 'spot') late.collector?.onBalances(event.balances);
     else if (event.kind === account) late.collector?.onFutures(event.balances, event.positions);
   }, Math.floor(first.t), { maxUnfilledClosed: UNFILLED_HISTORY_KEPT });
@@ -425,7 +427,11 @@ function futuresFacts(venue: SimulatedVenue): FuturesRunFacts {
   }
   const liquidations = venue.futures.liquidations().filter((l) => l.account === ACCOUNT)
     .map((l) => ({ symbol: l.symbol, time: l.time, quantity: l.quantity, price: l.price, realized: l.realized }));
-  return { fundingPaid: paid, fundingReceived: received, liquidations };
+  const openPositions: Record<string, { quantity: Decimal; entryPrice?: Decimal }> = {};
+  for (const p of venue.futures.accounts(ACCOUNT).flatMap((a) => a.positions ?? [])) {
+    if (!p.quantity.isZero()) openPositions[p.symbol] = { quantity: p.quantity, entryPrice: p.price_entry };
+  }
+  return { fundingPaid: paid, fundingReceived: received, liquidations, openPositions };
 }
 
 /** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */

@@ -99,7 +99,7 @@ export class LiveRunReport implements RunObserver {
       time: fill.time, symbol: info.symbol, side: info.side, price: fill.price, quantity: fill.quantity, fee: fill.fee,
       feeCurrency: instrument?.info.fee_currency ?? this.quoteCurrency, liquidity: fill.taker === true ? 'taker' : 'maker',
       clientOrderId: info.clientOrderId, tradeId: fill.tradeId, intentId: info.intentId, strategyId: info.strategyId,
-      ...(info.decidedOn === undefined ? {} : { decision: info.decidedOn }),
+      ...(info.decidedOn === undefined ? {} : { decision: info.decidedOn }), ...(info.liquidation === true ? { liquidation: true } : {}),
     };
     this.writer?.fill(record);
     this.lastPrice.set(info.symbol, fill.price);

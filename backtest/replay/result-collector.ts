@@ -149,7 +149,7 @@ export class ResultCollector {
       liquidity: report.trade_taker === true ? 'taker' : 'maker', clientOrderId: report.client_order_id,
       tradeId: report.trade_id ?? `${report.client_order_id}:${report.quantity_cumulative.toFixed()}`,
       intentId: tracker?.intentId, strategyId: tracker?.info.strategyId, cause: cause === undefined ? undefined : causeText(cause),
-      decision: tracker?.info.decidedOn,
+      decision: tracker?.info.decidedOn, ...(report.liquidation === true ? { liquidation: true } : {}),
     };
     if (this.stream === undefined) this.fills.push(fill);
     else this.stream.fill(fill);

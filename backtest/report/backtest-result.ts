@@ -113,6 +113,8 @@ export interface FuturesRunFacts {
   readonly fundingReceived: Readonly<Record<string, Decimal>>;
   /** Positions the venue closed at the mark because their margin fell below maintenance. */
   readonly liquidations: readonly { readonly symbol: string; readonly time: number; readonly quantity: Decimal; readonly price: Decimal; readonly realized: Decimal }[];
+  /** The positions the venue holds at the end of the run (open ones only), by symbol. */
+  readonly openPositions?: Readonly<Record<string, { readonly quantity: Decimal; readonly entryPrice?: Decimal }>>;
 }
 
 /** One execution of (part of) an order. */
@@ -138,6 +140,8 @@ export interface FillRecord {
   readonly cause?: string;
   /** The market frame behind the decision that made the order (absent when unknown: adopted orders). */
   readonly decision?: DecisionFrame;
+  /** True for the venue's forced close of a position (a liquidation); absent for the bot's own orders. */
+  readonly liquidation?: boolean;
 }
 
 /** An order in its final state. */

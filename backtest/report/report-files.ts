@@ -33,7 +33,7 @@ export function iso(ms: number): string {
 export const FILL_COLUMNS: readonly string[] = [
   'time', 'time_iso', 'symbol', 'side', 'price', 'quantity', 'fee', 'fee_currency', 'liquidity',
   'client_order_id', 'trade_id', 'intent_id', 'strategy_id', 'cause',
-  'decision_symbol', 'decision_received_at', 'decision_exchange_time', 'decision_sequence', 'decision_frame',
+  'decision_symbol', 'decision_received_at', 'decision_exchange_time', 'decision_sequence', 'decision_frame', 'liquidation',
 ];
 
 /** Columns of orders.csv. */
@@ -52,6 +52,7 @@ export function fillCells(f: FillRecord): string[] {
   return [
     String(f.time), iso(f.time), f.symbol, f.side, f.price.toFixed(), f.quantity.toFixed(), f.fee.toFixed(),
     f.feeCurrency, f.liquidity, f.clientOrderId, f.tradeId, f.intentId ?? '', f.strategyId ?? '', f.cause ?? '', ...decisionCells(f.decision),
+    f.liquidation === true ? 'true' : '',
   ];
 }
 

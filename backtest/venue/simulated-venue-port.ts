@@ -13,6 +13,7 @@ import { VenueRejection } from './venue-types.js';
 import type { FuturesPositionConfig } from '../../framework/model/resources/futures-config.js';
 import type { MarginAccount } from '../../framework/model/resources/margin-account.js';
 import { positionConfigOf } from './futures/futures-terms.js';
+import { liquidationOrderReport } from './futures/liquidation-order-report.js';
 import type { SimulatedFuturesVenue } from './futures/simulated-futures-venue.js';
 import type { SimulatedMarginVenue } from './margin/simulated-margin-venue.js';
 
@@ -69,11 +70,17 @@ export class SimulatedVenuePort implements VenuePort {
     this.margin = venue.margin;
   }
 
-  /** The venue's listener: this account's order reports and balances of this port's section go to the streams. */
+  /**
+   * The venue's listener: this account's order reports and balances of this port's section go to
+   * the streams; a liquidation of this account's positions goes out as the order report the
+   * exchange's trading stream sends for it ({@link liquidationOrderReport}).
+   */
   onVenueEvent(event: VenueEvent): void {
     if (event.account !== this.accountId) return;
     if (event.kind === 'order') {
       if ((event.margin === true) === (this.account === 'margin') && this.trades(event.report.symbol)) this.reportSubject.next(event.report);
+    } else if (event.kind === 'liquidation') {
+      if ((event.margin === true) === (this.account === 'margin') && this.trades(event.liquidation.symbol)) this.reportSubject.next(liquidationOrderReport(event.liquidation));
     } else if (event.kind === (this.account === 'spot' ? 'balance' : this.account)) {
       this.balanceSubject.next((event as { readonly balances: readonly TradingBalance[] }).balances);
     }

@@ -138,6 +138,23 @@ export class AccountState {
     if (!finished) this.trackers.set(info.clientOrderId, tracker);
   }
 
+  /**
+   * Tracks the venue's forced close of a position, reported on the trading stream with
+   * `liquidation: true` under a client_order_id of the venue's (`liquidation-<position id>`), so
+   * that its execution is booked as the exchange reports it: it closes the strategies' positions
+   * it reduces (see {@link PositionBook.applyLiquidation}) and the order belongs to the strategy
+   * holding the largest of them (none when no strategy holds one). Returns what it tracked.
+   */
+  trackLiquidation(report: OrderReport): TrackedOrderInfo {
+    const owner = this.positions.holders(report.symbol, report.side)[0]?.strategyId;
+    const info: TrackedOrderInfo = {
+      clientOrderId: report.client_order_id, strategyId: owner, symbol: report.symbol, side: report.side,
+      quantity: report.quantity, type: report.type, liquidation: true,
+    };
+    this.track(info);
+    return info;
+  }
+
   /** Books executions found in the trade history of a tracked order (those already counted change nothing). */
   applyTrades(clientOrderId: string, trades: readonly TradeHistoryRecord[]): OrderFill[] {
     const tracker = this.trackers.get(clientOrderId);
@@ -212,7 +229,8 @@ export class AccountState {
       if (this.bookedTrades.has(key)) continue;
       this.bookedTrades.add(key);
       booked.push(fill);
-      if (strategyId !== undefined) this.positions.applyFill(strategyId, symbol, side, fill);
+      if (tracker.info.liquidation === true) this.positions.applyLiquidation(symbol, side, fill);
+      else if (strategyId !== undefined) this.positions.applyFill(strategyId, symbol, side, fill);
       if (announce) this.onBooked?.(tracker.info, fill);
     }
     return booked;

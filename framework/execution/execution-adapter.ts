@@ -461,6 +461,11 @@ export class ExecutionAdapter implements IntentExecutor {
   }
 
   private onReport(report: OrderReport): void {
+    // The venue's forced close is no order of the bot's, yet it moves the bot's positions: tracked on sight.
+    if (report.liquidation === true && this.account.get(report.client_order_id) === undefined) {
+      const info = this.account.trackLiquidation(report);
+      this.options.onAdopt?.(info);
+    }
     const update = this.account.applyReport(report);
     if (update.tracker !== undefined && update.changed) this.emitOrder(report);
     if (report.report_type === 'trade' && this.gateway.account !== 'spot') this.margin.readSoon();

@@ -74,6 +74,8 @@ export interface TrackedOrderInfo {
   readonly price?: Decimal;
   /** The market frame behind the decision that made the order (absent: unknown, e.g. adopted). */
   readonly decidedOn?: DecisionFrame;
+  /** The venue's forced close of a position (a liquidation), not an order of the bot. */
+  readonly liquidation?: boolean;
 }
 
 /** Why a pending order ended without the exchange ever holding it. */

@@ -39,6 +39,40 @@ export class PositionBook {
     this.addFlow(strategyId, currencies.fee, fill.fee.negated());
   }
 
+  /**
+   * The strategies whose positions in `symbol` an execution on `side` reduces (longs for a sell,
+   * shorts for a buy), largest position first (equal ones by strategy id), with the quantity each
+   * holds (positive).
+   */
+  holders(symbol: string, side: Side): { readonly strategyId: string; readonly quantity: Decimal }[] {
+    const found: { strategyId: string; quantity: Decimal }[] = [];
+    for (const [strategyId, bySymbol] of this.positions) {
+      const quantity = bySymbol.get(symbol)?.quantity;
+      if (quantity === undefined || quantity.isZero() || quantity.isNegative() !== (side === 'buy')) continue;
+      found.push({ strategyId, quantity: quantity.abs() });
+    }
+    return found.sort((a, b) => b.quantity.comparedTo(a.quantity) || (a.strategyId < b.strategyId ? -1 : a.strategyId > b.strategyId ? 1 : 0));
+  }
+
+  /**
+   * Books the venue's forced close of the account's position in a symbol (a liquidation): the
+   * executed quantity closes the strategies' positions it reduces, largest first, each by what it
+   * holds; the whole fee goes to the first (it is the exchange's one charge, not split into
+   * inexact shares). What exceeds the strategies' positions (a position the bot's fills do not
+   * explain) is booked to no strategy.
+   */
+  applyLiquidation(symbol: string, side: Side, fill: OrderFill): void {
+    let remaining = fill.quantity;
+    let fee = fill.fee;
+    for (const holder of this.holders(symbol, side)) {
+      if (remaining.isZero()) return;
+      const quantity = holder.quantity.lessThan(remaining) ? holder.quantity : remaining;
+      this.applyFill(holder.strategyId, symbol, side, { ...fill, quantity, fee });
+      remaining = remaining.minus(quantity);
+      fee = ZERO;
+    }
+  }
+
   /** The strategy's position in a symbol; undefined when it never traded it. */
   position(strategyId: string, symbol: string): PositionView | undefined {
     return this.positions.get(strategyId)?.get(symbol)?.view();

@@ -19,6 +19,8 @@ export type JournalRecord =
     leg?: number; replaces?: string; adopted?: boolean;
     /** Type and limit price as sent; the market frame behind the decision (absent in journals from before they were written). */
     type?: string; price?: string; frame?: JournaledFrame;
+    /** The venue's forced close of a position (booked across the strategies it closes, on restart too). */
+    liquidation?: boolean;
   }
   | { k: 'intent'; t: number; intent: string; kind: string; strategy: string; tag?: string }
   | { k: 'denied'; t: number; intent: string; check: string; reason: string }
@@ -76,6 +78,7 @@ export function orderRecord(info: TrackedOrderInfo, now: number): Extract<Journa
     side: info.side, quantity: toWire(info.quantity), list: info.orderListId, leg: info.leg, replaces: info.replaces,
     adopted: info.sentAt === undefined ? true : undefined, type: info.type, price: info.price === undefined ? undefined : toWire(info.price),
     frame: info.decidedOn === undefined ? undefined : journaledFrame(info.decidedOn),
+    liquidation: info.liquidation === true ? true : undefined,
   };
 }
 
@@ -114,6 +117,7 @@ export function applyRecord(orders: Map<string, JournaledOrder>, record: Journal
           ...(record.type === undefined ? {} : { type: record.type }),
           ...(record.price === undefined ? {} : { price: new Decimal(record.price) }),
           ...(record.frame === undefined ? {} : optional('decidedOn', decisionFrame(record.frame))),
+          ...(record.liquidation === true ? { liquidation: true } : {}),
         },
         fills: [], finished: false,
       });

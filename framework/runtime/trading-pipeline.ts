@@ -7,6 +7,7 @@ import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { AcceptedReport, DeniedReport, OrderUpdateReport, RejectedReport, StrategyReport } from '../model/strategy-report.js';
+import type { OrderReport } from '../model/stream/order-report.js';
 import { EquityTracker } from '../risk/equity-tracker.js';
 import { flattenIntents, shouldFlatten } from '../risk/kill-switch.js';
 import { fundsFor, isDenial } from '../risk/order-reservation.js';
@@ -176,6 +177,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
   private onExecutorReport(report: StrategyReport): void {
     switch (report.kind) {
       case 'order':
+        if (report.report.liquidation === true) this.logLiquidation(report.report);
         this.onOrderUpdate(report);
         if (this.held !== undefined) this.held.push(report);
         else this.updates.next(report);
@@ -192,6 +194,13 @@ export class TradingPipeline implements IntentSink, AccountSource {
       case 'denied':
         this.answers.next(report);
     }
+  }
+
+  private logLiquidation(r: OrderReport): void {
+    this.logger.log('warn', 'position liquidated', {
+      symbol: r.symbol, side: r.side, quantity: r.trade_quantity?.toFixed(), price: r.trade_price?.toFixed(), fee: r.trade_fee?.toFixed(),
+      positionId: r.trade_position_id, clientOrderId: r.client_order_id,
+    });
   }
 
   private onOrderUpdate(update: OrderUpdateReport): void {

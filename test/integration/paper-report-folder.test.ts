@@ -62,7 +62,7 @@ describe('tradeloop paper --out', () => {
     const orders = dataLines(path.join(out, 'orders.csv'));
     expect(readFileSync(path.join(out, 'fills.csv'), 'utf8').split('\r\n')[0]).toBe(
       'time,time_iso,symbol,side,price,quantity,fee,fee_currency,liquidity,client_order_id,trade_id,intent_id,strategy_id,cause,'
-      + 'decision_symbol,decision_received_at,decision_exchange_time,decision_sequence,decision_frame');
+      + 'decision_symbol,decision_received_at,decision_exchange_time,decision_sequence,decision_frame,liquidation');
     const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as { meta: { strategy: string; symbols: string[] }; metrics: { fills: number; orders: number } };
     expect(summary.meta).toMatchObject({ strategy: 'market-maker', symbols: ['ETHUSDT'] });
     expect(summary.metrics.fills).toBe(fills.length);

@@ -25,6 +25,11 @@ export interface OrderReport extends Omit<Order, 'trades'> {
   readonly trade_taker?: boolean;
   /** Margin and futures. */
   readonly trade_position_id?: string;
+  /**
+   * Futures: true on the report of a forced close, the venue's own order (client_order_id
+   * `liquidation-<position id>`) that closed a position of the account; absent otherwise.
+   */
+  readonly liquidation?: boolean;
 }
 
 /** Order reports of one notification: a snapshot after subscribing, or one change. */
@@ -53,12 +58,14 @@ export function parseOrderReport(value: unknown, path = 'report'): OrderReport {
     trade_fee: optDecimal(o, 'trade_fee', path),
     trade_taker: optBool(o, 'trade_taker', path),
     trade_position_id: optId(o, 'trade_position_id', path),
+    // Only a forced close carries the key: the reports of the bot's own orders stay as they were.
+    ...(optBool(o, 'liquidation', path) === true ? { liquidation: true } : {}),
   };
 }
 
 /** Wire form of an order report, as the trading stream sends it. */
 export function orderReportToWire(report: OrderReport): Record<string, unknown> {
-  const { report_type, trade_id, trade_quantity, trade_price, trade_fee, trade_taker, trade_position_id, ...order } = report;
+  const { report_type, trade_id, trade_quantity, trade_price, trade_fee, trade_taker, trade_position_id, liquidation, ...order } = report;
   return {
     ...orderToWire(order),
     ...wireRecord({
@@ -69,6 +76,7 @@ export function orderReportToWire(report: OrderReport): Record<string, unknown> 
       trade_fee,
       trade_taker,
       trade_position_id: trade_position_id === undefined ? undefined : idToWire(trade_position_id),
+      liquidation: liquidation === true ? true : undefined,
     }),
   };
 }

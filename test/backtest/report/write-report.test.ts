@@ -47,9 +47,9 @@ describe('writeReport', () => {
     const fills = await readFile(join(dir, 'fills.csv'), 'utf8');
     expect(fills.split('\r\n')[0]).toBe(
       'time,time_iso,symbol,side,price,quantity,fee,fee_currency,liquidity,client_order_id,trade_id,intent_id,strategy_id,cause,'
-      + 'decision_symbol,decision_received_at,decision_exchange_time,decision_sequence,decision_frame');
-    expect(fills).toContain('65500,1970-01-01T00:01:05.500Z,BTCUSDT,buy,100,1,0.1,USDT,maker,o65500,t65500,i1,,,,,,,\r\n');
-    expect(fills).toContain(',taker,"o,""quoted""\nline",t190000,,,,,,,,\r\n');
+      + 'decision_symbol,decision_received_at,decision_exchange_time,decision_sequence,decision_frame,liquidation');
+    expect(fills).toContain('65500,1970-01-01T00:01:05.500Z,BTCUSDT,buy,100,1,0.1,USDT,maker,o65500,t65500,i1,,,,,,,,\r\n');
+    expect(fills).toContain(',taker,"o,""quoted""\nline",t190000,,,,,,,,,\r\n');
     const orders = await readFile(join(dir, 'orders.csv'), 'utf8');
     expect(orders).toContain('"o,""quoted""\nline",,BTCUSDT,sell,market,,1,1,filled,0,1000\r\n');
     const equity = (await readFile(join(dir, 'equity.csv'), 'utf8')).split('\r\n');

@@ -24,6 +24,13 @@ describe('parseOrderReport', () => {
     expect(r.updated_at).toBe(Date.UTC(2021, 6, 2, 22, 52, 33, 101));
   });
 
+  it('marks a forced close only: liquidation true is kept, false and absent leave no key', () => {
+    expect(parseOrderReport({ ...tradeReport, liquidation: true }).liquidation).toBe(true);
+    expect('liquidation' in parseOrderReport({ ...tradeReport, liquidation: false })).toBe(false);
+    expect('liquidation' in parseOrderReport(tradeReport)).toBe(false);
+    expect(() => parseOrderReport({ ...tradeReport, liquidation: 'yes' })).toThrow(/report\.liquidation/);
+  });
+
   it('names the failing field', () => {
     expect(() => parseOrderReport({ ...tradeReport, report_type: 'fill' })).toThrow(/report\.report_type: must be one of/);
     expect(() => parseOrderReport({ ...tradeReport, trade_price: 'x' })).toThrow(/report\.trade_price/);
@@ -39,7 +46,7 @@ describe('parseOrderReport', () => {
         report_type: fc.constantFrom(...REPORT_TYPES), trade_id: fc.option(id(), { nil: undefined }),
         trade_quantity: fc.option(positiveDecimal(), { nil: undefined }), trade_price: fc.option(positiveDecimal(), { nil: undefined }),
         trade_fee: fc.option(decimal({ negative: true }), { nil: undefined }), trade_taker: fc.option(fc.boolean(), { nil: undefined }),
-        trade_position_id: fc.option(id(), { nil: undefined }),
+        trade_position_id: fc.option(id(), { nil: undefined }), liquidation: fc.option(fc.constant(true), { nil: undefined }),
       })
       .map(compact);
     fc.assert(
