@@ -18,6 +18,8 @@ import { syntheticMarketSource } from '../backtest/sandbox/synthetic-source.js';
  */
 const CCXT_DIR = process.env.CCXT_DIR ?? path.join(tmpdir(), 'tradeloop-ccxt-client');
 const CCXT_VERSION = process.env.CCXT_VERSION ?? '4.5';
+/** CCXT_VERBOSE=1 prints each call's unified result too. */
+const VERBOSE = process.env.CCXT_VERBOSE === '1';
 
 /** The few members of a ccxt exchange the bench uses (ccxt's own typings are not installed). */
 interface CcxtExchange {
@@ -65,6 +67,7 @@ async function runCalls(exchange: CcxtExchange, last: LastResponse): Promise<Row
       const fn = exchange[method] as (...a: unknown[]) => Promise<Out>;
       const out = await fn.apply(exchange, args);
       const wrong = check?.(out);
+      if (VERBOSE) console.log(name, JSON.stringify(out).slice(0, 1500));
       rows.push(wrong === undefined ? { call: name, result: 'pass', detail: summary(out) } : { call: name, result: 'FAIL', detail: `wrong result: ${wrong}` });
       return out;
     } catch (error) {
