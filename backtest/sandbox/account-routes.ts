@@ -13,6 +13,7 @@ import {
 } from './request-params.js';
 import { accountOf, type Route } from './rest-route.js';
 import type { TransactionLog } from './transaction-log.js';
+import { queryTransactions } from './transaction-query.js';
 
 const SEG = '([^/]+)';
 
@@ -89,7 +90,7 @@ export function accountRoutes({ venue, market, transactions }: AccountServices):
         return { id };
       } },
     { method: 'GET', pattern: /^\/wallet\/transactions$/, scope: 'other', right: 'payment',
-      handle: (c) => transactions.list(accountOf(c)).slice(0, optInt(c.query, 'limit', 1000) ?? 100) },
+      handle: (c) => queryTransactions(transactions.list(accountOf(c)), c.query) },
   ];
 }
 
