@@ -1,0 +1,41 @@
+import { ErrorCode } from '../../framework/exchange/errors.js';
+import { VenueRejection } from '../venue/venue-types.js';
+import { currencyTable } from './market-data-routes.js';
+import type { MarketState } from './market-state.js';
+import { optText, reqText } from './request-params.js';
+import type { Route } from './rest-route.js';
+
+/**
+ * The deposit address endpoints of document 002, answered as the sandbox's currencies are
+ * described (`GET /public/currency`): no chain behind them, so `payin_enabled` is false and an
+ * account has no deposit address. Listing gives none, generating one is refused (600 Action not
+ * allowed, naming the currency), an address is never the account's; an unknown currency is 2002.
+ */
+export function depositAddressRoutes(market: MarketState): Route[] {
+  const currency = (code: string | undefined): string | undefined => {
+    if (code !== undefined && currencyTable(market.symbols)[code] === undefined) throw new VenueRejection(ErrorCode.CurrencyNotFound, code);
+    return code;
+  };
+  return [
+    { method: 'GET', pattern: /^\/wallet\/crypto\/address$/, scope: 'other', right: 'payment',
+      handle: (c) => {
+        currency(optText(c.query, 'currency'));
+        return [];
+      } },
+    { method: 'POST', pattern: /^\/wallet\/crypto\/address$/, scope: 'other', right: 'payment',
+      handle: (c) => {
+        const code = currency(reqText(c.body, 'currency'));
+        throw new VenueRejection(ErrorCode.ActionNotAllowed, `deposits of ${code} are disabled (payin_enabled false): the sandbox has no chain`);
+      } },
+    { method: 'GET', pattern: /^\/wallet\/crypto\/address\/recent-(deposit|withdraw)$/, scope: 'other', right: 'payment',
+      handle: (c) => {
+        currency(reqText(c.query, 'currency'));
+        return [];
+      } },
+    { method: 'GET', pattern: /^\/wallet\/crypto\/address\/check-mine$/, scope: 'other', right: 'payment',
+      handle: (c) => {
+        reqText(c.query, 'address');
+        return { result: false };
+      } },
+  ];
+}
