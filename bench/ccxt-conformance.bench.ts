@@ -49,10 +49,30 @@ async function loadCcxt(): Promise<CcxtModule | undefined> {
 /** What the server answered last: ccxt's errors carry the body but not the status. */
 interface LastResponse { status?: number; body?: string }
 
+const MARGIN_PENDING = 'the margin section (document 001 margin paths) is not served by this sandbox yet';
+const KEYED_INFO = 'not in the spec: ccxt reads /public/futures/info/{symbol} as one Futures info, document 000 answers it keyed by the contract code (fetchFundingRates and fetchOpenInterests read the keyed list and pass)';
+/** Why a call is known to fail, when the sandbox follows the spec there. */
+const KNOWN_FAILURES: Readonly<Record<string, string>> = {
+  'fetchBalance (margin)': 'client-side: ccxt has no margin balance type (the spec has no margin balance path: margin funds are the isolated accounts)',
+  'addMargin (margin account)': MARGIN_PENDING,
+  'fetchPosition (margin)': MARGIN_PENDING,
+  'createOrder (margin limit)': MARGIN_PENDING,
+  'createOrder (margin market)': MARGIN_PENDING,
+  'fetchOpenOrders (margin)': MARGIN_PENDING,
+  'cancelAllOrders (margin)': MARGIN_PENDING,
+  fetchFundingRate: KEYED_INFO,
+  fetchOpenInterest: KEYED_INFO,
+  fetchOpenInterestHistory: 'client-side: ccxt does not implement it (the spec shows neither the parameters nor the response of /public/futures/candles/open_interest)',
+  fetchMarkOHLCV: 'not in the spec: /public/futures/candles/mark_price/{symbol}',
+  fetchIndexOHLCV: 'not in the spec: /public/futures/candles/index_price/{symbol}',
+};
+
 /** A ccxt result read loosely: the checks below look at a few unified fields. */
 type Out = Record<string, unknown> & { [index: number]: unknown; length?: number };
 /** A check of a call's result: undefined when right, else what is wrong. */
 type Check = (out: Out) => string | undefined;
+/** A call the spec's exchange refuses: it passes when the server answers this error code. */
+interface Refusal { readonly refusedWith: number }
 
 /**
  * Runs every call in order; a call fails when it throws (with the server's status and body when
@@ -61,17 +81,22 @@ type Check = (out: Out) => string | undefined;
  */
 async function runCalls(exchange: CcxtExchange, last: LastResponse): Promise<Row[]> {
   const rows: Row[] = [];
-  const call = async (name: string, check: Check | undefined, method: string, ...args: unknown[]): Promise<Out | undefined> => {
+  const call = async (name: string, check: Check | Refusal | undefined, method: string, ...args: unknown[]): Promise<Out | undefined> => {
+    const refusal = check !== undefined && 'refusedWith' in check ? check.refusedWith : undefined;
     Object.assign(last, { status: undefined, body: undefined });
     try {
       const fn = exchange[method] as (...a: unknown[]) => Promise<Out>;
       const out = await fn.apply(exchange, args);
-      const wrong = check?.(out);
+      const wrong = refusal !== undefined ? `answered, expected error ${refusal}` : typeof check === 'function' ? check(out) : undefined;
       if (VERBOSE) console.log(name, JSON.stringify(out).slice(0, 1500));
       rows.push(wrong === undefined ? { call: name, result: 'pass', detail: summary(out) } : { call: name, result: 'FAIL', detail: `wrong result: ${wrong}` });
       return out;
     } catch (error) {
       const e = error as Error;
+      if (refusal !== undefined && last.body?.includes(`"code":${refusal}`) === true) {
+        rows.push({ call: name, result: 'pass', detail: `refused as expected: HTTP ${last.status} ${last.body.slice(0, 120)}` });
+        return undefined;
+      }
       const http = last.status !== undefined && last.status >= 400 ? `HTTP ${last.status} ${last.body?.slice(0, 160) ?? ''}` : '';
       rows.push({ call: name, result: 'FAIL', detail: `${e.constructor.name}: ${http || `client-side: ${e.message.slice(0, 160)}`}` });
       return undefined;
@@ -109,7 +134,11 @@ async function runCalls(exchange: CcxtExchange, last: LastResponse): Promise<Row
   const book = await call('fetchOrderBook', booked, 'fetchOrderBook', spot);
   await call('fetchOrderBooks', (out) => (Object.keys(out).length === 2 ? undefined : 'not 2 books'), 'fetchOrderBooks', [spot, 'ETH/USDT']);
   await call('fetchTrades', nonEmpty, 'fetchTrades', spot);
+  const since = Date.now() - 60_000;
+  await call('fetchTrades (since, limit 3)', (out) => (out.length === 3 ? undefined : `${out.length} trades, expected 3`), 'fetchTrades', spot, since, 3);
+  await call('fetchOrderBook (limit 5)', (out) => ((out['bids'] as unknown[]).length === 5 ? undefined : 'not 5 bids'), 'fetchOrderBook', spot, 5);
   await call('fetchOHLCV', nonEmpty, 'fetchOHLCV', spot, '1m');
+  await call('fetchOHLCV (since, limit)', nonEmpty, 'fetchOHLCV', spot, '1m', since, 5);
   await call('fetchBalance (spot)', holds('USDT', 100000), 'fetchBalance');
   await call('fetchBalance (funding)', holds('USDT', 10000), 'fetchBalance', { type: 'funding' });
   await call('fetchBalance (margin)', undefined, 'fetchBalance', { type: 'margin' });
@@ -130,11 +159,23 @@ async function runCalls(exchange: CcxtExchange, last: LastResponse): Promise<Row
   await call('fetchOrderTrades', undefined, 'fetchOrderTrades', (filled?.['id'] as string | undefined) ?? 'none', spot);
   await call('createOrder (spot limit, post-only)', is('status', 'open'), 'createOrder', spot, 'limit', 'sell', 0.01, price(spot, 1.1, book), { postOnly: true });
   await call('cancelAllOrders (spot)', (out) => (out.length === 1 ? undefined : `${out.length} canceled, expected 1`), 'cancelAllOrders', spot);
+  await call('createOrder (spot stop-limit)', is('status', 'open'), 'createOrder', spot, 'limit', 'buy', 0.01, price(spot, 1.2, book), { triggerPrice: price(spot, 1.19, book) });
+  await call('createOrder (spot limit IOC)', is('status', 'failed'), 'createOrder', spot, 'limit', 'buy', 0.01, price(spot, 0.9, book), { timeInForce: 'IOC' });
+  await call('cancelAllOrders (spot, again)', undefined, 'cancelAllOrders', spot);
+  // The spec's refusals, as ccxt maps them to its error classes.
+  await call('cancelOrder (unknown id)', { refusedWith: 20002 }, 'cancelOrder', 'no-such-order', spot);
+  // ccxt reads an order from the order history, which has no entry for an unknown id: no order.
+  await call('fetchOrder (unknown id)', (out) => (out['id'] === undefined ? undefined : 'an order'), 'fetchOrder', 'no-such-order', spot);
+  await call('createOrder (more than the balance)', { refusedWith: 20001 }, 'createOrder', spot, 'limit', 'buy', 100, price(spot, 0.9, book));
   await call('fetchClosedOrders', nonEmpty, 'fetchClosedOrders', spot);
+  await call('fetchClosedOrders (since)', nonEmpty, 'fetchClosedOrders', spot, since);
   await call('fetchMyTrades', nonEmpty, 'fetchMyTrades', spot);
+  await call('fetchMyTrades (since)', nonEmpty, 'fetchMyTrades', spot, since);
 
   // Margin (isolated).
   await call('fetchMarginModes', undefined, 'fetchMarginModes', [perp]);
+  await call('addMargin (margin account)', undefined, 'addMargin', spot, 1000, { marginMode: 'isolated' });
+  await call('fetchPosition (margin)', undefined, 'fetchPosition', spot, { marginMode: 'isolated' });
   await call('createOrder (margin limit)', is('status', 'open'), 'createOrder', spot, 'limit', 'buy', 0.01, price(spot, 0.9, book), { marginMode: 'isolated' });
   await call('createOrder (margin market)', is('status', 'closed'), 'createOrder', spot, 'market', 'buy', 0.01, undefined, { marginMode: 'isolated' });
   await call('fetchOpenOrders (margin)', undefined, 'fetchOpenOrders', spot, undefined, undefined, { marginMode: 'isolated' });
@@ -168,9 +209,13 @@ async function runCalls(exchange: CcxtExchange, last: LastResponse): Promise<Row
   // Wallet.
   await call('transfer (spot -> funding)', undefined, 'transfer', 'USDT', 1, 'spot', 'funding');
   await call('transfer (funding -> spot)', undefined, 'transfer', 'USDT', 1, 'funding', 'spot');
-  await call('fetchDepositAddress', undefined, 'fetchDepositAddress', 'USDT');
-  await call('fetchDeposits', undefined, 'fetchDeposits', 'USDT');
-  await call('fetchWithdrawals', undefined, 'fetchWithdrawals', 'USDT');
+  // The sandbox's currencies take no deposits or withdrawals (payin/payout_enabled false).
+  await call('fetchDepositAddress', (out) => (out['address'] === undefined ? undefined : 'an address'), 'fetchDepositAddress', 'USDT');
+  await call('createDepositAddress', { refusedWith: 600 }, 'createDepositAddress', 'USDT');
+  await call('fetchDeposits', (out) => (out.length === 0 ? undefined : `${out.length} deposits, expected none`), 'fetchDeposits', 'USDT');
+  await call('fetchWithdrawals', (out) => (out.length === 0 ? undefined : `${out.length} withdrawals, expected none`), 'fetchWithdrawals', 'USDT');
+  await call('fetchDepositsWithdrawals', (out) => (out.length === 0 ? undefined : `${out.length}, expected none`), 'fetchDepositsWithdrawals');
+  await call('withdraw', { refusedWith: 600 }, 'withdraw', 'USDT', 1, '0x0000000000000000000000000000000000000001');
   return rows;
 }
 
@@ -213,6 +258,9 @@ export async function run(): Promise<void> {
     printRows(`ccxt ${ccxt.version} hitbtc against the sandbox`, rows);
     const passed = rows.filter((r) => r.result === 'pass').length;
     console.log(`${passed} of ${rows.length} calls pass`);
+    const failed = rows.filter((r) => r.result === 'FAIL');
+    if (failed.length > 0) console.log('\nwhy they fail:');
+    for (const r of failed) console.log(`  ${r.call}: ${KNOWN_FAILURES[r.call] ?? 'NEW: not a known failure'}`);
   } finally {
     await server.close();
   }
