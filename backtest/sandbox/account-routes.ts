@@ -103,6 +103,13 @@ export function accountRoutes({ venue, market, transactions }: AccountServices):
       } },
     { method: 'GET', pattern: /^\/wallet\/transactions$/, scope: 'other', right: 'payment',
       handle: (c) => queryTransactions(transactions.list(accountOf(c)), c.query) },
+    { method: 'GET', pattern: new RegExp(`^/wallet/transactions/${SEG}$`), scope: 'other', right: 'payment',
+      handle: (c) => {
+        const txId = c.params[0] ?? '';
+        const found = transactions.list(accountOf(c)).find((tx) => (tx['native'] as { tx_id?: string } | undefined)?.tx_id === txId);
+        if (found === undefined) throw new VenueRejection(ErrorCode.ResourceNotFound, `no transaction ${txId}`);
+        return found;
+      } },
   ];
 }
 

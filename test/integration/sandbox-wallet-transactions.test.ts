@@ -12,14 +12,14 @@ afterEach(async () => {
   server = transport = undefined;
 });
 
-/** A raw GET with Basic auth: status, and the body (the error code for a refusal, else the list). */
+/** A raw GET with Basic auth: status, and the body (the error code for a refusal, else the answer). */
 async function get(query: string): Promise<{ status: number; body: unknown }> {
   const key = server!.apiKeys[0]!;
   const response = await fetch(`${server!.baseUrl}/api/3/wallet/transactions${query}`, {
     headers: { authorization: `Basic ${Buffer.from(`${key.apiKey}:${key.secretKey}`).toString('base64')}` },
   });
   const body = (await response.json()) as { error?: { code: number } } | Array<Record<string, unknown>>;
-  return { status: response.status, body: Array.isArray(body) ? body : body.error?.code };
+  return { status: response.status, body: Array.isArray(body) || body.error === undefined ? body : body.error.code };
 }
 
 /** The transaction ids of a listing; a refusal's status and code as they are. */
@@ -66,6 +66,10 @@ describe('GET /wallet/transactions filters, orders and pages as document 002 lis
     expect(await ids('?from=2100-01-01T00:00:00.000Z')).toEqual([]);
     expect(await ids('?till=2000-01-01T00:00:00.000Z')).toEqual([]);
     expect(await ids('?from=2000-01-01T00:00:00.000Z&till=2100-01-01T00:00:00.000Z')).toEqual([3, 2, 1]);
+    // One transaction by its tx_id; an unknown one is 800 (HTTP 404).
+    const one = await get(`/${btcTransfer}`);
+    expect([one.status, (one.body as { id?: number }).id, (one.body as { native?: { currency?: string } }).native?.currency]).toEqual([200, 2, 'BTC']);
+    expect(await get('/no-such-tx')).toEqual({ status: 404, body: 800 });
     // Values outside the spec's are validation errors (10001, HTTP 400).
     expect(await ids('?statuses=DONE')).toEqual([400, 10001]);
     expect(await ids('?order_by=amount')).toEqual([400, 10001]);
