@@ -13,6 +13,7 @@ import {
 } from './request-params.js';
 import { accountOf, type Route } from './rest-route.js';
 import type { TransactionLog } from './transaction-log.js';
+import { queryTransactions } from './transaction-query.js';
 
 const SEG = '([^/]+)';
 
@@ -30,6 +31,12 @@ export interface AccountServices {
 export function accountRoutes({ venue, market, transactions }: AccountServices): Route[] {
   // Futures contracts and their orders belong to the futures section (futures-order-routes.ts).
   const futures = new FuturesScope(market);
+  // An order on a futures contract is the futures section's: the spot paths do not find it (20002).
+  const spotOrder = (account: string, id: string): Order => {
+    const order = venue.getOpenOrder(account, id);
+    if (futures.has(order.symbol)) throw new VenueRejection(ErrorCode.OrderNotFound, `spot order ${id} not found`);
+    return order;
+  };
   return [
     { method: 'GET', pattern: /^\/spot\/balance$/, scope: 'other', right: 'orderbook',
       handle: (c) => venue.spotBalances(accountOf(c)).map(tradingBalanceToWire) },
@@ -42,7 +49,7 @@ export function accountRoutes({ venue, market, transactions }: AccountServices):
     { method: 'GET', pattern: /^\/spot\/order$/, scope: 'other', right: 'trading',
       handle: (c) => futures.exclude(venue.openOrders(accountOf(c), optText(c.query, 'symbol'))).map(orderToWire) },
     { method: 'GET', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'other', right: 'trading',
-      handle: (c) => orderToWire(venue.getOpenOrder(accountOf(c), c.params[0] ?? '')) },
+      handle: (c) => orderToWire(spotOrder(accountOf(c), c.params[0] ?? '')) },
     { method: 'POST', pattern: /^\/spot\/order$/, scope: 'trading', right: 'trading',
       handle: (c) => {
         const request = newOrderRequest(c.body);
@@ -52,7 +59,10 @@ export function accountRoutes({ venue, market, transactions }: AccountServices):
     { method: 'POST', pattern: /^\/spot\/order\/list$/, scope: 'trading', right: 'trading',
       handle: (c) => venue.placeOrderList(accountOf(c), orderListRequest(c.body)).map(orderToWire) },
     { method: 'PATCH', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'trading', right: 'trading',
-      handle: (c) => orderToWire(venue.replaceOrder(accountOf(c), replaceOrderRequest(c.params[0] ?? '', c.body))) },
+      handle: (c) => {
+        spotOrder(accountOf(c), c.params[0] ?? '');
+        return orderToWire(venue.replaceOrder(accountOf(c), replaceOrderRequest(c.params[0] ?? '', c.body)));
+      } },
     { method: 'DELETE', pattern: /^\/spot\/order$/, scope: 'trading', right: 'trading',
       handle: (c) => {
         const symbol = optText(c.query, 'symbol') ?? optText(c.body, 'symbol');
@@ -60,7 +70,10 @@ export function accountRoutes({ venue, market, transactions }: AccountServices):
         return futures.cancelAll(venue, accountOf(c), false, symbol).map(orderToWire);
       } },
     { method: 'DELETE', pattern: new RegExp(`^/spot/order/${SEG}$`), scope: 'trading', right: 'trading',
-      handle: (c) => orderToWire(venue.cancelOrder(accountOf(c), c.params[0] ?? '')) },
+      handle: (c) => {
+        spotOrder(accountOf(c), c.params[0] ?? '');
+        return orderToWire(venue.cancelOrder(accountOf(c), c.params[0] ?? ''));
+      } },
     { method: 'GET', pattern: /^\/spot\/fee$/, scope: 'other', right: 'trading',
       handle: (c) => market.symbolCodes.filter((s) => market.symbols[s]).map((s) => feeWire(venue, accountOf(c), s)) },
     { method: 'GET', pattern: new RegExp(`^/spot/fee/${SEG}$`), scope: 'other', right: 'trading',
@@ -70,9 +83,9 @@ export function accountRoutes({ venue, market, transactions }: AccountServices):
         return feeWire(venue, accountOf(c), symbol);
       } },
     { method: 'GET', pattern: /^\/spot\/history\/order$/, scope: 'other', right: 'orderbook',
-      handle: (c) => orderHistory(venue.orderHistory(accountOf(c)), c.query) },
+      handle: (c) => orderHistory(futures.exclude(venue.orderHistory(accountOf(c))), c.query) },
     { method: 'GET', pattern: /^\/spot\/history\/trade$/, scope: 'other', right: 'orderbook',
-      handle: (c) => tradeHistory(venue.tradeHistory(accountOf(c)), c.query) },
+      handle: (c) => tradeHistory(venue.tradeHistory(accountOf(c)).filter((t) => !futures.has(t.symbol)), c.query) },
     { method: 'GET', pattern: /^\/wallet\/balance$/, scope: 'other', right: 'payment',
       handle: (c) => venue.walletBalances(accountOf(c)).map(walletBalanceToWire) },
     { method: 'GET', pattern: new RegExp(`^/wallet/balance/${SEG}$`), scope: 'other', right: 'payment',
@@ -89,7 +102,14 @@ export function accountRoutes({ venue, market, transactions }: AccountServices):
         return { id };
       } },
     { method: 'GET', pattern: /^\/wallet\/transactions$/, scope: 'other', right: 'payment',
-      handle: (c) => transactions.list(accountOf(c)).slice(0, optInt(c.query, 'limit', 1000) ?? 100) },
+      handle: (c) => queryTransactions(transactions.list(accountOf(c)), c.query) },
+    { method: 'GET', pattern: new RegExp(`^/wallet/transactions/${SEG}$`), scope: 'other', right: 'payment',
+      handle: (c) => {
+        const txId = c.params[0] ?? '';
+        const found = transactions.list(accountOf(c)).find((tx) => (tx['native'] as { tx_id?: string } | undefined)?.tx_id === txId);
+        if (found === undefined) throw new VenueRejection(ErrorCode.ResourceNotFound, `no transaction ${txId}`);
+        return found;
+      } },
   ];
 }
 

@@ -61,7 +61,9 @@ export function futuresOrderRoutes(venue: Venue, scope: FuturesScope): Route[] {
     { method: 'GET', pattern: /^\/futures\/history\/order$/, scope: 'other', right: 'orderbook',
       handle: (c) => orderHistory(scope.only(venue.orderHistory(accountOf(c))), c.query) },
     { method: 'GET', pattern: /^\/futures\/history\/trade$/, scope: 'other', right: 'orderbook',
-      handle: (c) => tradeHistory(venue.tradeHistory(accountOf(c)).filter((t) => scope.has(t.symbol)), c.query) },
+      // Document 001 types a futures trade's id and order_id as String (Number for spot and margin).
+      handle: (c) => tradeHistory(venue.tradeHistory(accountOf(c)).filter((t) => scope.has(t.symbol)), c.query)
+        .map((t) => ({ ...t, id: String(t['id']), order_id: String(t['order_id']) })) },
   ];
 }
 

@@ -73,7 +73,7 @@ function keyed(keys: readonly string[], value: (key: string) => unknown): Record
 }
 
 /** One Currency per code of the symbols: transfers on, no deposits or withdrawals (no chain here). */
-function currencyTable(symbols: Readonly<Record<string, SymbolInfo>>): Record<string, Record<string, unknown>> {
+export function currencyTable(symbols: Readonly<Record<string, SymbolInfo>>): Record<string, Record<string, unknown>> {
   const table: Record<string, Record<string, unknown>> = {};
   for (const info of Object.values(symbols)) {
     for (const code of [info.base_currency, info.quote_currency, info.fee_currency]) {

@@ -10,6 +10,7 @@ import { Instrument } from '../../framework/model/instrument.js';
 import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { Venue, VenueEvent } from '../venue/venue-types.js';
 import { accountRoutes } from './account-routes.js';
+import { cryptoWalletRoutes } from './crypto-wallet-routes.js';
 import { FaultInjector } from './fault-injector.js';
 import type { FuturesMarketData } from './futures-market-data.js';
 import { futuresVenueOf, type FuturesScope } from './futures-scope.js';
@@ -119,7 +120,7 @@ export class SandboxServer {
     });
     const wallet = new RpcStream({ auth, methods: walletMethods(venue, transactions), budget, now });
     const rest = new RestHandler({
-      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...futures.routes, ...margin.routes], auth, faults, budget, now,
+      routes: [...marketDataRoutes(market), ...accountRoutes({ venue, market, transactions }), ...cryptoWalletRoutes(market), ...futures.routes, ...margin.routes], auth, faults, budget, now,
       // Lockstep: REST (start-up reads, a summary) answers at once; the trading stream carries the latency in market time.
       latency: driver === undefined ? input.latency : undefined,
     });
