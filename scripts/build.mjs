@@ -111,7 +111,8 @@ const result = await build({
   format: 'esm', platform: 'node', target: 'node20', bundle: true, splitting: true, external: EXTERNAL_PACKAGES,
   // Class names are seen: an error's name is its class's (ValidationError), which bundling would rename.
   keepNames: true,
-  // Bundled CommonJS packages call require() for Node's own modules: an ES module has none.
+  // Bundled CommonJS packages call require() for Node's own modules: an ES module has none (so no
+  // module of ours may declare a top-level `require`; createRequire under another name is fine).
   banner: { js: "import { createRequire as __tradeloopRequire } from 'node:module'; const require = __tradeloopRequire(import.meta.url);" },
   sourcemap: true, sourcesContent: false, plugins: [buildTwins(validatorCode)], metafile: true,
   tsconfig: path.join(root, 'tsconfig.json'), logLevel: 'warning',
