@@ -4,12 +4,12 @@
 // sources), it runs the TypeScript sources through tsx instead.
 import { existsSync } from 'node:fs';
 import { setTimeout } from 'node:timers';
-import { URL } from 'node:url';
+import { fileURLToPath, URL } from 'node:url';
 
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
 let entry;
-if (process.env.TRADELOOP_SOURCES !== '1' && existsSync(compiled)) {
-  process.setSourceMapsEnabled(true);
+const runsCompiled = process.env.TRADELOOP_SOURCES !== '1' && existsSync(compiled);
+if (runsCompiled) {
   // A strategy written in TypeScript brings the loader in when it is loaded (see the plugin loader).
   globalThis[Symbol.for('tradeloop.typescriptLoader')] = () => import('../framework/register.mjs');
   entry = compiled.href;
@@ -18,7 +18,9 @@ if (process.env.TRADELOOP_SOURCES !== '1' && existsSync(compiled)) {
   await import('../framework/register.mjs');
   entry = new URL('../cli/main.ts', import.meta.url).href;
 }
-const { main, reportUncaught } = await import(entry);
+const { main, reportUncaught, mapStackTracesLazily } = await import(entry);
+// Traces name the TypeScript lines (source maps read when a trace is printed, not at start).
+if (runsCompiled) mapStackTracesLazily(fileURLToPath(new URL('../dist/', import.meta.url)));
 // Output piped into a reader that stopped (`tradeloop help | head`) ends the command quietly, as other tools do.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error) => {

@@ -16,6 +16,7 @@ import { checkWritableDir } from './check-writable.js';
 import { examples, type CliCommand } from './command.js';
 import { loadConfiguredStrategy } from './load-configured-strategy.js';
 import { collect, integerAtLeast } from './option-parsers.js';
+import { tuneHeapForReplay } from './replay-heap.js';
 import { packageFile } from '../framework/package-root.js';
 
 const DEFAULT_CONFIG = packageFile('config', 'market-maker.yaml');
@@ -74,6 +75,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
     const progress = createProgress({ enabled: !values.quiet, total: totalBytes, unit: 'bytes' });
     let bytesRead = 0;
     let frames = 0;
+    tuneHeapForReplay();
     const started = performance.now();
     try {
       const result = await runBacktest({

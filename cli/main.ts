@@ -5,6 +5,8 @@ import { commands, type CommandEntry } from './commands.js';
 import { reportError } from './report-error.js';
 import { packageFile } from '../framework/package-root.js';
 
+export { mapStackTracesLazily } from './source-mapped-stacks.js';
+
 const HELP_WIDTH = 80;
 const DEBUG_FLAG = '--debug';
 

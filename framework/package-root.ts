@@ -4,6 +4,9 @@ import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
 
+// The compiled code (dist/) is JavaScript; the sources, run under tsx or vitest, are TypeScript.
+const COMPILED = import.meta.url.endsWith('.js');
+
 /**
  * The folder of tradeloop's package.json: found by walking up from this module, so files shipped
  * beside the code (config/, samples, the schema) are found the same from the TypeScript sources
@@ -21,4 +24,14 @@ export function packageRoot(): string {
 /** A file of the package, by its path from the package root. */
 export function packageFile(...segments: string[]): string {
   return path.join(packageRoot(), ...segments);
+}
+
+/**
+ * A file of the package's code by its path in the sources (`strategies`,
+ * `backtest/sweep/sweep-worker.mjs`): the source tree when the sources run, its twin under dist/
+ * when the compiled code runs. The compiled modules are bundled into shared chunks, so a module
+ * cannot find its neighbours from its own location.
+ */
+export function codeFile(...segments: string[]): string {
+  return COMPILED ? path.join(packageRoot(), 'dist', ...segments) : path.join(packageRoot(), ...segments);
 }

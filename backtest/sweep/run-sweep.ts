@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import { loadBotConfig } from '../../framework/config/bot-config.js';
 import { ValidationError } from '../../framework/model/errors.js';
 import { loadStrategyPlugin } from '../../framework/runtime/plugin-loader.js';
+import { codeFile } from '../../framework/package-root.js';
 import type { SweepSpec } from './sweep-file.js';
 import { checkGridParams, describeCombination, expandGrid } from './sweep-grid.js';
 import { rankRows, type SweepRow } from './sweep-metrics.js';
@@ -31,7 +33,7 @@ export interface SweepReport {
 }
 
 /** The worker entry: a plain module that registers the TypeScript loader, then loads the task. */
-export const SWEEP_WORKER = new URL('./sweep-worker.mjs', import.meta.url).href;
+export const SWEEP_WORKER = pathToFileURL(codeFile('backtest', 'sweep', 'sweep-worker.mjs')).href;
 
 /**
  * Runs every combination of the grid as its own backtest on a pool of worker threads and ranks

@@ -1,6 +1,4 @@
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Ajv, type ValidateFunction } from 'ajv';
 import type { AuthScheme } from '../exchange/rest/credentials.js';
 import { Decimal } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
@@ -12,6 +10,7 @@ import { mergeConfig } from './merge-config.js';
 import { readYamlFile } from './read-yaml-file.js';
 import { refuseSecrets } from './refuse-secrets.js';
 import { schemaErrorToValidationError } from './schema-errors.js';
+import { botConfigValidator } from './bot-config-validator.js';
 import { packageFile } from '../package-root.js';
 
 /** Log levels, most severe first. */
@@ -109,22 +108,6 @@ export const BOT_CONFIG_SCHEMA_FILE = packageFile('config', 'bot-config.schema.j
 /** The packaged defaults every bot file overrides. */
 export const DEFAULT_CONFIG_FILE = packageFile('config', 'default.yaml');
 
-let validator: ValidateFunction | undefined;
-
-function validate(): ValidateFunction {
-  // Compiled once per process: compiling costs milliseconds, validating microseconds.
-  if (validator === undefined) {
-    const schema = JSON.parse(readFileSync(BOT_CONFIG_SCHEMA_FILE, 'utf8')) as object;
-    // strictTypes off: the schema's `string | number` amounts carry a string-only pattern on purpose.
-    // validateSchema off: checking the schema against its meta-schema costs ~20 ms at every start;
-    // the schema ships with the code and a test checks it once.
-    // allErrors: a user fixes every mistake of a file in one pass; verbose: the allowed keys for "did you mean".
-    const ajv = new Ajv({ useDefaults: true, allErrors: true, verbose: true, strict: true, strictTypes: false, validateSchema: false });
-    validator = ajv.compile(schema);
-  }
-  return validator;
-}
-
 /**
  * Validates parsed config data against config/bot-config.schema.json, fills the defaults,
  * converts amounts to Decimal and resolves relative paths against `sourceDir` (the config
@@ -135,7 +118,7 @@ function validate(): ValidateFunction {
 export function parseBotConfig(raw: unknown, sourceDir: string, env: NodeJS.ProcessEnv = process.env): BotConfig {
   refuseSecrets(raw);
   const data: unknown = raw === undefined || raw === null ? {} : structuredClone(raw);
-  const check = validate();
+  const check = botConfigValidator(BOT_CONFIG_SCHEMA_FILE);
   if (!check(data)) {
     // A value of the wrong type also breaks its enum or pattern: name only the type, once.
     const mistyped = new Set((check.errors ?? []).filter((e) => e.keyword === 'type').map((e) => e.instancePath));

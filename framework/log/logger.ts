@@ -1,6 +1,7 @@
 import { createWriteStream, mkdirSync, openSync, type WriteStream } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import winston from 'winston';
+import type winston from 'winston';
 import type { LogLevel } from '../config/bot-config.js';
 import { ValidationError } from '../model/errors.js';
 import type { RuntimeLogger } from '../runtime/runtime-ports.js';
@@ -13,6 +14,15 @@ export const LOG_LEVELS: Readonly<Record<LogLevel, number>> = { error: 0, warn: 
 // winston (through triple-beam) keys the level and the finished line by these registered symbols.
 const LEVEL = Symbol.for('level');
 const MESSAGE = Symbol.for('message');
+
+/**
+ * winston, loaded when a logger first writes or is first asked for: a backtest that logs
+ * nothing never loads it (about 300 KiB of code, read and compiled at start otherwise).
+ */
+let winstonModule: typeof winston | undefined;
+function loadWinston(): typeof winston {
+  return (winstonModule ??= createRequire(import.meta.url)('winston') as typeof winston);
+}
 
 /** Options of {@link createLogger}. */
 export interface LoggerOptions {
@@ -34,7 +44,7 @@ export interface LoggerOptions {
 
 /** A logger and its views. */
 export interface BotLogger {
-  /** The winston logger; whatever is logged through it is redacted too. */
+  /** The winston logger (made when first asked for or written to); whatever is logged through it is redacted too. */
   readonly logger: winston.Logger;
   /** The runtime's port: `fields` land under `fields` in the JSON line. */
   readonly runtime: RuntimeLogger;
@@ -52,8 +62,42 @@ export interface BotLogger {
 export function createLogger(options: LoggerOptions): BotLogger {
   let redactor: Redactor = createRedactor(options.secrets);
   let secrets = [...(options.secrets ?? [])];
-  const now = options.now ?? ((): number => Date.now());
+  // Opened now, so that a folder that cannot be created fails the start with a named error.
+  const fileStream = options.file === undefined ? undefined : openLogFile(options.file);
+  const outputs = (fileStream === undefined ? 0 : 1) + (options.console === 'off' ? 0 : 1);
+  let made: { readonly logger: winston.Logger; readonly transports: readonly winston.transport[] } | undefined;
+  const make = (): NonNullable<typeof made> =>
+    (made ??= makeWinstonLogger(options, fileStream, (text) => redactor.text(text), (value) => redactor.value(value)));
 
+  const runtime: RuntimeLogger = {
+    log: (level, message, fields) => {
+      // Until winston is made its level is the option's: nothing can have changed it.
+      if (made === undefined && (outputs === 0 || LOG_LEVELS[level] > LOG_LEVELS[options.level])) return;
+      const { logger } = make();
+      if (!logger.isLevelEnabled(level)) return;
+      logger.log(fields === undefined ? { level, message } : { level, message, fields });
+    },
+  };
+
+  return {
+    get logger() {
+      return make().logger;
+    },
+    runtime,
+    addSecrets(more) {
+      secrets = [...secrets, ...more];
+      redactor = createRedactor(secrets);
+    },
+    close: () => (made === undefined ? endStream(fileStream) : closeLogger(made.logger, made.transports, fileStream)),
+  };
+}
+
+/** The winston logger behind {@link createLogger}: redaction, timestamp, one line per output. */
+function makeWinstonLogger(
+  options: LoggerOptions, fileStream: WriteStream | undefined, redactText: (text: string) => string, redactValue: (value: unknown) => unknown,
+): { logger: winston.Logger; transports: winston.transport[] } {
+  const winston = loadWinston();
+  const now = options.now ?? ((): number => Date.now());
   const prepare = winston.format((info) => {
     const source = info as unknown as Record<string | symbol, unknown>;
     // winston filters by level after the logger's format: drop first, so a debug entry costs no
@@ -68,8 +112,8 @@ export function createLogger(options: LoggerOptions): BotLogger {
     const entry: Record<string | symbol, unknown> = {
       [LEVEL]: source[LEVEL],
       level: source['level'],
-      message: typeof message === 'string' ? redactor.text(message) : JSON.stringify(redactor.value(message)) ?? String(message),
-      ...(redactor.value(meta) as Record<string, unknown>),
+      message: typeof message === 'string' ? redactText(message) : JSON.stringify(redactValue(message)) ?? String(message),
+      ...(redactValue(meta) as Record<string, unknown>),
       timestamp: new Date(now()).toISOString(),
     };
     return entry as unknown as winston.Logform.TransformableInfo;
@@ -81,11 +125,7 @@ export function createLogger(options: LoggerOptions): BotLogger {
     })();
 
   const transports: winston.transport[] = [];
-  let fileStream: WriteStream | undefined;
-  if (options.file !== undefined) {
-    fileStream = openLogFile(options.file);
-    transports.push(new winston.transports.Stream({ stream: fileStream, format: line(formatJsonLine) }));
-  }
+  if (fileStream !== undefined) transports.push(new winston.transports.Stream({ stream: fileStream, format: line(formatJsonLine) }));
   if (options.console !== 'off') {
     const stream = options.consoleStream ?? process.stdout;
     const colors = options.colors ?? (stream as { isTTY?: boolean }).isTTY === true;
@@ -102,23 +142,7 @@ export function createLogger(options: LoggerOptions): BotLogger {
     silent: transports.length === 0,
     exitOnError: false,
   });
-
-  const runtime: RuntimeLogger = {
-    log: (level, message, fields) => {
-      if (!logger.isLevelEnabled(level)) return;
-      logger.log(fields === undefined ? { level, message } : { level, message, fields });
-    },
-  };
-
-  return {
-    logger,
-    runtime,
-    addSecrets(more) {
-      secrets = [...secrets, ...more];
-      redactor = createRedactor(secrets);
-    },
-    close: () => closeLogger(logger, transports, fileStream),
-  };
+  return { logger, transports };
 }
 
 /**
@@ -140,11 +164,13 @@ async function closeLogger(logger: winston.Logger, transports: readonly winston.
   const finished = transports.map((t) => new Promise<void>((resolve) => t.once('finish', () => resolve())));
   logger.end();
   await Promise.all(finished);
-  if (fileStream !== undefined) {
-    const stream = fileStream;
-    await new Promise<void>((resolve, reject) => {
-      stream.once('error', reject);
-      stream.end(() => resolve());
-    });
-  }
+  await endStream(fileStream);
+}
+
+async function endStream(stream: WriteStream | undefined): Promise<void> {
+  if (stream === undefined) return;
+  await new Promise<void>((resolve, reject) => {
+    stream.once('error', reject);
+    stream.end(() => resolve());
+  });
 }

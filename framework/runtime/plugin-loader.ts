@@ -1,8 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { ValidationError } from '../model/errors.js';
+import { codeFile } from '../package-root.js';
 import { closestMatch, ValidationErrors } from '../model/validation-errors.js';
 import type { StrategyPlugin } from './strategy.js';
 
@@ -23,9 +24,13 @@ export interface LoadedStrategy<Params = unknown> {
 }
 
 const PLUGIN_NAME = /^[a-z0-9][a-z0-9-]*$/;
-const DEFAULT_STRATEGIES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'strategies');
 
 const TYPESCRIPT_SOURCE = /\.[cm]?tsx?$/;
+
+/** The package's `strategies/` (compiled under dist/ when this code is). */
+function defaultStrategiesDir(): string {
+  return codeFile('strategies');
+}
 
 /**
  * The loader of TypeScript modules, when the running program needs one loaded first: the compiled
@@ -83,7 +88,7 @@ function resolvePlugin(ref: string, options: PluginLoaderOptions): string {
     return pathToFileURL(file).href;
   }
   if (PLUGIN_NAME.test(ref)) {
-    const dir = path.join(options.strategiesDir ?? DEFAULT_STRATEGIES_DIR, ref);
+    const dir = path.join(options.strategiesDir ?? defaultStrategiesDir(), ref);
     for (const ext of ['.strategy.ts', '.strategy.js']) {
       const file = path.join(dir, `${ref}${ext}`);
       if (existsSync(file)) return pathToFileURL(file).href;
@@ -92,14 +97,14 @@ function resolvePlugin(ref: string, options: PluginLoaderOptions): string {
   try {
     return pathToFileURL(createRequire(path.join(baseDir, 'package.json')).resolve(ref)).href;
   } catch {
-    if (PLUGIN_NAME.test(ref)) throw unknownStrategy(ref, options.strategiesDir ?? DEFAULT_STRATEGIES_DIR);
+    if (PLUGIN_NAME.test(ref)) throw unknownStrategy(ref, options.strategiesDir ?? defaultStrategiesDir());
     // Packages exporting only an `import` condition are invisible to require.resolve.
     return ref;
   }
 }
 
 /** The named plugins of `strategiesDir`: folders holding `<name>/<name>.strategy.ts` (or `.js`). */
-export function availableStrategies(strategiesDir: string = DEFAULT_STRATEGIES_DIR): string[] {
+export function availableStrategies(strategiesDir: string = defaultStrategiesDir()): string[] {
   let entries: string[];
   try {
     entries = readdirSync(strategiesDir);

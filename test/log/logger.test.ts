@@ -126,4 +126,20 @@ describe('createLogger', () => {
     log.runtime.log('info', 'nowhere');
     await expect(log.close()).resolves.toBeUndefined();
   });
+
+  it('closes a file it never wrote to, leaving it empty, and writes when a later entry is at its level', async () => {
+    const quiet = tempFile();
+    const unused = createLogger({ level: 'warn', file: quiet, console: 'off' });
+    unused.runtime.log('info', 'below the level');
+    await unused.close();
+    expect(readFileSync(quiet, 'utf8')).toBe('');
+
+    const later = tempFile();
+    const log = createLogger({ level: 'warn', file: later, console: 'off' });
+    log.runtime.log('debug', 'below the level');
+    log.runtime.log('error', 'at the level', { n: 1 });
+    await log.close();
+    const lines = readFileSync(later, 'utf8').split('\n').filter((l) => l !== '');
+    expect(lines.map((l) => (JSON.parse(l) as { message: string }).message)).toEqual(['at the level']);
+  });
 });
