@@ -39,6 +39,8 @@ export interface RunOutcome {
   readonly wallMs: number;
   /** Lockstep runs: from the bot trading to the end of the replay (the wall time without start-up). */
   readonly replayMs?: number;
+  /** Lockstep runs: control rounds the replay took. */
+  readonly rounds?: number;
 }
 
 /** The latency both runs of a comparison use: the config's backtest latency unless given. */
@@ -111,7 +113,7 @@ export async function lockstepPaperOutcome(
     }));
     return {
       fills, finalBalances: totals(server.venue.spotBalances(account)), frames: server.framesServed,
-      wallMs: Math.round(performance.now() - started), replayMs: Math.round(replayEnd - tradingAt),
+      wallMs: Math.round(performance.now() - started), replayMs: Math.round(replayEnd - tradingAt), rounds: server.lockstep?.rounds,
     };
   } finally {
     await server.close();

@@ -35,8 +35,8 @@ export function lockstepWiring(server: SandboxServer): LockstepWiring {
     clock,
     schedulers: virtualSchedulers(scheduler),
     socketHooks: {
-      public: { onReceived: client.onPublicReceived },
-      trading: { onReceived: client.onTradingReceived, onSent: client.onTradingSent },
+      public: { deliver: client.deliverPublic },
+      trading: { deliver: client.deliverTrading, onSent: client.onTradingSent },
     },
     begin(bot) {
       void bot.trading.then(async () => {

@@ -62,11 +62,19 @@ describe('lockstep paper equals a backtest, fill by fill', () => {
   }, 60_000);
 
   it('market-maker with seeded jitter: requests and answers held in market time draw the same delays', async () => {
-    await compare('market-maker', () => cut, { kind: 'jitter', entryMs: 5, responseMs: 10, jitterMs: 20 });
+    const paper = await compare('market-maker', () => cut, { kind: 'jitter', entryMs: 5, responseMs: 10, jitterMs: 20 });
+    // Frames less than the 5 ms minimum entry latency apart went in the same round.
+    expect(paper.rounds).toBeLessThan(paper.frames);
   }, 60_000);
 
   it('bracket with a constant latency each way', async () => {
-    await compare('bracket', () => cut, { kind: 'constant', entryMs: 20, responseMs: 30 });
+    const paper = await compare('bracket', () => cut, { kind: 'constant', entryMs: 20, responseMs: 30 });
+    expect(paper.rounds).toBeLessThan(paper.frames);
+  }, 60_000);
+
+  it('market-maker with a jitter whose minimum entry latency is 0: one frame a round', async () => {
+    const paper = await compare('market-maker', () => cut, { kind: 'jitter', entryMs: 0, responseMs: 2, jitterMs: 3 });
+    expect(paper.rounds).toBeGreaterThanOrEqual(paper.frames);
   }, 60_000);
 
   it('two lockstep runs give the same executions', async () => {
