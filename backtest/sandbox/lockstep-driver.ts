@@ -156,8 +156,14 @@ export class LockstepDriver {
       const next = heldDue === undefined ? t : Math.min(t, heldDue);
       const open = this.open;
       if (open === undefined) {
-        if (this.dirty() || this.botTime < next) return this.catchUp(next).then(() => this.beforeFrame(t));
-        // The bot is idle at the item's time with nothing in flight: a round starts here.
+        if (this.dirty()) {
+          // What went out since the last round is its first step, at the current time; the bot may answer it from then on.
+          this.open = { end: Math.min(this.time + this.minEntryMs, this.botNextTimer), steps: [], seqAt: [this.heldSeq], stepTime: this.time };
+          continue;
+        }
+        // A timer of the bot's before the item: the bot goes there first, and what it sends there may come before the item.
+        if (this.botTime < next && this.botNextTimer <= next) return this.catchUp(next).then(() => this.beforeFrame(t));
+        // The bot is idle with nothing in flight and nothing due before the item: a round starts at the item.
         this.open = { end: Math.max(next, Math.min(next + this.minEntryMs, this.botNextTimer)), steps: [], seqAt: [this.heldSeq], stepTime: undefined };
         continue;
       }

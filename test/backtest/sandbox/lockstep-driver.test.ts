@@ -124,14 +124,16 @@ describe('LockstepDriver', () => {
     const ran: number[] = [];
     const next = driver.beforeFrame(3_000);
     await control.nextAdvance();
-    // The bot went on to its timer at 1 500 only, which sent a request.
+    // The bot went on to its timer at 1 500 only, which sent a request and set another timer, at 2 000.
     driver.gate(() => ran.push(driver.time));
     const again = control.nextAdvance();
-    control.say({ type: 'ready', time: 1_500, requests: 1, nextTimer: null, sent: [1_500, 0] });
+    control.say({ type: 'ready', time: 1_500, requests: 1, nextTimer: 2_000, sent: [1_500, 0] });
     expect(await again).toEqual({ type: 'advance', steps: [[1_500, 1, 0]], then: 3_000 });
     expect(ran).toEqual([1_500]);
-    control.say({ type: 'ready', time: 3_000, requests: 1, nextTimer: null, sent: [] });
+    control.say({ type: 'ready', time: 2_000, requests: 1, nextTimer: null, sent: [] });
+    // No timer left before the frame: the frame's round moves the bot there itself.
     await next;
+    expect(control.sent).toHaveLength(2);
   });
 
   it('releases every frame before the first one plus the minimum entry latency in one round', async () => {
@@ -196,10 +198,7 @@ describe('LockstepDriver', () => {
     // The bot answered the frame at 1 000 (step 0) with a request, whose entry takes 2 ms: due at 1 002 too.
     driver.gate(() => driver.hold(2, () => order.push(`request@${driver.time}`)));
     control.say({ type: 'ready', time: 1_001, requests: 1, nextTimer: null, sent: [1_000, 0] });
-    const catchUp = await control.nextAdvance();
-    expect(catchUp.steps).toEqual([[1_001, 2, 0]]);
-    control.say({ type: 'ready', time: 1_002, requests: 1, nextTimer: null, sent: [] });
-    await control.nextAdvance();
+    expect(await control.nextAdvance()).toEqual({ type: 'advance', steps: [[1_002, 2, 0]], then: 1_005 });
     expect(order).toEqual(['request@1002', 'report@1002']);
     control.say({ type: 'ready', time: 1_005, requests: 1, nextTimer: null, sent: [] });
     await next;
