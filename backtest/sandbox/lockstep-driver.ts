@@ -57,7 +57,8 @@ export class LockstepDriver {
   readonly tradingSent = new SentCount();
   private botTime: number;
   private botNextTimer = Infinity;
-  private socket: WebSocket | undefined;
+  /** The bot's end of the control channel: a socket, or a bot in this process. */
+  private link: { send(text: string): void; close(): void } | undefined;
   private hello: Promise<void>;
   private helloReceived: () => void = () => undefined;
   private waitingReady: ((ready: ReadyMessage) => void) | undefined;
@@ -99,13 +100,24 @@ export class LockstepDriver {
 
   /** Takes the bot's control connection (one at a time). */
   accept(socket: WebSocket): void {
-    if (this.socket !== undefined) {
+    if (this.link !== undefined) {
       socket.close(1008, 'a lockstep bot is already connected');
       return;
     }
-    this.socket = socket;
+    this.link = { send: (text) => socket.send(text), close: () => socket.terminate() };
     socket.on('message', (data: RawData) => this.onMessage(String(data)));
     socket.on('error', () => socket.terminate());
+  }
+
+  /**
+   * Takes a bot in this process (`paper --lockstep`): the same messages, handed over directly
+   * instead of through a socket, each in a microtask of its own (never inside the sender's call).
+   * `toBot` receives the sandbox's messages; the function returned takes the bot's.
+   */
+  acceptLocal(toBot: (text: string) => void): (text: string) => void {
+    if (this.link !== undefined) throw new Error('a lockstep bot is already connected');
+    this.link = { send: (text) => queueMicrotask(() => toBot(text)), close: () => undefined };
+    return (text) => queueMicrotask(() => this.onMessage(text));
   }
 
   /** A trading-stream request: runs at once outside the replay, else when the bot's report counts it. */
@@ -205,7 +217,7 @@ export class LockstepDriver {
   close(): void {
     this.free = true;
     for (const run of this.inbox.splice(0)) run();
-    this.socket?.terminate();
+    this.link?.close();
   }
 
   private async start(t: number): Promise<void> {
@@ -245,7 +257,7 @@ export class LockstepDriver {
     const ready = await new Promise<ReadyMessage>((resolve) => {
       this.waitingReady = resolve;
       // After the turn's market writes (queued for its end): the steps' messages go first.
-      queueMicrotask(() => this.socket?.send(JSON.stringify(advance)));
+      queueMicrotask(() => this.link?.send(JSON.stringify(advance)));
     });
     this.rounds++;
     this.botTime = ready.time;

@@ -49,7 +49,8 @@ const NOOP = (): void => undefined;
  * the bot's public and trading sockets (ReconnectingSocket's `deliver` / `onSent`).
  */
 export class LockstepClient {
-  private socket: WebSocket | undefined;
+  /** Hands a message to the sandbox; closes the channel. */
+  private link: { send(text: string): void; close(): void } | undefined;
   private readonly publicHeld = new HeldMessages();
   private readonly tradingHeld = new HeldMessages();
   private tradingSent = 0;
@@ -79,13 +80,27 @@ export class LockstepClient {
   /** Opens the control channel at `url` (the sandbox's `ws://host:port` + LOCKSTEP_PATH) and says hello. */
   async connect(url: string): Promise<void> {
     const socket = new WebSocket(url, { perMessageDeflate: false });
-    this.socket = socket;
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
     });
     socket.on('error', () => undefined);
     socket.on('message', (data) => this.onControl(String(data)));
+    this.opened({ send: (text) => socket.send(text), close: () => socket.close() });
+  }
+
+  /**
+   * Opens the channel to a sandbox in this process (its LockstepDriver's `acceptLocal`): the same
+   * messages without a socket. `accept` takes the function that receives the sandbox's messages
+   * and returns the one that takes the bot's.
+   */
+  connectLocal(accept: (toBot: (text: string) => void) => (text: string) => void): void {
+    const toSandbox = accept((text) => this.onControl(text));
+    this.opened({ send: toSandbox, close: () => undefined });
+  }
+
+  private opened(link: { send(text: string): void; close(): void }): void {
+    this.link = link;
     this.holding = true;
     this.send({ type: 'hello', time: this.scheduler.now(), requests: this.tradingSent, nextTimer: this.scheduler.nextDue() ?? null });
   }
@@ -103,7 +118,7 @@ export class LockstepClient {
     this.scheduler.runFreely();
     this.tradingHeld.releaseAll();
     this.publicHeld.releaseAll();
-    this.socket?.close();
+    this.link?.close();
   }
 
   private deliver(held: HeldMessages, handOn: () => void): void {
@@ -188,7 +203,7 @@ export class LockstepClient {
   }
 
   private send(message: LockstepToSandbox): void {
-    this.socket?.send(JSON.stringify(message));
+    this.link?.send(JSON.stringify(message));
   }
 }
 

@@ -7,6 +7,9 @@ import WebSocket from 'ws';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { LOCKSTEP_PATH } from '../../framework/live/lockstep-protocol.js';
+import { LockstepClient } from '../../framework/live/lockstep-client.js';
+import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
+import { VirtualClock } from '../../framework/time/clock.js';
 import { backtestOutcome, fillText, lockstepPaperOutcome, type RunOutcome } from '../../cli/lockstep-comparison.js';
 import { loadBotConfig } from '../../framework/config/bot-config.js';
 import type { LatencySpec } from '../../framework/config/latency-spec.js';
@@ -113,6 +116,25 @@ describe('the lockstep control channel', () => {
       } finally {
         await server.close();
       }
+    }
+  });
+
+  it('carries a replay over its socket: a bot connecting by URL is driven through the market, its timers on time', async () => {
+    const server = await SandboxServer.start({ venue: simulatedVenueFactory(0), market: { kind: 'recording', path: cut }, paused: true, lockstep: true });
+    try {
+      const start = server.lockstep!.time;
+      const scheduler = new VirtualClockScheduler(new VirtualClock(start));
+      const fired: number[] = [];
+      scheduler.schedule(() => fired.push(scheduler.now()), 5_000);
+      const client = new LockstepClient(scheduler);
+      await client.connect(`${server.wsBaseUrl}${LOCKSTEP_PATH}`);
+      server.play();
+      await server.done;
+      client.release();
+      expect(server.lockstep!.rounds).toBeGreaterThan(0);
+      expect(fired).toEqual([start + 5_000]);
+    } finally {
+      await server.close();
     }
   });
 });
