@@ -5,9 +5,12 @@
  * which market time, so that the replay's market time, not the wall clock, drives the bot and the
  * sandbox's venue sees every request at the market time a backtest's venue would.
  *
- * Transport: a WebSocket at {@link LOCKSTEP_PATH} on the sandbox's own port, opened only by a
- * sandbox started in lockstep mode and only from loopback; no API v3 client ever uses the path.
- * Messages are JSON text, one object each, tagged by `type`.
+ * Transport: messages are JSON text, one object each, tagged by `type`. A bot in the sandbox's
+ * process (`tradeloop paper --lockstep`) hands them over directly, each in a microtask of its own
+ * (LockstepDriver.acceptLocal, LockstepClient.connectLocal): a round then costs one write per
+ * stream socket that carries something. Any other bot uses a WebSocket at {@link LOCKSTEP_PATH} on
+ * the sandbox's own port, open only on a sandbox started in lockstep mode and only from loopback;
+ * no API v3 client ever uses the path.
  *
  * A round. The bot is idle at its time with nothing in flight either way. The sandbox releases
  * the items of one window, in market order: recorded frames (one step each) and held work (the
