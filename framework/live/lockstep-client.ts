@@ -65,6 +65,7 @@ export class LockstepClient {
   private sentInRound: number[] = [];
   private requestsAtRoundStart = 0;
   private checkQueued = false;
+  private arrivalsQueued = false;
 
   constructor(private readonly scheduler: VirtualClockScheduler) {}
 
@@ -74,7 +75,8 @@ export class LockstepClient {
 
   readonly onTradingSent = (): void => {
     this.tradingSent++;
-    if (this.round !== undefined) this.sentInRound.push(this.scheduler.now(), this.handedOn ? this.step : this.step - 1);
+    // Between rounds (a continuation that ran late): before the next round's first step.
+    if (this.holding) this.sentInRound.push(this.scheduler.now(), this.round === undefined ? -1 : this.handedOn ? this.step : this.step - 1);
   };
 
   /** Opens the control channel at `url` (the sandbox's `ws://host:port` + LOCKSTEP_PATH) and says hello. */
@@ -129,8 +131,18 @@ export class LockstepClient {
       return;
     }
     held.hold(handOn);
-    if (this.round !== undefined && !this.handedOn) this.queueCheck();
+    if (this.round !== undefined && !this.handedOn && !this.arrivalsQueued) {
+      this.arrivalsQueued = true;
+      queueMicrotask(this.onArrivals);
+    }
   }
+
+  /** Once the socket's chunk has been read (every message in it held): the steps they complete. */
+  private readonly onArrivals = (): void => {
+    this.arrivalsQueued = false;
+    // Handed on already: the step waits for its answers' continuations (queueCheck), not for messages.
+    if (!this.handedOn) this.work();
+  };
 
   private onControl(text: string): void {
     const message = JSON.parse(text) as Partial<AdvanceMessage>;
@@ -142,8 +154,7 @@ export class LockstepClient {
     this.round = message as AdvanceMessage;
     this.step = 0;
     this.handedOn = false;
-    this.sentInRound = [];
-    this.requestsAtRoundStart = this.tradingSent;
+    this.requestsAtRoundStart = this.tradingSent - this.sentInRound.length / 2;
     this.work();
   }
 
@@ -199,7 +210,9 @@ export class LockstepClient {
     }
     this.round = undefined;
     const next = this.scheduler.nextDue();
-    this.send({ type: 'ready', time: this.scheduler.now(), requests: this.tradingSent, nextTimer: next ?? null, sent: this.sentInRound });
+    const sent = this.sentInRound;
+    this.sentInRound = [];
+    this.send({ type: 'ready', time: this.scheduler.now(), requests: this.tradingSent, nextTimer: next ?? null, sent });
   }
 
   private send(message: LockstepToSandbox): void {
