@@ -67,7 +67,7 @@ export class ReconnectingSocket {
   /** Connection events (connects, drops, malformed frames, errors). */
   readonly events$: Observable<SocketEvent> = this.eventSubject.asObservable();
 
-  private readonly options: Required<Omit<ReconnectingSocketOptions, 'backoff'>> & { backoff: BackoffOptions };
+  private readonly options: Required<Omit<ReconnectingSocketOptions, 'backoff' | 'deliver'>> & Pick<ReconnectingSocketOptions, 'deliver'> & { backoff: BackoffOptions };
   private ws: WebSocket | undefined;
   private failedAttempts = 0;
   private openedAt: number | undefined;
@@ -99,7 +99,6 @@ export class ReconnectingSocket {
       monotonicNow: () => performance.now(),
       onSent: () => {},
       onReceived: () => {},
-      deliver: (handOn: () => void) => handOn(),
       ...options,
       backoff: validateBackoff({ ...DEFAULT_BACKOFF, ...options.backoff }),
     };
@@ -249,9 +248,9 @@ export class ReconnectingSocket {
 
   private onMessage(ws: WebSocket, raw: WebSocket.RawData): void {
     this.lastActivity = this.options.monotonicNow();
-    this.options.deliver(() => {
-      if (ws === this.ws) this.handOn(raw);
-    });
+    const deliver = this.options.deliver;
+    if (deliver === undefined) this.handOn(raw);
+    else deliver(() => { if (ws === this.ws) this.handOn(raw); });
   }
 
   private handOn(raw: WebSocket.RawData): void {
