@@ -18,8 +18,8 @@ const JOURNAL_PARENT = process.env.LOCKSTEP_BENCH_JOURNAL_DIR ?? tmpdir();
 const TARGET_SHARE = 0.2;
 
 /**
- * Lockstep paper (the bot over loopback sockets, one control round trip or more per frame)
- * against a backtest of the same recording, the market-maker example on its first symbol:
+ * Lockstep paper (the bot over loopback sockets; each control round releases every frame within
+ * the minimum entry latency of its first) against a backtest of the same recording, the market-maker example on its first symbol:
  * events/s of each (best of {@link ROUNDS}; the backtest's wall time includes its start-up, the
  * lockstep's counts from the bot trading to the end of the replay), and whether their executions
  * are the same.
@@ -44,6 +44,6 @@ export async function run(): Promise<void> {
     { run: 'backtest', events: backtest!.frames, fills: backtest!.fills.length, 'events/s': Math.round(bestBacktest) },
     { run: 'lockstep paper', events: lockstep!.frames, fills: lockstep!.fills.length, 'events/s': Math.round(bestLockstep) },
   ]);
-  console.log(`lockstep at ${(share * 100).toFixed(1)}% of the backtest's events/s (target >= ${TARGET_SHARE * 100}%); executions ${differences.length === 0 ? 'identical' : `differ (${differences.length})`}`);
+  console.log(`lockstep at ${(share * 100).toFixed(1)}% of the backtest's events/s (target >= ${TARGET_SHARE * 100}%), ${lockstep!.rounds ?? 0} control rounds; executions ${differences.length === 0 ? 'identical' : `differ (${differences.length})`}`);
   if (differences.length > 0) throw new Error(`lockstep and backtest differ: ${differences.slice(0, 3).join('; ')}`);
 }

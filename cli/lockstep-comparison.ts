@@ -42,6 +42,8 @@ export interface RunOutcome {
   readonly wallMs: number;
   /** Lockstep runs: from the bot trading to the end of the replay (the wall time without start-up). */
   readonly replayMs?: number;
+  /** Lockstep runs: control rounds the replay took. */
+  readonly rounds?: number;
 }
 
 /** The latency both runs of a comparison use: the config's backtest latency unless given. */
@@ -121,7 +123,7 @@ export async function lockstepPaperOutcome(
       : {};
     return {
       fills, finalBalances: totals(futuresVenue !== undefined ? futuresVenue.balances(account) : server.venue.spotBalances(account)), ...positions, frames: server.framesServed,
-      wallMs: Math.round(performance.now() - started), replayMs: Math.round(replayEnd - tradingAt),
+      wallMs: Math.round(performance.now() - started), replayMs: Math.round(replayEnd - tradingAt), rounds: server.lockstep?.rounds,
     };
   } finally {
     await server.close();

@@ -1,5 +1,4 @@
 import type { SandboxServer } from '../backtest/sandbox/sandbox-server.js';
-import { LOCKSTEP_PATH } from '../framework/live/lockstep-protocol.js';
 import { LockstepClient } from '../framework/live/lockstep-client.js';
 import type { LiveBot } from '../framework/live/live-bot.js';
 import type { StreamSocketHooks } from '../framework/live/live-services.js';
@@ -35,12 +34,13 @@ export function lockstepWiring(server: SandboxServer): LockstepWiring {
     clock,
     schedulers: virtualSchedulers(scheduler),
     socketHooks: {
-      public: { onReceived: client.onPublicReceived },
-      trading: { onReceived: client.onTradingReceived, onSent: client.onTradingSent },
+      public: { deliver: client.deliverPublic },
+      trading: { deliver: client.deliverTrading, onSent: client.onTradingSent },
     },
     begin(bot) {
-      void bot.trading.then(async () => {
-        await client.connect(`${server.wsBaseUrl}${LOCKSTEP_PATH}`);
+      void bot.trading.then(() => {
+        // Bot and sandbox share this process: the control channel needs no socket (the market and trading streams keep theirs).
+        client.connectLocal((toBot) => driver.acceptLocal(toBot));
         server.play();
       });
     },

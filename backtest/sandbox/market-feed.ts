@@ -35,8 +35,8 @@ export interface MarketFeedOptions {
    * market back instead of losing frames or filling memory). Default: always ready.
    */
   readonly ready?: () => Promise<void> | undefined;
-  /** Awaited before each frame, with its (shifted) time: a lockstep replay's clock. */
-  readonly beforeFrame?: (t: number) => Promise<void>;
+  /** Called before each frame, with its (shifted) time, and awaited if it returns a promise: a lockstep replay's clock. */
+  readonly beforeFrame?: (t: number) => Promise<void> | undefined;
   /** Awaited once the source has been replayed to its end (not when stopped). */
   readonly afterLast?: () => Promise<void>;
 }
@@ -135,8 +135,9 @@ export class MarketFeed {
             if (this.stopped) return;
           }
           const shift = baseShift + lapShift;
-          if (this.options.beforeFrame !== undefined) {
-            await this.untilStopped(this.options.beforeFrame(frame.t + shift), undefined);
+          const waiting = this.options.beforeFrame?.(frame.t + shift);
+          if (waiting !== undefined) {
+            await this.untilStopped(waiting, undefined);
             if (this.stopped) return;
           }
           lastT = frame.t + lapShift;

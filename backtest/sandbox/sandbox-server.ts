@@ -38,6 +38,7 @@ import {
 import type { WireTrade } from './trade-aggregates.js';
 import { TransactionLog } from './transaction-log.js';
 import { LockstepDriver, countSentOn } from './lockstep-driver.js';
+import { writeByTurn } from './sent-count.js';
 import { LOCKSTEP_PATH } from '../../framework/live/lockstep-protocol.js';
 import { send } from './ws-protocol.js';
 
@@ -213,6 +214,7 @@ export class SandboxServer {
     ws.on('error', () => ws.terminate());
     const lockstep = this.parts.lockstep;
     if (lockstep !== undefined && kind !== 'wallet') countSentOn(ws, kind === 'public' ? lockstep.publicSent : lockstep.tradingSent);
+    if (lockstep !== undefined && kind === 'trading') writeByTurn(ws, transport);
     if (kind === 'public') this.parts.hub.accept(ws, transport, address);
     else (kind === 'trading' ? this.parts.trading : this.parts.wallet).accept(ws);
   }

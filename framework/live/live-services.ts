@@ -25,7 +25,7 @@ export interface ExchangeEndpoints {
 }
 
 /** Message hooks of one stream's socket. */
-export type SocketHooks = Pick<ReconnectingSocketOptions, 'onSent' | 'onReceived'>;
+export type SocketHooks = Pick<ReconnectingSocketOptions, 'onSent' | 'onReceived' | 'deliver'>;
 
 /** Message hooks of the public and trading streams' sockets (bound as a constant; none by default). */
 export interface StreamSocketHooks {

@@ -7,6 +7,9 @@ import WebSocket from 'ws';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { LOCKSTEP_PATH } from '../../framework/live/lockstep-protocol.js';
+import { LockstepClient } from '../../framework/live/lockstep-client.js';
+import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
+import { VirtualClock } from '../../framework/time/clock.js';
 import { backtestOutcome, fillText, lockstepPaperOutcome, type RunOutcome } from '../../cli/lockstep-comparison.js';
 import { loadBotConfig } from '../../framework/config/bot-config.js';
 import type { LatencySpec } from '../../framework/config/latency-spec.js';
@@ -62,11 +65,19 @@ describe('lockstep paper equals a backtest, fill by fill', () => {
   }, 60_000);
 
   it('market-maker with seeded jitter: requests and answers held in market time draw the same delays', async () => {
-    await compare('market-maker', () => cut, { kind: 'jitter', entryMs: 5, responseMs: 10, jitterMs: 20 });
+    const paper = await compare('market-maker', () => cut, { kind: 'jitter', entryMs: 5, responseMs: 10, jitterMs: 20 });
+    // Frames less than the 5 ms minimum entry latency apart went in the same round.
+    expect(paper.rounds).toBeLessThan(paper.frames);
   }, 60_000);
 
   it('bracket with a constant latency each way', async () => {
-    await compare('bracket', () => cut, { kind: 'constant', entryMs: 20, responseMs: 30 });
+    const paper = await compare('bracket', () => cut, { kind: 'constant', entryMs: 20, responseMs: 30 });
+    expect(paper.rounds).toBeLessThan(paper.frames);
+  }, 60_000);
+
+  it('market-maker with a jitter whose minimum entry latency is 0: one frame a round', async () => {
+    const paper = await compare('market-maker', () => cut, { kind: 'jitter', entryMs: 0, responseMs: 2, jitterMs: 3 });
+    expect(paper.rounds).toBeGreaterThanOrEqual(paper.frames);
   }, 60_000);
 
   it('two lockstep runs give the same executions', async () => {
@@ -105,6 +116,25 @@ describe('the lockstep control channel', () => {
       } finally {
         await server.close();
       }
+    }
+  });
+
+  it('carries a replay over its socket: a bot connecting by URL is driven through the market, its timers on time', async () => {
+    const server = await SandboxServer.start({ venue: simulatedVenueFactory(0), market: { kind: 'recording', path: cut }, paused: true, lockstep: true });
+    try {
+      const start = server.lockstep!.time;
+      const scheduler = new VirtualClockScheduler(new VirtualClock(start));
+      const fired: number[] = [];
+      scheduler.schedule(() => fired.push(scheduler.now()), 5_000);
+      const client = new LockstepClient(scheduler);
+      await client.connect(`${server.wsBaseUrl}${LOCKSTEP_PATH}`);
+      server.play();
+      await server.done;
+      client.release();
+      expect(server.lockstep!.rounds).toBeGreaterThan(0);
+      expect(fired).toEqual([start + 5_000]);
+    } finally {
+      await server.close();
     }
   });
 });

@@ -20,6 +20,12 @@ export interface LatencyModel {
   entryDelayMs(now: number, kind: LatencyKind): number;
   /** Engine to client delay of the answer to a request processed at `now`. */
   responseDelayMs(now: number, kind: LatencyKind): number;
+  /**
+   * A lower bound of every {@link entryDelayMs}: nothing a client sends at `t` reaches the engine
+   * before `t + minEntryDelayMs` (a lockstep replay releases the market up to there in one go).
+   * Absent: 0, nothing is known.
+   */
+  readonly minEntryDelayMs?: number;
 }
 
 /**
@@ -34,6 +40,10 @@ export class ConstantLatency implements LatencyModel {
   ) {
     checkDelay('entryMs', entryMs);
     checkDelay('responseMs', responseMs);
+  }
+
+  get minEntryDelayMs(): number {
+    return this.entryMs;
   }
 
   entryDelayMs(_now: number, _kind: LatencyKind): number {
@@ -85,6 +95,11 @@ export class JitterLatency implements LatencyModel {
     this.response = checkSpec('response', options.response ?? options.entry);
     this.entryStream = new Prng(options.seed, ENTRY_STREAM);
     this.responseStream = new Prng(options.seed, RESPONSE_STREAM);
+  }
+
+  /** The base: the jitter only adds. */
+  get minEntryDelayMs(): number {
+    return this.entry.baseMs;
   }
 
   entryDelayMs(_now: number, _kind: LatencyKind): number {

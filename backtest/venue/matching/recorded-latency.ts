@@ -16,6 +16,8 @@ export class InterpolatedLatency implements LatencyModel {
   private readonly times: Float64Array;
   private readonly entries: Float64Array;
   private readonly responses: Float64Array;
+  /** The series' smallest entry delay: an interpolation never goes below both of its samples. */
+  readonly minEntryDelayMs: number;
   /** Index of the sample at or before the last time asked: replays ask in time order, so a search rarely moves far. */
   private cursor = 0;
 
@@ -25,6 +27,7 @@ export class InterpolatedLatency implements LatencyModel {
     this.times = Float64Array.from(sorted, (s) => s.t);
     this.entries = Float64Array.from(sorted, (s) => s.entryMs);
     this.responses = Float64Array.from(sorted, (s) => s.responseMs);
+    this.minEntryDelayMs = this.entries.reduce((min, entry) => Math.min(min, entry), Infinity);
   }
 
   entryDelayMs(now: number, _kind: LatencyKind): number {

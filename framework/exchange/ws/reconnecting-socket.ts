@@ -34,6 +34,11 @@ export interface ReconnectingSocketOptions {
   readonly onSent?: () => void;
   /** Told of every message received, once it has been handed on (a lockstep driver counts arrivals). */
   readonly onReceived?: () => void;
+  /**
+   * Decides when a received message is handed on: calls `handOn` then or later (a lockstep bot
+   * holds each message until the market time it belongs to). Default: at once.
+   */
+  readonly deliver?: (handOn: () => void) => void;
 }
 
 const CLOSE_GRACE_MS = 1_000;
@@ -62,7 +67,7 @@ export class ReconnectingSocket {
   /** Connection events (connects, drops, malformed frames, errors). */
   readonly events$: Observable<SocketEvent> = this.eventSubject.asObservable();
 
-  private readonly options: Required<Omit<ReconnectingSocketOptions, 'backoff'>> & { backoff: BackoffOptions };
+  private readonly options: Required<Omit<ReconnectingSocketOptions, 'backoff' | 'deliver'>> & Pick<ReconnectingSocketOptions, 'deliver'> & { backoff: BackoffOptions };
   private ws: WebSocket | undefined;
   private failedAttempts = 0;
   private openedAt: number | undefined;
@@ -208,7 +213,7 @@ export class ReconnectingSocket {
       this.abort(ws);
     }, this.options.connectTimeoutMs);
     ws.on('open', () => { if (ws === this.ws) this.onOpen(ws); });
-    ws.on('message', (raw: WebSocket.RawData) => { if (ws === this.ws) this.onMessage(raw); });
+    ws.on('message', (raw: WebSocket.RawData) => { if (ws === this.ws) this.onMessage(ws, raw); });
     ws.on('pong', () => { if (ws === this.ws) this.lastActivity = this.options.monotonicNow(); });
     // Always listen: an unhandled 'error' on a stale socket would crash the process.
     ws.on('error', (error: Error) => {
@@ -241,8 +246,14 @@ export class ReconnectingSocket {
     ws.ping();
   }
 
-  private onMessage(raw: WebSocket.RawData): void {
+  private onMessage(ws: WebSocket, raw: WebSocket.RawData): void {
     this.lastActivity = this.options.monotonicNow();
+    const deliver = this.options.deliver;
+    if (deliver === undefined) this.handOn(raw);
+    else deliver(() => { if (ws === this.ws) this.handOn(raw); });
+  }
+
+  private handOn(raw: WebSocket.RawData): void {
     const receivedAt = this.options.clock.now();
     const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.isBuffer(raw) ? raw.toString('utf8') : Buffer.from(raw).toString('utf8');
     let data: unknown;
