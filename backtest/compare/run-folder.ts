@@ -3,24 +3,14 @@ import path from 'node:path';
 import { Decimal } from '../../framework/model/decimal.js';
 import type { DecisionFrame } from '../../framework/model/decision-frame.js';
 import { ParseError, ValidationError } from '../../framework/model/errors.js';
+import type { FillRecord } from '../report/backtest-result.js';
 import { csvRecords } from './csv-records.js';
 
 /** One row of a run's fills.csv, parsed (money exact), with its order's creation time when orders.csv has it. */
-export interface RunFill {
+export interface RunFill extends Pick<FillRecord,
+  'time' | 'symbol' | 'side' | 'price' | 'quantity' | 'fee' | 'feeCurrency' | 'liquidity' | 'clientOrderId' | 'tradeId' | 'intentId' | 'decision'> {
   /** 1-based place among the run's fills (the data line of fills.csv). */
   readonly row: number;
-  readonly time: number;
-  readonly symbol: string;
-  readonly side: 'buy' | 'sell';
-  readonly price: Decimal;
-  readonly quantity: Decimal;
-  readonly fee: Decimal;
-  readonly feeCurrency: string;
-  readonly liquidity: 'maker' | 'taker';
-  readonly clientOrderId: string;
-  readonly tradeId: string;
-  readonly intentId?: string;
-  readonly decision?: DecisionFrame;
   /** When the venue created the fill's order (orders.csv `created_at`). */
   readonly orderCreatedAt?: number;
 }
