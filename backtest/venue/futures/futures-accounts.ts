@@ -188,6 +188,11 @@ export class FuturesAccounts {
     return ceilToUnit(this.entryValue(account, symbol), leverage, terms.unit);
   }
 
+  /** The current mark price of a symbol (undefined before any price is known). */
+  markPrice(symbol: string): Decimal | undefined {
+    return this.markOf(symbol);
+  }
+
   /** Unrealized PnL of a position at the current mark (0 when flat or without a mark). */
   unrealized(account: AccountId, symbol: string): Decimal {
     const grid = this.position(account, symbol)?.grid;

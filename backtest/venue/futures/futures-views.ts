@@ -3,6 +3,7 @@ import type { TradingBalance } from '../../../framework/model/resources/balance.
 import type { Position } from '../../../framework/model/resources/margin-account.js';
 import type { AccountId } from '../venue-types.js';
 import type { FuturesAccounts, FuturesPositionRecord } from './futures-accounts.js';
+import { ceilToUnit, type FuturesTerms } from './futures-terms.js';
 import { thresholdPrice } from './position-prices.js';
 
 /**
@@ -48,8 +49,14 @@ export function marginBalances(margin: FuturesAccounts, account: AccountId, only
 
 /**
  * The API v3 Position of an open position: quantity (negative short), price_entry (entry value /
- * size, at the configured 50 digits), unrealized PnL at the mark and, when it is the account's only
- * position in its pocket (always on an isolated margin account), the margin-call and liquidation prices (`thresholdPrice`).
+ * size, at the configured 50 digits), unrealized PnL at the mark, and the margin-call and
+ * liquidation prices. Document 001 lists both prices as fields of every Position (neither is
+ * optional), so both are always served:
+ * - the mark price of this symbol at which its pocket reaches the threshold (`thresholdPrice`), the
+ *   pocket's other positions held at their current marks (their unrealized PnL counts as cash and
+ *   their threshold margins as owed; one without a mark counts for neither, as in liquidation);
+ * - `0` when no positive mark price reaches it (a long whose margin covers its entry value, or a
+ *   flat record): the price the position never falls to.
  */
 export function positionView(futures: FuturesAccounts, record: FuturesPositionRecord, account: AccountId): Position {
   const inst = futures.instrumentOf(record.symbol);
@@ -57,19 +64,29 @@ export function positionView(futures: FuturesAccounts, record: FuturesPositionRe
   const size = inst.lotsToDecimal(Math.abs(lots));
   const entry = futures.unitsToDecimal(record.symbol, record.grid.entryUnits);
   const terms = futures.termsOf(record.symbol);
-  const alone = futures.openPositions(account).filter((p) => futures.termsOf(p.symbol).pocket === terms.pocket).length === 1;
-  const price = (mul: Decimal): Decimal | undefined => (alone
-    ? thresholdPrice(lots > 0, futures.cash(account, terms.pocket), entry, size, futures.leverage(account, record.symbol).times(mul), inst.tickSize)
-    : undefined);
+  const others = futures.openPositions(account).filter((p) => p.symbol !== record.symbol && futures.termsOf(p.symbol).pocket === terms.pocket);
+  const price = (mul: (t: FuturesTerms) => Decimal): Decimal => {
+    const cash = others.reduce((sum, p) => sum.plus(futures.unrealized(account, p.symbol)).minus(thresholdMargin(futures, account, p, mul)), futures.cash(account, terms.pocket));
+    return thresholdPrice(lots > 0, cash, entry, size, futures.leverage(account, record.symbol).times(mul(terms)), inst.tickSize) ?? ZERO;
+  };
   return {
     id: record.id,
     symbol: record.symbol,
     quantity: inst.lotsToDecimal(lots),
     price_entry: lots === 0 ? ZERO : entry.dividedBy(size),
-    price_margin_call: price(terms.marginCallLeverageMul),
-    price_liquidation: price(terms.liquidationLeverageMul),
+    price_margin_call: price((t) => t.marginCallLeverageMul),
+    price_liquidation: price((t) => t.liquidationLeverageMul),
     pnl: lots === 0 ? ZERO : futures.unrealized(account, record.symbol),
     created_at: record.createdAt,
     updated_at: record.updatedAt,
   };
+}
+
+/** A position's margin at a threshold: mark value / (L x the multiplier), up to the notional unit (as liquidation computes it); 0 without a mark. */
+function thresholdMargin(futures: FuturesAccounts, account: AccountId, record: FuturesPositionRecord, mul: (t: FuturesTerms) => Decimal): Decimal {
+  const mark = futures.markPrice(record.symbol);
+  if (mark === undefined) return ZERO;
+  const terms = futures.termsOf(record.symbol);
+  const value = mark.times(futures.instrumentOf(record.symbol).lotsToDecimal(Math.abs(record.grid.lots)));
+  return ceilToUnit(value, futures.leverage(account, record.symbol).times(mul(terms)), terms.unit);
 }

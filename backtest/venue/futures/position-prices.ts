@@ -1,10 +1,10 @@
 import { Decimal } from '../../../framework/model/decimal.js';
 
 /**
- * The mark price at which a position reaches a margin threshold, when it is the only position of its
- * margin currency on the account (with several, each one's price depends on the others' marks and
- * none is given). With cash C, entry value E, size q > 0 and threshold leverage K (L x the config's
- * liquidation or margin-call multiplier), the threshold is reached when C + unrealized < M q / K:
+ * The mark price at which a position reaches a margin threshold. With cash C (for a position that
+ * shares its pocket: the pocket's cash plus the others' unrealized PnL minus their threshold
+ * margins), entry value E, size q > 0 and threshold leverage K (L x the config's liquidation or
+ * margin-call multiplier), the threshold is reached when C + unrealized < M q / K:
  * - long:  M < (E - C) / (q (1 - 1/K));
  * - short: M > (C + E) / (q (1 + 1/K)).
  * The price is rounded to the tick away from safety (a long's up, a short's down), so the threshold

@@ -15,6 +15,10 @@ export interface SyntheticSymbolOptions {
   readonly takeRate?: string;
   /** Maker fee rate (may be negative); default `0.001`. */
   readonly makeRate?: string;
+  /** Whether the pair has isolated margin trading; default true (the exchange offers it on its major pairs). */
+  readonly marginTrading?: boolean;
+  /** The pair's `max_initial_leverage` when it has margin trading, at least 1; default `10`. */
+  readonly maxLeverage?: string;
   /** Default: the code without its quote-currency suffix. */
   readonly baseCurrency?: string;
   /** Default: a known suffix of the code (USDT, USDC, USD, EUR, BTC, ETH). */
@@ -106,6 +110,22 @@ const USD_LIKE = new Set(['USDT', 'USDC', 'USD', 'EUR']);
 const DEFAULT_ORDER_NOTIONAL = '500';
 const DEFAULT_ORDER_LOTS = 100;
 
+/** Default leverage of a synthetic margin pair: the order of what the exchange grants on its major pairs. */
+const DEFAULT_MARGIN_LEVERAGE = '10';
+
+/** `margin_trading` and, only with it (document 000), `max_initial_leverage`. */
+function marginFields(options: SyntheticSymbolOptions, path: string): Pick<SymbolInfo, 'margin_trading' | 'max_initial_leverage'> {
+  const marginTrading = options.marginTrading ?? true;
+  if (typeof marginTrading !== 'boolean') throw new ValidationError(`${path}.marginTrading`, 'must be true or false', marginTrading);
+  if (!marginTrading) {
+    if (options.maxLeverage !== undefined) throw new ValidationError(`${path}.maxLeverage`, 'needs marginTrading', options.maxLeverage);
+    return { margin_trading: false };
+  }
+  const leverage = decimal(options.maxLeverage ?? DEFAULT_MARGIN_LEVERAGE, `${path}.maxLeverage`);
+  if (leverage.lessThan(1)) throw new ValidationError(`${path}.maxLeverage`, 'must be at least 1', options.maxLeverage);
+  return { margin_trading: true, max_initial_leverage: leverage };
+}
+
 /** Validates one symbol's options and fills in the defaults; `path` prefixes field names in errors. */
 export function resolveSymbol(input: string | SyntheticSymbolOptions, path: string): ResolvedSymbol {
   const options: SyntheticSymbolOptions = typeof input === 'string' ? { symbol: input } : input;
@@ -133,7 +153,7 @@ export function resolveSymbol(input: string | SyntheticSymbolOptions, path: stri
     take_rate: decimal(options.takeRate ?? '0.0025', `${path}.takeRate`),
     make_rate: decimal(options.makeRate ?? '0.001', `${path}.makeRate`),
     fee_currency: quoteCurrency,
-    margin_trading: false,
+    ...marginFields(options, path),
   };
   const instrument = new Instrument(symbol, info);
   const startPrice = positiveDecimal(options.startPrice ?? known?.startPrice ?? '100', `${path}.startPrice`);

@@ -84,6 +84,35 @@ describe('SimulatedVenue futures: liquidation', () => {
     expect(g.venue.futures.account('g', SYMBOL).positions?.[0]?.price_liquidation?.toFixed()).toBe('2576.2');
   });
 
+  it('shows 0 for a threshold no positive mark reaches: a long its cash covers', () => {
+    const f = makeFuturesVenue({ g: { futures: { USDT: '1000' } } });
+    f.market(SYMBOL).setBook([[250000, 10_000]], [[249900, 10_000]]);
+    f.venue.placeOrder('g', { symbol: SYMBOL, side: 'buy', type: 'market', quantity: '0.1' });
+    const long = f.venue.futures.account('g', SYMBOL).positions?.[0];
+    expect([long?.price_margin_call?.toFixed(), long?.price_liquidation?.toFixed()]).toEqual(['0', '0']);
+  });
+
+  it('prices a position sharing its pocket with the other held at its mark: liquidated a tick beyond, not a tick before', () => {
+    const both = (ethMark: string): FuturesFixture => {
+      const f = makeFuturesVenue({ g: { futures: { USDT: '1000' } } });
+      f.market(SYMBOL).setBook([[250000, 10_000]], [[249900, 10_000]]);
+      f.market('BTCUSDT_PERP').setBook([[600000, 10_000]], [[599990, 10_000]]);
+      f.venue.futures.setLeverage('g', SYMBOL, '20');
+      f.venue.futures.setLeverage('g', 'BTCUSDT_PERP', '5');
+      f.venue.placeOrder('g', { symbol: SYMBOL, side: 'buy', type: 'market', quantity: '0.7' });
+      f.venue.placeOrder('g', { symbol: 'BTCUSDT_PERP', side: 'buy', type: 'market', quantity: '0.01' });
+      const at = (eth: string): unknown => ({ ...info(eth) as object, BTCUSDT_PERP: { contract_type: 'perpetual', mark_price: '60000', index_price: '60000', open_interest: '1', timestamp: new Date(T0).toISOString() } });
+      f.venue.futures.applyFuturesInfo(at(ethMark), T0 + 1);
+      return f;
+    };
+    const price = both('2500').venue.futures.account('g', SYMBOL).positions?.[0]?.price_liquidation;
+    // Cash 1000 - 0.875 - 0.24 (fees) = 998.885, less BTC's maintenance 600 / (5 x 2) = 60 at its mark:
+    // (1750 - 938.885) x 40 / (0.7 x 39) = 1188.446..., up to 1188.45 (alone it would be 1100.53).
+    expect(price?.toFixed()).toBe('1188.45');
+    expect(both('1188.46').venue.futures.liquidations()).toEqual([]);
+    expect(both('1188.44').venue.futures.liquidations()).not.toEqual([]);
+  });
+
   it('liquidates a tick beyond the shown liquidation price and not a tick before it', () => {
     fc.assert(fc.property(fc.integer({ min: 2, max: 50 }), fc.constantFrom('buy' as const, 'sell' as const), fc.integer({ min: 10, max: 5_000 }), (leverage, side, lots) => {
       const open = (): FuturesFixture | undefined => {
