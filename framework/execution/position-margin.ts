@@ -1,4 +1,4 @@
-import { ZERO } from '../model/decimal.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
 import type { PositionMargin, PositionView } from '../model/position.js';
 import type { MarginAccount } from '../model/resources/margin-account.js';
 
@@ -22,6 +22,11 @@ export function positionMargin(account: MarginAccount): PositionMargin {
     leverage: account.leverage, marginCurrency: currency?.code ?? '', marginBalance: currency?.margin_balance ?? ZERO,
     positionMargin: currency?.reserved_positions ?? ZERO, ordersMargin: currency?.reserved_orders ?? ZERO,
     exchangeQuantity: position?.quantity ?? ZERO, entryPrice: position?.price_entry, unrealizedPnl: position?.pnl,
-    liquidationPrice: position?.price_liquidation, marginCallPrice: position?.price_margin_call, updatedAt: account.updated_at,
+    // The exchange says 0 when no mark price reaches the threshold (a covered long): there is none.
+    liquidationPrice: priceOrNone(position?.price_liquidation), marginCallPrice: priceOrNone(position?.price_margin_call), updatedAt: account.updated_at,
   };
+}
+
+function priceOrNone(price: Decimal | undefined): Decimal | undefined {
+  return price === undefined || price.isZero() ? undefined : price;
 }

@@ -62,18 +62,20 @@ export class RiskGate {
 
   /**
    * `config` is a {@link RiskConfig} or a raw one (YAML); it is validated either way. With the
-   * `instruments` the bot trades, checks that only judge margin and futures positions (risk limit,
-   * leverage, liquidation distance) are left out when none can have one (no futures contract, no
-   * pair with margin trading): a spot bot does not pay for them per intent.
+   * `instruments` the bot trades and the `account` it trades them on, checks that only judge margin
+   * and futures positions (risk limit, leverage, liquidation distance) are left out when it can hold
+   * none (a spot account, no futures contract): a spot bot does not pay for them per intent, even
+   * on pairs that also trade on margin.
    */
   constructor(
     config: unknown,
     private readonly ledger: ReservationLedger,
     private readonly rateWindow: OrderRateWindow,
     instruments?: readonly Instrument[],
+    account?: 'spot' | 'margin' | 'futures',
   ) {
     this.config = parseRiskConfig(config);
-    const futures = instruments === undefined || instruments.some((i) => i.info.type === 'futures' || i.info.margin_trading);
+    const futures = instruments === undefined || account === 'margin' || account === 'futures' || instruments.some((i) => i.info.type === 'futures');
     this.checks = this.config.checks
       .filter((name) => canRefuse(name, this.config) && (futures || !FUTURES_ONLY.has(name)))
       .map((name) => RISK_CHECKS[name]);

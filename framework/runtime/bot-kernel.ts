@@ -144,7 +144,7 @@ export class BotKernel {
     });
     const rateWindow = new OrderRateWindow();
     this.pipeline = new TradingPipeline({
-      gate: new RiskGate(options.risk, this.ledger, rateWindow, options.instruments), executor: this.adapter, clock: options.clock,
+      gate: new RiskGate(options.risk, this.ledger, rateWindow, options.instruments, options.venue.account), executor: this.adapter, clock: options.clock,
       instruments: options.instruments, ledger: this.ledger, rateWindow, logger: this.logger, onVerdict: hooks.onVerdict?.bind(hooks),
     });
     const market = options.market;

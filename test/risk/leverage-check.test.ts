@@ -85,5 +85,9 @@ describe('liquidationDistanceCheck', () => {
     expect(futuresGate.evaluate(buy('0.1'), s)).toMatchObject({ kind: 'denied', check: 'leverage' });
     const spotGate = new RiskGate(limits, new ReservationLedger(), new OrderRateWindow(), [...s.instruments.values()].filter((i) => i.info.type !== 'futures'));
     expect(spotGate.evaluate(buy('0.1'), s).kind).toBe('passed');
+    // The same pairs traded on a margin account can hold positions: the checks stay.
+    const spotPairs = [...s.instruments.values()].filter((i) => i.info.type !== 'futures');
+    expect(new RiskGate(limits, new ReservationLedger(), new OrderRateWindow(), spotPairs, 'spot').evaluate(buy('0.1'), s).kind).toBe('passed');
+    expect(new RiskGate(limits, new ReservationLedger(), new OrderRateWindow(), spotPairs, 'margin').evaluate(buy('0.1'), s)).toMatchObject({ kind: 'denied', check: 'leverage' });
   });
 });
