@@ -114,7 +114,9 @@ function run(f: VenueFixture, c: Command): void {
     }
     case 'trade': {
       const inst = INSTRUMENTS[c.symbol] as Instrument;
-      v.onMarketFrame(tradesFrame(c.symbol, [{ p: price(c.symbol, c.offset), q: inst.lotsToQuantity(c.lots), s: c.side }]), v.now() + 10);
+      // Matched by the exchange as the frame arrives: a trade stamped earlier would pass by orders rested since.
+      const at = v.now() + 10;
+      v.onMarketFrame(tradesFrame(c.symbol, [{ p: price(c.symbol, c.offset), q: inst.lotsToQuantity(c.lots), s: c.side, t: at }]), at);
       return;
     }
     case 'time':
