@@ -4,7 +4,7 @@ import { msToIso } from '../../framework/model/resources/wire-values.js';
 import { candleStart } from './trade-aggregates.js';
 import type { FuturesMarketData, OpenInterestSample } from './futures-market-data.js';
 import type { FuturesScope } from './futures-scope.js';
-import { invalid, optInt, optText, type Params } from './request-params.js';
+import { invalid, optInt, optText, optTime, type Params } from './request-params.js';
 import type { Route } from './rest-route.js';
 
 const SEG = '([^/]+)';
@@ -112,8 +112,8 @@ function candleWire(c: OpenInterestCandleValue): Record<string, unknown> {
 function timeWindow(query: Params, defaultLimit: number): <T extends { readonly t: number }>(items: readonly T[]) => T[] {
   const sort = optText(query, 'sort') ?? 'DESC';
   if (sort !== 'ASC' && sort !== 'DESC') throw invalid('sort', 'must be ASC or DESC');
-  const from = dateTime(query, 'from');
-  const till = dateTime(query, 'till');
+  const from = optTime(query, 'from');
+  const till = optTime(query, 'till');
   const limit = optInt(query, 'limit', 1000) ?? defaultLimit;
   if (limit < 1) throw invalid('limit', 'must be from 1 to 1000');
   return (items) => {
@@ -123,10 +123,3 @@ function timeWindow(query: Params, defaultLimit: number): <T extends { readonly 
   };
 }
 
-function dateTime(query: Params, field: string): number | undefined {
-  const text = optText(query, field);
-  if (text === undefined) return undefined;
-  const ms = /^\d+$/.test(text) ? Number(text) : Date.parse(text);
-  if (Number.isNaN(ms)) throw invalid(field, 'must be a DateTime');
-  return ms;
-}

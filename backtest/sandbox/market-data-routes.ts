@@ -5,7 +5,7 @@ import { symbolInfoToWire, type SymbolInfo } from '../../framework/model/resourc
 import { msToIso } from '../../framework/model/resources/wire-values.js';
 import { VenueRejection } from '../venue/venue-types.js';
 import type { MarketState } from './market-state.js';
-import { invalid, optInt, optText, type Params } from './request-params.js';
+import { invalid, optInt, optText, optTime, type Params } from './request-params.js';
 import type { Route } from './rest-route.js';
 import { buildCandles, type WireTrade } from './trade-aggregates.js';
 
@@ -98,20 +98,13 @@ function page<T extends { readonly t: number }>(items: readonly T[], query: Para
   if (sort !== 'ASC' && sort !== 'DESC') throw invalid('sort', 'must be ASC or DESC');
   const limit = optInt(query, 'limit', 1000) ?? defaultLimit;
   const offset = optInt(query, 'offset', 100_000) ?? 0;
-  const from = timeParam(query, 'from');
-  const till = timeParam(query, 'till');
+  const from = optTime(query, 'from');
+  const till = optTime(query, 'till');
   let list = items.filter((i) => (from === undefined || i.t >= from) && (till === undefined || i.t <= till));
   if (sort === 'DESC') list = list.reverse();
   return list.slice(offset, offset + Math.max(limit, 1));
 }
 
-function timeParam(query: Params, field: string): number | undefined {
-  const v = optText(query, field);
-  if (v === undefined) return undefined;
-  const ms = /^\d+$/.test(v) ? Number(v) : Date.parse(v);
-  if (Number.isNaN(ms)) throw invalid(field, 'must be a DateTime');
-  return ms;
-}
 
 function tradesWire(trades: readonly WireTrade[], query: Params, defaultLimit: number): Record<string, unknown>[] {
   return page(trades, query, defaultLimit).map((t) => ({ id: t.i, price: t.p, qty: t.q, side: t.s, timestamp: msToIso(t.t) }));
