@@ -3,6 +3,7 @@ import type { Order } from '../../framework/model/resources/order.js';
 import { SimulatedFuturesVenue } from '../venue/futures/simulated-futures-venue.js';
 import { VenueRejection, type Venue } from '../venue/venue-types.js';
 import type { MarketState } from './market-state.js';
+import { SectionScope } from './section-scope.js';
 
 /** The futures side of `venue` (`SimulatedVenue.futures`); undefined for a venue without futures accounts. */
 export function futuresVenueOf(venue: Venue): SimulatedFuturesVenue | undefined {
@@ -15,8 +16,10 @@ export function futuresVenueOf(venue: Venue): SimulatedFuturesVenue | undefined 
  * section of the API does not see spot symbols, nor the spot section futures ones, so a symbol of
  * the other section is 2001 Symbol not found and an order of the other section 20002 Order not found.
  */
-export class FuturesScope {
-  constructor(private readonly market: MarketState) {}
+export class FuturesScope extends SectionScope {
+  constructor(market: MarketState) {
+    super(market, 'futures contract');
+  }
 
   /** True for a futures contract of the market. */
   has(symbol: string): boolean {
@@ -27,17 +30,6 @@ export class FuturesScope {
   isPerpetual(symbol: string): boolean {
     const info = this.market.symbols[symbol];
     return info?.type === 'futures' && info.contract_type !== 'cash_settled' && info.expiry === null;
-  }
-
-  /** The futures contract codes, sorted. */
-  get symbols(): string[] {
-    return Object.keys(this.market.symbols).filter((s) => this.has(s)).sort();
-  }
-
-  /** `symbol`, or 2001 when it is not a futures contract of the market. */
-  require(symbol: string): string {
-    if (!this.has(symbol)) throw new VenueRejection(ErrorCode.SymbolNotFound, `futures contract ${symbol} not found`);
-    return symbol;
   }
 
   /** `order`, or 20002 when it is not an order on a futures contract. */

@@ -1,7 +1,7 @@
-import { ErrorCode } from '../../framework/exchange/errors.js';
 import { SimulatedMarginVenue } from '../venue/margin/simulated-margin-venue.js';
-import { VenueRejection, type Venue } from '../venue/venue-types.js';
+import type { Venue } from '../venue/venue-types.js';
 import type { MarketState } from './market-state.js';
+import { SectionScope } from './section-scope.js';
 
 /** The margin side of `venue` (`SimulatedVenue.margin`); undefined for a venue without margin accounts. */
 export function marginVenueOf(venue: Venue): SimulatedMarginVenue | undefined {
@@ -14,23 +14,14 @@ export function marginVenueOf(venue: Venue): SimulatedMarginVenue | undefined {
  * other symbol is 2001 Symbol not found there. (Margin orders are told apart from spot ones by the
  * venue, not by symbol: both trade the same symbols.)
  */
-export class MarginScope {
-  constructor(private readonly market: MarketState) {}
+export class MarginScope extends SectionScope {
+  constructor(market: MarketState) {
+    super(market, 'margin symbol');
+  }
 
   /** True for a symbol with isolated margin trading. */
   has(symbol: string): boolean {
     const info = this.market.symbols[symbol];
     return info !== undefined && info.type !== 'futures' && info.margin_trading;
-  }
-
-  /** The symbols with margin trading, sorted. */
-  get symbols(): string[] {
-    return Object.keys(this.market.symbols).filter((s) => this.has(s)).sort();
-  }
-
-  /** `symbol`, or 2001 when it has no margin trading here. */
-  require(symbol: string): string {
-    if (!this.has(symbol)) throw new VenueRejection(ErrorCode.SymbolNotFound, `margin symbol ${symbol} not found`);
-    return symbol;
   }
 }
