@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExchangeError } from '../../framework/exchange/errors.js';
 import { RestClient } from '../../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { RetryPolicy } from '../../framework/exchange/rest/retry-policy.js';
@@ -7,7 +6,7 @@ import { parseSymbolInfo } from '../../framework/model/resources/symbol.js';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { FUTURES_SYMBOLS, startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { PushedMarket, eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { codeOf, eventually, PushedMarket } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -20,9 +19,6 @@ afterEach(async () => {
 
 const START = PushedMarket.START;
 const iso = (ms: number) => new Date(ms).toISOString();
-const codeOf = async (p: Promise<unknown>): Promise<number | undefined> =>
-  ((await p.then(() => undefined, (e: unknown) => e)) as ExchangeError | undefined)?.exchangeCode;
-
 /** A cash-settled contract expiring a day after the start. */
 const DATED = parseSymbolInfo({
   type: 'futures', contract_type: 'cash_settled', expiry: iso(START + 86_400_000), underlying: 'BTC', base_currency: null,

@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExchangeError } from '../../framework/exchange/errors.js';
 import type { RestClient } from '../../framework/exchange/rest/rest-client.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import type { SimulatedVenueOptions } from '../../backtest/venue/simulated-venue.js';
 import { Decimal } from '../../framework/model/decimal.js';
 import { startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
+import { codeOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -21,9 +21,6 @@ async function start(venueOptions?: SimulatedVenueOptions): Promise<RestClient> 
   ({ server, transport } = started);
   return started.rest;
 }
-
-const codeOf = async (p: Promise<unknown>): Promise<number | undefined> =>
-  ((await p.then(() => undefined, (e: unknown) => e)) as ExchangeError | undefined)?.exchangeCode;
 
 const text = (b: { available: { toFixed(): string }; reserved: { toFixed(): string } } | undefined) =>
   b === undefined ? undefined : `${b.available.toFixed()}/${b.reserved.toFixed()}`;

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExchangeError } from '../../framework/exchange/errors.js';
 import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
@@ -9,7 +8,7 @@ import type { OrderReportNotification } from '../../framework/model/stream/order
 import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { codeOf, eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -21,9 +20,6 @@ afterEach(async () => {
   await server?.close();
   server = transport = undefined;
 });
-
-const codeOf = async (p: Promise<unknown>): Promise<number | undefined> =>
-  ((await p.then(() => undefined, (e: unknown) => e)) as ExchangeError | undefined)?.exchangeCode;
 
 describe('sandbox futures_* trading-stream methods, through the framework session', () => {
   it('places, replaces, cancels and fills futures orders with futures reports and balances apart from spot', async () => {

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExchangeError } from '../../framework/exchange/errors.js';
 import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
@@ -10,7 +9,7 @@ import type { OrderReport } from '../../framework/model/stream/order-report.js';
 import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startMarginSandbox } from '../backtest/sandbox/support/margin-sandbox-fixture.js';
-import { eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { codeOf, eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -22,9 +21,6 @@ afterEach(async () => {
   await server?.close();
   server = transport = undefined;
 });
-
-const codeOf = async (p: Promise<unknown>): Promise<number | undefined> =>
-  ((await p.then(() => undefined, (e: unknown) => e)) as ExchangeError | undefined)?.exchangeCode;
 
 describe('sandbox margin section, through the framework client and the margin venue port', () => {
   it('opens a margin account, sets leverage, places, replaces and cancels margin orders, reads and closes the position', async () => {

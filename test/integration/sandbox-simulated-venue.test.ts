@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExchangeError } from '../../framework/exchange/errors.js';
 import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import { RestClient } from '../../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { RetryPolicy } from '../../framework/exchange/rest/retry-policy.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
-import { bookSnapshot, eventually, startSandbox, tradeFrame } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { bookSnapshot, codeOf, eventually, startSandbox, tradeFrame } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -32,7 +31,6 @@ describe('sandbox over the real SimulatedVenue', () => {
     const order = await rest.spot.createOrder({ client_order_id: 's1', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '95' });
     expect(order.status).toBe('new');
     expect((await rest.spot.getActiveOrders()).map((o) => o.client_order_id)).toEqual(['s1']);
-    const codeOf = async (p: Promise<unknown>) => ((await p.then(() => undefined, (e: unknown) => e)) as ExchangeError).exchangeCode;
     expect(await codeOf(rest.spot.createOrder({ client_order_id: 's1', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '95' }))).toBe(20008);
     expect(await codeOf(rest.spot.createOrder({ symbol: 'BTCUSDT', side: 'buy', quantity: '100', price: '95' }))).toBe(20001);
     expect(await codeOf(rest.spot.cancelOrder('none'))).toBe(20002);

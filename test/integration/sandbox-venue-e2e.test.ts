@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExchangeError } from '../../framework/exchange/errors.js';
 import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import { RestClient } from '../../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
@@ -13,9 +12,7 @@ import { RecordingReader } from '../../backtest/recording/recording-reader.js';
 import type { SandboxApiKey, SandboxOptions } from '../../backtest/sandbox/sandbox-config.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { parseSymbolInfo } from '../../framework/model/resources/symbol.js';
-import {
-  PushedMarket, SYMBOLS, bookSnapshot, eventually, startSandbox, tradeFrame,
-} from '../backtest/sandbox/support/sandbox-fixture.js';
+import { bookSnapshot, codeOf, eventually, PushedMarket, startSandbox, SYMBOLS, tradeFrame } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 /** BTCUSDT of the fixture and ETHUSDT, for lists spanning two symbols. */
 const TWO_SYMBOLS = {
@@ -79,9 +76,6 @@ async function tradingStream(s: SandboxServer): Promise<{ session: TradingSessio
   balances.length = 0;
   return { session, reports, balances };
 }
-
-const codeOf = async (p: Promise<unknown>): Promise<number | undefined> =>
-  ((await p.then(() => undefined, (e: unknown) => e)) as ExchangeError | undefined)?.exchangeCode;
 
 const summary = (r: OrderReport) => [r.client_order_id, r.report_type, r.status, r.quantity_cumulative.toFixed()];
 const balanceOf = (b: BalanceNotification | undefined, currency: string) => {

@@ -1,3 +1,4 @@
+import type { ExchangeError } from '../../../../framework/exchange/errors.js';
 import { parseSymbolInfo, type SymbolInfo } from '../../../../framework/model/resources/symbol.js';
 import type { RecordedFrame } from '../../../../backtest/recording/recording-format.js';
 import { SandboxServer } from '../../../../backtest/sandbox/sandbox-server.js';
@@ -101,4 +102,9 @@ export async function eventually(check: () => boolean, ms = 3000): Promise<void>
     if (Date.now() > until) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The exchange error code `request` was refused with; undefined when it succeeded (or failed otherwise). */
+export async function codeOf(request: Promise<unknown>): Promise<number | undefined> {
+  return ((await request.then(() => undefined, (e: unknown) => e)) as ExchangeError | undefined)?.exchangeCode;
 }
