@@ -5,9 +5,7 @@ import { ReplaySubject, Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
-import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
-import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
 import { Journal } from '../../framework/live/journal.js';
 import { Instrument } from '../../framework/model/instrument.js';
@@ -19,7 +17,7 @@ import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/st
 import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { PERP_INFO, perpBook, startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 import { book } from '../risk/risk-fixtures.js';
 
 const SYMBOL = 'BTCUSDT_PERP';
@@ -49,11 +47,8 @@ describe('a live bot on a futures account of the sandbox sees its position liqui
     ({ server, transport } = started);
     const { rest, market } = started;
     await rest.futures.updateAccount(SYMBOL, { margin_balance: '15' });
-    const key = server.apiKeys[0]!;
     const clock = new LiveClock();
-    const session = TradingSession.create({
-      url: `${server.wsBaseUrl}/api/3/ws/trading`, clock, credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    });
+    const session = tradingSessionOf(server, clock);
     closers.push(() => session.close());
     const port = new ClientVenuePort({ session, rest, account: 'futures' });
     closers.push(() => port.close());

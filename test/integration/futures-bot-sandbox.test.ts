@@ -2,9 +2,7 @@ import { ReplaySubject, Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
-import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
-import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
@@ -15,7 +13,7 @@ import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/st
 import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { PERP_INFO, startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 import { book } from '../risk/risk-fixtures.js';
 
 const SYMBOL = 'BTCUSDT_PERP';
@@ -48,11 +46,8 @@ describe('a live bot on a futures account of the sandbox (real clients, loopback
     const rest = started.rest;
     // 500 USDT of margin at the exchange's default leverage; the bot sets 10 itself before trading.
     await rest.futures.updateAccount(SYMBOL, { margin_balance: '500' });
-    const key = server.apiKeys[0]!;
     const clock = new LiveClock();
-    const session = TradingSession.create({
-      url: `${server.wsBaseUrl}/api/3/ws/trading`, clock, credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    });
+    const session = tradingSessionOf(server, clock);
     closers.push(() => session.close());
     const port = new ClientVenuePort({ session, rest, account: 'futures' });
     closers.push(() => port.close());

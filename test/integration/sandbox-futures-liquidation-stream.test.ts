@@ -1,13 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
-import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import type { BalanceNotification } from '../../framework/model/stream/balance-update.js';
 import type { OrderReportNotification } from '../../framework/model/stream/order-report.js';
-import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { perpBook, startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -26,11 +23,7 @@ describe('sandbox futures trading stream: a liquidation as a client sees it', ()
     ({ server, transport } = started);
     const { rest, market } = started;
     await rest.futures.updateAccount('BTCUSDT_PERP', { margin_balance: '10', leverage: '20' });
-    const key = server.apiKeys[0]!;
-    const session = TradingSession.create({
-      url: `${server.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
-      credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    });
+    const session = tradingSessionOf(server);
     closers.push(() => session.close());
     const reports: OrderReportNotification[] = [];
     const balances: BalanceNotification[] = [];

@@ -1,14 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
-import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import { parseMarginAccountList } from '../../framework/model/resources/margin-account.js';
 import type { BalanceNotification } from '../../framework/model/stream/balance-update.js';
 import type { OrderReportNotification } from '../../framework/model/stream/order-report.js';
-import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { codeOf, eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { codeOf, eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -26,11 +23,7 @@ describe('sandbox futures_* trading-stream methods, through the framework sessio
     const started = await startFuturesSandbox();
     ({ server, transport } = started);
     await started.rest.futures.updateAccount('BTCUSDT_PERP', { margin_balance: '500' });
-    const key = server.apiKeys[0]!;
-    const session = TradingSession.create({
-      url: `${server.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
-      credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    });
+    const session = tradingSessionOf(server);
     closers.push(() => session.close());
     const reports: OrderReportNotification[] = [];
     const balances: BalanceNotification[] = [];

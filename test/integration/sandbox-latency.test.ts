@@ -2,12 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import { RestClient } from '../../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
-import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
-import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import type { LatencyKind, LatencyModel } from '../../backtest/venue/matching/latency-model.js';
-import { PushedMarket, SYMBOLS, bookSnapshot, eventually, startSandbox } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { bookSnapshot, eventually, PushedMarket, startSandbox, SYMBOLS, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 /** Records what the server asked the model, and answers small fixed delays. */
 class RecordingLatency implements LatencyModel {
@@ -62,11 +60,7 @@ describe('sandbox latency model', () => {
   it('delays trading-stream requests and still answers them with their id', async () => {
     const latency = new RecordingLatency();
     const s = await start(latency);
-    const key = s.apiKeys[0]!;
-    const session = TradingSession.create({
-      url: `${s.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
-      credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    });
+    const session = tradingSessionOf(s);
     closers.push(() => session.close());
     await session.start(3000);
     const order = await session.spot.newOrder({ client_order_id: 'ws-lat', symbol: 'BTCUSDT', side: 'buy', quantity: '0.5', price: '90' });

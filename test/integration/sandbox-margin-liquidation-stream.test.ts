@@ -1,12 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
-import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import type { OrderReportNotification } from '../../framework/model/stream/order-report.js';
-import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startMarginSandbox } from '../backtest/sandbox/support/margin-sandbox-fixture.js';
-import { eventually, PushedMarket } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, PushedMarket, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -30,11 +27,7 @@ describe('sandbox margin trading stream: a liquidation as a client sees it', () 
     ({ server, transport } = started);
     const { rest, market } = started;
     await rest.margin.updateAccount('BTCUSDT', { margin_balance: '12', leverage: '10' });
-    const key = server.apiKeys[0]!;
-    const session = TradingSession.create({
-      url: `${server.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
-      credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    });
+    const session = tradingSessionOf(server);
     closers.push(() => session.close());
     const reports: OrderReportNotification[] = [];
     const sub = session.orderReports$.subscribe((r) => reports.push(r));

@@ -1,15 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
-import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import { Decimal } from '../../framework/model/decimal.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
-import { LiveClock } from '../../framework/time/clock.js';
 import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startMarginSandbox } from '../backtest/sandbox/support/margin-sandbox-fixture.js';
-import { codeOf, eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { codeOf, eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 let server: SandboxServer | undefined;
 let transport: RestTransport | undefined;
@@ -27,11 +24,7 @@ describe('sandbox margin section, through the framework client and the margin ve
     const started = await startMarginSandbox();
     ({ server, transport } = started);
     const rest = started.rest;
-    const key = server.apiKeys[0]!;
-    const session = TradingSession.create({
-      url: `${server.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
-      credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    });
+    const session = tradingSessionOf(server);
     closers.push(() => session.close());
     const port = new ClientVenuePort({ session, rest, account: 'margin' });
     closers.push(() => port.close());
@@ -113,11 +106,7 @@ describe('sandbox margin section, through the framework client and the margin ve
     ({ server, transport } = started);
     const rest = started.rest;
     await rest.margin.updateAccount('BTCUSDT', { margin_balance: '300', leverage: '3' });
-    const key = server.apiKeys[0]!;
-    const session = TradingSession.create({
-      url: `${server.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
-      credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-    });
+    const session = tradingSessionOf(server);
     closers.push(() => session.close());
     await session.start(3000);
     await session.spot.newOrder({ client_order_id: 's1', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '90' });

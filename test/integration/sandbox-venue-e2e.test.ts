@@ -3,16 +3,15 @@ import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import { RestClient } from '../../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { RetryPolicy } from '../../framework/exchange/rest/retry-policy.js';
-import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
+import type { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import type { BalanceNotification } from '../../framework/model/stream/balance-update.js';
 import type { OrderReport, OrderReportNotification } from '../../framework/model/stream/order-report.js';
-import { LiveClock } from '../../framework/time/clock.js';
 import { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { RecordingReader } from '../../backtest/recording/recording-reader.js';
 import type { SandboxApiKey, SandboxOptions } from '../../backtest/sandbox/sandbox-config.js';
 import { simulatedVenueFactory } from '../../backtest/sandbox/simulated-venue-factory.js';
 import { parseSymbolInfo } from '../../framework/model/resources/symbol.js';
-import { bookSnapshot, codeOf, eventually, PushedMarket, startSandbox, SYMBOLS, tradeFrame } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { bookSnapshot, codeOf, eventually, PushedMarket, startSandbox, SYMBOLS, tradeFrame, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
 /** BTCUSDT of the fixture and ETHUSDT, for lists spanning two symbols. */
 const TWO_SYMBOLS = {
@@ -55,11 +54,7 @@ function rest(s: SandboxServer, key: SandboxApiKey = s.apiKeys[0]!): RestClient 
 }
 
 async function tradingStream(s: SandboxServer): Promise<{ session: TradingSession; reports: OrderReport[]; balances: BalanceNotification[] }> {
-  const key = s.apiKeys[0]!;
-  const session = TradingSession.create({
-    url: `${s.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(),
-    credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
-  });
+  const session = tradingSessionOf(s);
   closers.push(() => session.close());
   const reports: OrderReport[] = [];
   const balances: BalanceNotification[] = [];

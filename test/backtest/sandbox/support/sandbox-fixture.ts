@@ -1,4 +1,7 @@
 import type { ExchangeError } from '../../../../framework/exchange/errors.js';
+import { ApiCredentials } from '../../../../framework/exchange/rest/credentials.js';
+import { TradingSession } from '../../../../framework/exchange/ws/trading-session.js';
+import { LiveClock, type Clock } from '../../../../framework/time/clock.js';
 import { parseSymbolInfo, type SymbolInfo } from '../../../../framework/model/resources/symbol.js';
 import type { RecordedFrame } from '../../../../backtest/recording/recording-format.js';
 import { SandboxServer } from '../../../../backtest/sandbox/sandbox-server.js';
@@ -107,4 +110,13 @@ export async function eventually(check: () => boolean, ms = 3000): Promise<void>
 /** The exchange error code `request` was refused with; undefined when it succeeded (or failed otherwise). */
 export async function codeOf(request: Promise<unknown>): Promise<number | undefined> {
   return ((await request.then(() => undefined, (e: unknown) => e)) as ExchangeError | undefined)?.exchangeCode;
+}
+
+/** A trading-stream session on `server` with its first API key (hs256), on `clock` (default the wall clock). */
+export function tradingSessionOf(server: SandboxServer, clock: Clock = new LiveClock()): TradingSession {
+  const key = server.apiKeys[0]!;
+  return TradingSession.create({
+    url: `${server.wsBaseUrl}/api/3/ws/trading`, clock,
+    credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
+  });
 }
