@@ -2,7 +2,7 @@ import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-b
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
 import { availableParallelism } from 'node:os';
 import { runsCompiled } from '../../framework/package-root.js';
-import { LineTapeReader, TAPE_BATCH_END, TAPE_EMPTY, TAPE_RAW } from './line-tape.js';
+import { LineTapeReader, TAPE_BATCH_END, TAPE_EMPTY, TAPE_RAW, type LineTape } from './line-tape.js';
 import { lineTapes } from './line-tapes.js';
 import type { BookScales, DecodedMarketLine } from './market-line-decoder.js';
 import { offThreadLineTapes } from './off-thread-line-tapes.js';
@@ -70,14 +70,14 @@ export interface FrameBatchOptions extends RecordingReaderOptions {
  */
 export async function* readFrameBatches(path: string, options: FrameBatchOptions = {}): AsyncGenerator<ReplayFrame[]> {
   const scales = options.decodeMarketLines;
-  const decodes = scales !== undefined && scales.size > 0;
-  const tapes = decodes && (options.offThread ?? defaultOffThread()) ? offThreadLineTapes(path, scales) : lineTapes(path, scales);
   const check = lineCheckFor(path, options);
   const reader = new LineTapeReader(scales === undefined ? [] : [...scales.keys()], scales === undefined ? [] : [...scales.values()]);
   const onBytesRead = options.onBytesRead;
   let lineNo = 0;
   let broken: StreamBreak | undefined;
+  let tapes: AsyncGenerator<LineTape> | undefined;
   try {
+    tapes = await tapesOf(path, scales, options.offThread);
     for await (const tape of tapes) {
       if (tape.bytesRead > 0) onBytesRead?.(tape.bytesRead);
       reader.load(tape);
@@ -122,15 +122,49 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
       check.broken(error);
     }
   } finally {
-    await tapes.return(undefined);
+    await tapes?.return(undefined);
     check.finish(lineNo);
   }
   if (lineNo === 0) throw emptyRecording(path);
 }
 
-/** Whether a recording's lines are decoded on a thread of their own unless a reader says otherwise. */
-function defaultOffThread(): boolean {
-  return runsCompiled() && availableParallelism() > 1;
+/**
+ * The tapes of a recording. With lines to decode, the first chunk is read here; when it holds
+ * lines the decoder took (a depth recording) and more follows, the rest is read on a thread of its
+ * own (`offThread`, by default when the compiled code runs on a machine with a second core). A
+ * recording of candles only, or of one chunk, is not worth a thread: about 10 MB and 25 ms.
+ */
+async function tapesOf(path: string, scales: ReadonlyMap<string, BookScales> | undefined, offThread: boolean | undefined): Promise<AsyncGenerator<LineTape>> {
+  const here = lineTapes(path, scales);
+  if (scales === undefined || scales.size === 0 || offThread === false || (offThread === undefined && !(runsCompiled() && availableParallelism() > 1))) return here;
+  const first = await here.next();
+  if (first.done === true) return here;
+  const tape = first.value;
+  if (tape.end !== undefined || (offThread === undefined && tape.decodedLines === 0)) return resumed(tape, here);
+  await here.return(undefined);
+  return resumed(tape, offThreadLineTapes(path, scales, tape.lines), tape.bytesRead);
+}
+
+/**
+ * `first`, then the tapes of `rest`; `readAgain`: compressed bytes `rest` reads again from the
+ * file's start, left out of its tapes' counts (progress counts each byte once).
+ */
+async function* resumed(first: LineTape, rest: AsyncGenerator<LineTape>, readAgain = 0): AsyncGenerator<LineTape> {
+  try {
+    yield first;
+    let uncounted = readAgain;
+    for await (const tape of rest) {
+      if (uncounted === 0) {
+        yield tape;
+        continue;
+      }
+      const again = Math.min(uncounted, tape.bytesRead);
+      uncounted -= again;
+      yield { ...tape, bytesRead: tape.bytesRead - again };
+    }
+  } finally {
+    await rest.return(undefined);
+  }
 }
 
 /** A decoded frame replayed at `t`, later than it was recorded: its books and events say so too. */

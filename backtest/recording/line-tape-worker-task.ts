@@ -30,7 +30,7 @@ function heapCollector(): () => void {
 async function serve(): Promise<void> {
   const port = parentPort;
   if (port === null) throw new Error('tradeloop: the line tape task runs on a worker thread');
-  const { path, scales } = workerData as LineTapeWorkerData;
+  const { path, scales, skipLines } = workerData as LineTapeWorkerData;
   const read: number[] = [];
   let wake: (() => void) | undefined;
   const onRead = (slot: number): void => {
@@ -54,7 +54,7 @@ async function serve(): Promise<void> {
   const collect = heapCollector();
   let sinceCollection = 0;
   try {
-    for await (const tape of lineTapes(path, new Map(scales), tapesRead)) {
+    for await (const tape of lineTapes(path, new Map(scales), { tapesRead, skipLines })) {
       if (++sinceCollection === TAPES_BETWEEN_COLLECTIONS) {
         sinceCollection = 0;
         collect();

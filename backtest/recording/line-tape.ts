@@ -32,6 +32,9 @@ export interface LineTape {
   readonly slot: number;
   /** True when the slot's buffers are new since the slot's last tape (a reader on another thread has not seen them). */
   readonly freshBuffers: boolean;
+  /** Lines on the tape, and how many of them are decoded. */
+  readonly lines: number;
+  readonly decodedLines: number;
   readonly numbers: Float64Array;
   readonly numberCount: number;
   readonly bytes: Uint8Array;
@@ -59,6 +62,8 @@ export class LineTapeWriter {
   private count = 0;
   private bytes: Uint8Array;
   private byteCount = 0;
+  private lines = 0;
+  private decodedLines = 0;
   private readonly symbolIndex: ReadonlyMap<string, number>;
 
   /**
@@ -85,7 +90,7 @@ export class LineTapeWriter {
     this.slotNumbers[slot] = this.numbers;
     this.slotBytes[slot] = this.bytes;
     const tape: LineTape = {
-      slot, freshBuffers: this.fresh[slot] as boolean,
+      slot, freshBuffers: this.fresh[slot] as boolean, lines: this.lines, decodedLines: this.decodedLines,
       numbers: this.numbers, numberCount: this.count, bytes: this.bytes, byteCount: this.byteCount, bytesRead, end,
     };
     this.fresh[slot] = false;
@@ -94,6 +99,8 @@ export class LineTapeWriter {
     this.bytes = this.slotBytes[this.slot] as Uint8Array;
     this.count = 0;
     this.byteCount = 0;
+    this.lines = 0;
+    this.decodedLines = 0;
     return tape;
   }
 
@@ -105,11 +112,13 @@ export class LineTapeWriter {
   raw(source: Uint8Array, start: number, end: number): void {
     const at = this.text(source, start, end);
     this.push3(TAPE_RAW, at, at + end - start);
+    this.lines++;
   }
 
   empty(): void {
     this.room(1);
     this.numbers[this.count++] = TAPE_EMPTY;
+    this.lines++;
   }
 
   batchEnd(): void {
@@ -118,6 +127,8 @@ export class LineTapeWriter {
   }
 
   decoded(line: DecodedMarketLine): void {
+    this.lines++;
+    this.decodedLines++;
     if (line.books.length > 0) {
       this.push3(TAPE_BOOKS, line.t, line.books.length);
       for (const book of line.books) this.book(book);

@@ -32,6 +32,14 @@ export interface TapesRead {
   slotsBack(writer: LineTapeWriter): Promise<void>;
 }
 
+/** Options of {@link lineTapes}. */
+export interface LineTapesOptions {
+  /** For a reader on another thread: see {@link TapesRead}. */
+  readonly tapesRead?: TapesRead;
+  /** Lines not written (a reader that has them already): counted, nothing else. */
+  readonly skipLines?: number;
+}
+
 /**
  * The lines of a recording (gunzipped when the name ends in `.gz`) as {@link LineTape}s, one per
  * chunk: split on the raw bytes, the book and trades lines of the symbols in `scales` decoded by a
@@ -43,7 +51,9 @@ export interface TapesRead {
  * Pure work on bytes and no state shared with the replay, so it can run on a thread of its own
  * ({@link offThreadLineTapes}).
  */
-export async function* lineTapes(path: string, scales?: ReadonlyMap<string, BookScales>, tapesRead?: TapesRead): AsyncGenerator<LineTape> {
+export async function* lineTapes(path: string, scales?: ReadonlyMap<string, BookScales>, options: LineTapesOptions = {}): AsyncGenerator<LineTape> {
+  const tapesRead = options.tapesRead;
+  const skipLines = options.skipLines ?? 0;
   let bytesRead = 0;
   const chunks = new RecordingChunks(path, { chunkSize: TAPE_CHUNK, readAhead: READ_AHEAD, onBytesRead: (bytes) => (bytesRead += bytes) });
   const decoder = scales === undefined || scales.size === 0 ? undefined : new MarketLineDecoder(scales);
@@ -51,7 +61,7 @@ export async function* lineTapes(path: string, scales?: ReadonlyMap<string, Book
   let lineNo = 0;
   let sinceBatchEnd = 0;
   const take = (bytes: Buffer, start: number, end: number): void => {
-    lineNo++;
+    if (++lineNo <= skipLines) return;
     sinceBatchEnd += end - start + 1;
     if (end > start && bytes[end - 1] === CR) end--;
     if (lineNo === 1) tape.raw(bytes, start, end);

@@ -17,6 +17,8 @@ const YOUNG_GENERATION_MB = 4;
 export interface LineTapeWorkerData {
   readonly path: string;
   readonly scales: readonly (readonly [string, BookScales])[];
+  /** Lines the reader has already: read again, not written. */
+  readonly skipLines: number;
 }
 
 /**
@@ -58,14 +60,14 @@ function errorOf(description: ErrorDescription): Error {
 }
 
 /**
- * {@link lineTapes} on a thread of its own: reading, gunzipping, splitting and decoding the lines
+ * {@link lineTapes} on a thread of its own (the first `skipLines` lines not written): reading, gunzipping, splitting and decoding the lines
  * run beside the replay instead of inside it, and the tapes come over in shared memory, without a
  * copy. Each tape's slot goes back once it is read; the thread stays a few tapes ahead (it waits
  * for a slot back before it writes more than a few), and ends when the iteration does, however it
  * ends.
  */
-export async function* offThreadLineTapes(path: string, scales: ReadonlyMap<string, BookScales>): AsyncGenerator<LineTape> {
-  const workerData: LineTapeWorkerData = { path, scales: [...scales] };
+export async function* offThreadLineTapes(path: string, scales: ReadonlyMap<string, BookScales>, skipLines = 0): AsyncGenerator<LineTape> {
+  const workerData: LineTapeWorkerData = { path, scales: [...scales], skipLines };
   const worker = new Worker(WORKER_ENTRY, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   const tapes: PostedTape[] = [];
   const slotNumbers: Float64Array[] = [];

@@ -1,11 +1,12 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFrameBatches, type ReplayFrame } from '../../../backtest/recording/frame-batches.js';
 import { LineTapeReader, LineTapeWriter, TAPE_BATCH_END, TAPE_BOOKS, TAPE_EMPTY, TAPE_RAW, TAPE_TRADES } from '../../../backtest/recording/line-tape.js';
 import type { BookScales, DecodedMarketLine } from '../../../backtest/recording/market-line-decoder.js';
+import { offThreadLineTapes } from '../../../backtest/recording/off-thread-line-tapes.js';
 import { RecordingReadLog } from '../../../backtest/recording/recording-read-log.js';
 import type { ScaledOrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import type { TradesEvent } from '../../../framework/model/stream/market-events.js';
@@ -85,9 +86,25 @@ describe('reading a recording on a thread of its own', () => {
 
   it('passes on an error of the file itself, as the file system gave it', async () => {
     const missing = path.join(path.dirname(gzRecording([])), 'missing.v3.jsonl.gz');
-    const error = await read(missing, true).then(() => undefined, (e: unknown) => e as NodeJS.ErrnoException);
+    const error = await (async () => {
+      for await (const tape of offThreadLineTapes(missing, SCALES)) expect(tape).toBeUndefined();
+    })().then(() => undefined, (e: unknown) => e as NodeJS.ErrnoException);
     expect(error?.code).toBe('ENOENT');
     expect(error?.message).toContain('missing.v3.jsonl.gz');
+  });
+
+  it('counts every byte of the file once for progress, though its thread reads the first chunk again', async () => {
+    const file = gzRecording(Array.from({ length: 5_000 }, (_, i) => book(1_000 + i, 1 + i, levels(6, 100 + i), levels(6, 9_000))));
+    const counted = async (offThread: boolean): Promise<number> => {
+      let bytes = 0;
+      for await (const batch of readFrameBatches(file, { decodeMarketLines: SCALES, offThread, onBytesRead: (n) => (bytes += n) })) expect(batch.length).toBeGreaterThan(0);
+      return bytes;
+    };
+    const size = statSync(file).size;
+    // More than one chunk of lines: the rest is read on a thread of its own, from the file's start.
+    expect(gunzipSync(readFileSync(file)).length).toBeGreaterThan(600_000);
+    expect(await counted(true)).toBe(size);
+    expect(await counted(false)).toBe(size);
   });
 
   it('ends its thread when the replay stops reading early', async () => {
