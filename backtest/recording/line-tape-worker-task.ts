@@ -3,10 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { LineTapeWriter } from './line-tape.js';
 import { lineTapes } from './line-tapes.js';
-import { describeError, type LineTapeMessage, type LineTapeWorkerData } from './off-thread-line-tapes.js';
-
-/** Slots out at most (tapes sent and not yet read, and the one being written): enough to keep the replay fed, little memory. */
-const SLOTS = 4;
+import { LINE_TAPE_SLOTS, describeError, type LineTapeMessage, type LineTapeWorkerData } from './off-thread-line-tapes.js';
 
 /**
  * Tapes between two full collections of this thread's heap: about 8 MiB of the recording. The
@@ -33,8 +30,8 @@ async function serve(): Promise<void> {
   const { path, scales, skipLines } = workerData as LineTapeWorkerData;
   const read: number[] = [];
   let wake: (() => void) | undefined;
-  const onRead = (slot: number): void => {
-    read.push(slot);
+  const onRead = (slots: readonly number[]): void => {
+    read.push(...slots);
     const resolve = wake;
     wake = undefined;
     resolve?.();
@@ -44,7 +41,7 @@ async function serve(): Promise<void> {
     async slotsBack(writer: LineTapeWriter): Promise<void> {
       for (;;) {
         for (let slot = read.pop(); slot !== undefined; slot = read.pop()) writer.release(slot);
-        if (writer.slotsOut < SLOTS) return;
+        if (writer.slotsOut < LINE_TAPE_SLOTS) return;
         await new Promise<void>((resolve) => {
           wake = resolve;
         });

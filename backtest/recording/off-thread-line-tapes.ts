@@ -13,6 +13,15 @@ const WORKER_ENTRY = pathToFileURL(codeFile('backtest', 'recording', 'line-tape-
  */
 const YOUNG_GENERATION_MB = 4;
 
+/** Slots the replay hands back in one message (of {@link LINE_TAPE_SLOTS}). */
+const SLOTS_BACK_TOGETHER = 4;
+
+/**
+ * Slots out at most (tapes sent and not yet given back, and the one being written): enough to keep
+ * the replay fed while slots come back {@link SLOTS_BACK_TOGETHER} at a time, about 3 MB.
+ */
+export const LINE_TAPE_SLOTS = 8;
+
 /** What the decoding thread is given. */
 export interface LineTapeWorkerData {
   readonly path: string;
@@ -70,6 +79,11 @@ export async function* offThreadLineTapes(path: string, scales: ReadonlyMap<stri
   const workerData: LineTapeWorkerData = { path, scales: [...scales], skipLines };
   const worker = new Worker(WORKER_ENTRY, { workerData, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB } });
   const tapes: PostedTape[] = [];
+  const read: number[] = [];
+  const giveBack = (): void => {
+    if (read.length === 0) return;
+    worker.postMessage(read.splice(0));
+  };
   const slotNumbers: Float64Array[] = [];
   const slotBytes: Uint8Array[] = [];
   let failure: Error | undefined;
@@ -112,11 +126,16 @@ export async function* offThreadLineTapes(path: string, scales: ReadonlyMap<stri
           return;
         }
         yield tape;
-        // Asked for the next tape: the reader is through with this one; its slot goes back.
-        worker.postMessage(slot);
+        // Asked for the next tape: the reader is through with this one; its slot goes back, with
+        // others: each message wakes the thread, and on a busy machine a wake-up can cost the
+        // replay's thread its core for a while.
+        read.push(slot);
+        if (read.length >= SLOTS_BACK_TOGETHER) giveBack();
         continue;
       }
       if (failure !== undefined) throw failure;
+      // Nothing to read: the thread may be waiting for slots.
+      giveBack();
       await new Promise<void>((resolve) => {
         wake = resolve;
       });
