@@ -25,7 +25,6 @@ import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.j
 import { queueModelNamed } from '../venue/matching/queue-model.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { liquidationOrderReport } from '../venue/futures/liquidation-order-report.js';
-import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
 import { SimulatedGateway } from './simulated-gateway.js';
 import { mergeFrameBatches } from '../recording/frame-batches.js';
@@ -144,11 +143,11 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const readLog = new RecordingReadLog((message) => logger.log('warn', message));
   const { instruments, recordings } = await loadInstruments(options.recordings, options.symbols, strict, readLog);
   const account = accountOf(instruments, options.account);
-  const lineDecoder = options.decodeMarketLines === false
+  const decodeMarketLines = options.decodeMarketLines === false
     ? undefined
-    : new MarketLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
+    : new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }]));
   const frames = new FrameQueue(mergeFrameBatches(recordings, {
-    onError: strict ? 'throw' : 'skip', log: readLog, backwardsToleranceMs: options.backwardsToleranceMs, onBytesRead: options.onBytesRead, lineDecoder,
+    onError: strict ? 'throw' : 'skip', log: readLog, backwardsToleranceMs: options.backwardsToleranceMs, onBytesRead: options.onBytesRead, decodeMarketLines,
   })[Symbol.asyncIterator]());
   // One recording: its first frames are read once, for the channels and then for the replay.
   let channels: Set<string>;
