@@ -1,3 +1,4 @@
+import { takeLines } from './chunk-lines.js';
 import { LineTapeWriter, type LineTape } from './line-tape.js';
 import { MarketLineDecoder, type BookScales } from './market-line-decoder.js';
 import { RecordingChunks } from './recording-chunks.js';
@@ -20,7 +21,6 @@ const BATCH_BYTES = 1 << 16;
 /** Gunzipped bytes decompressed ahead (on the thread pool) while a chunk is split: two chunks. */
 const READ_AHEAD = 2 * TAPE_CHUNK;
 
-const NEWLINE = 0x0a;
 const CR = 0x0d;
 
 /**
@@ -86,25 +86,7 @@ export async function* lineTapes(path: string, scales?: ReadonlyMap<string, Book
   let rest: Buffer | undefined;
   try {
     for (let chunk = await chunks.next(); chunk !== undefined; chunk = await chunks.next()) {
-      let start = 0;
-      let nl = chunk.indexOf(NEWLINE, start);
-      if (rest !== undefined) {
-        // Only the line cut by the chunk boundary is copied, not the whole chunk.
-        if (nl < 0) {
-          rest = Buffer.concat([rest, chunk]);
-          continue;
-        }
-        const line = Buffer.concat([rest, chunk.subarray(0, nl)]);
-        take(line, 0, line.length);
-        start = nl + 1;
-        nl = chunk.indexOf(NEWLINE, start);
-      }
-      while (nl >= 0) {
-        take(chunk, start, nl);
-        start = nl + 1;
-        nl = chunk.indexOf(NEWLINE, start);
-      }
-      rest = start < chunk.length ? chunk.subarray(start) : undefined;
+      rest = takeLines(rest, chunk, take);
       const handed = handOver();
       yield handed;
       // Asked for the next tape: the reader is through with this one (on this thread).
