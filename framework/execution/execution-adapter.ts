@@ -318,7 +318,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const tracker = this.track({
       clientOrderId: newId, intentId: intent.intentId, strategyId: intent.strategyId, symbol: old.info.symbol, side: old.info.side,
       quantity: intent.quantity, orderListId: old.info.orderListId, replaces: old.clientOrderId, sentAt: this.options.clock.now(),
-      type: old.info.type, price: intent.price ?? old.info.price, ...this.decidedOn(),
+      type: old.info.type, price: intent.price ?? old.info.price, decidedOn: this.options.decisionFrame?.(),
     });
     tracker.inherit(old);
     tracker.inFlight = true;
@@ -436,14 +436,8 @@ export class ExecutionAdapter implements IntentExecutor {
     return this.track({
       clientOrderId: request.client_order_id, intentId: intent.intentId, strategyId: intent.strategyId, symbol: request.symbol,
       side: request.side, quantity: request.quantity, orderListId, leg, sentAt: this.options.clock.now(),
-      type: request.type, price: request.price, ...this.decidedOn(),
+      type: request.type, price: request.price, decidedOn: this.options.decisionFrame?.(),
     });
-  }
-
-  /** The decision frame of an order sent now, as a field to spread (none when unknown). */
-  private decidedOn(): { readonly decidedOn?: DecisionFrame } {
-    const frame = this.options.decisionFrame?.();
-    return frame === undefined ? {} : { decidedOn: frame };
   }
 
   /** Tracks an order about to be sent; `info` is the caller's own new object, stamped with the send time. */

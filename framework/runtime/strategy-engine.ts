@@ -150,13 +150,17 @@ export class StrategyEngine<Params = unknown> {
    * the strategy was shown (undefined before the first).
    */
   get decisionFrame(): DecisionFrame | undefined {
-    if (this.frameIndex === 0) return undefined;
-    return {
-      symbol: this.frameSymbol, receivedAt: this.frameReceivedAt,
-      ...(Number.isFinite(this.frameExchangeTime) ? { exchangeTime: this.frameExchangeTime } : {}),
-      ...(this.frameSequence >= 0 ? { sequence: this.frameSequence } : {}),
-      index: this.frameIndex,
-    };
+    const index = this.frameIndex;
+    if (index === 0) return undefined;
+    const symbol = this.frameSymbol;
+    const receivedAt = this.frameReceivedAt;
+    const exchangeTime = this.frameExchangeTime;
+    const sequence = this.frameSequence;
+    // One literal per case rather than spreads of optional parts: every order sent asks, and a spread is a generic copy.
+    if (Number.isFinite(exchangeTime)) {
+      return sequence >= 0 ? { symbol, receivedAt, exchangeTime, sequence, index } : { symbol, receivedAt, exchangeTime, index };
+    }
+    return sequence >= 0 ? { symbol, receivedAt, sequence, index } : { symbol, receivedAt, index };
   }
 
   /**
