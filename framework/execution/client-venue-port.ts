@@ -64,7 +64,7 @@ export class ClientVenuePort implements VenuePort {
   private readonly endpoints: AccountEndpoints;
   private readonly owned: Subscription[] = [];
   private streamUp = false;
-  /** Requests waiting for the end of the code running now (see {@link soon}). */
+  /** Requests held until {@link flush} or the end of the code running now (see {@link soon}). */
   private readonly outgoing: (() => void)[] = [];
 
   constructor(options: ClientVenuePortOptions) {
@@ -198,19 +198,25 @@ export class ClientVenuePort implements VenuePort {
   }
 
   /**
-   * Sends `request` in a microtask, after the code running now, in call order with every other
-   * request: serialising and writing a request costs tens of microseconds, and a strategy handler's
-   * later intents must not wait for its first one's write. The requests still leave in this turn.
+   * Holds `request` until {@link flush}, or at the latest a microtask after the code running now, in
+   * call order with every other request: serialising a request and arming its timeout cost tens of
+   * microseconds, which a strategy handler's later intents must not wait for. Requests still leave
+   * in this turn.
    */
   private soon<T>(request: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.outgoing.push(() => attempt(request).then(resolve, reject));
-      // A settled promise's reaction: queueMicrotask would wrap the call in an AsyncResource.
+      // A settled promise's reaction: queueMicrotask would wrap the call in an AsyncResource. A
+      // flush may come first: the microtask then finds nothing, or the requests held since.
       if (this.outgoing.length === 1) void SETTLED.then(this.sendOutgoing);
     });
   }
 
-  /** Sends the queued requests, oldest first. */
+  flush(): void {
+    this.sendOutgoing();
+  }
+
+  /** Sends the held requests, oldest first. */
   private readonly sendOutgoing = (): void => {
     const outgoing = this.outgoing;
     for (let i = 0; i < outgoing.length; i++) (outgoing[i] as () => void)();

@@ -35,6 +35,8 @@ export interface IntentExecutor {
    * answer of its commands has been applied.
    */
   submit(intent: Intent, done?: () => void): void;
+  /** Sends the commands of the intents submitted so far that the venue still holds (after each handler's intents). */
+  flush(): void;
 }
 
 /** Wiring and policy of an {@link ExecutionAdapter}. */
@@ -200,6 +202,10 @@ export class ExecutionAdapter implements IntentExecutor {
       this.reject(intent, error);
       this.finish(done);
     }
+  }
+
+  flush(): void {
+    this.gateway.flush?.();
   }
 
   /** Intents whose answers have not all come (their commands may be on the wire). */

@@ -133,6 +133,7 @@ export class StrategyEngine<Params = unknown> {
     if (options.intentsBefore !== undefined) this.context.resumeFrom(options.intentsBefore);
     this.outbox = new IntentOutbox({
       strategyId: options.strategyId, nextClientOrderId, submit: (intent) => options.sink.submit(intent), counted: () => void this.stats.intents++,
+      flush: () => options.sink.flush?.(),
     }, this.state, this.context);
   }
 
@@ -352,6 +353,7 @@ export class StrategyEngine<Params = unknown> {
     this.timers.clearAll();
     for (const order of this.state.orders()) this.haltCancelled.add(order.clientOrderId);
     this.outbox.send(this.context.buildCancelAll(undefined, 'halt'));
+    this.options.sink.flush?.();
     this.logger.log('error', 'strategy halted: cancelAll submitted', { strategyId: this.options.strategyId });
     this.options.onHalt?.(error);
   }
@@ -364,6 +366,7 @@ export class StrategyEngine<Params = unknown> {
       this.haltCancelled.add(order.clientOrderId);
       this.outbox.send(this.context.buildCancel(order.clientOrderId, 'halt'));
     }
+    this.options.sink.flush?.();
   }
 }
 

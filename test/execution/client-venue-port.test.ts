@@ -105,7 +105,7 @@ describe('ClientVenuePort over the trading stream', () => {
     venue.close();
   });
 
-  it('sends the order requests made in one turn after the code running now, in call order', async () => {
+  it('holds the order requests made in one turn until a flush or the end of the code running now, and sends them in call order', async () => {
     const venue = new ClientVenuePort({ session, rest: noRest });
     await venue.start(2_000);
     const stream = session.spot;
@@ -124,6 +124,12 @@ describe('ClientVenuePort over the trading stream', () => {
     expect(sent).toEqual([]);
     const orders = await Promise.all([first, second]);
     expect(sent).toEqual(['first', 'second']);
+    // A flush sends what is held at once, in call order.
+    const third = venue.placeOrder(request('third', '1997.00'));
+    const fourth = venue.placeOrder(request('fourth', '1996.00'));
+    venue.flush();
+    expect(sent).toEqual(['first', 'second', 'third', 'fourth']);
+    await Promise.all([third, fourth]);
     expect(orders.map((o) => o.client_order_id)).toEqual(['first', 'second']);
     venue.close();
   });
