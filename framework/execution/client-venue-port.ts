@@ -17,6 +17,9 @@ import type {
   HistoryBatch, HistoryPage, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
 } from './venue-port.js';
 
+/** Settled once: `then` on it queues a microtask. */
+const SETTLED: Promise<void> = Promise.resolve();
+
 /** Largest page of the history endpoints (document 001: limit max 1000). */
 const HISTORY_PAGE = 1000;
 /** Pages one history read may spend (each one request of the 20/s budget); past it the read says incomplete. */
@@ -61,6 +64,8 @@ export class ClientVenuePort implements VenuePort {
   private readonly endpoints: AccountEndpoints;
   private readonly owned: Subscription[] = [];
   private streamUp = false;
+  /** Requests held until {@link flush} or the end of the code running now (see {@link soon}). */
+  private readonly outgoing: (() => void)[] = [];
 
   constructor(options: ClientVenuePortOptions) {
     this.session = options.session;
@@ -158,7 +163,7 @@ export class ClientVenuePort implements VenuePort {
 
   cancelAll(symbol?: string): Promise<Order[]> {
     // The stream's cancel-all has no symbol filter.
-    if (symbol !== undefined) return this.endpoints.cancelOrders({ symbol });
+    if (symbol !== undefined) return this.soon(() => this.endpoints.cancelOrders({ symbol }));
     return this.route(() => this.stream.cancelOrders(), () => this.endpoints.cancelOrders());
   }
 
@@ -182,14 +187,41 @@ export class ClientVenuePort implements VenuePort {
   }
 
   /**
-   * The stream when it is up; REST when it is down or could not send the request at all. Not
-   * `async`: on every order's path, the stream request leaves in this turn with no promise of its own
-   * around it (one only to catch a failure); whatever throws still ends as a rejection.
+   * The stream when it is up (decided when the request leaves); REST when it is down or could not
+   * send the request at all. Whatever throws ends as a rejection.
    */
   private route<T>(viaStream: () => Promise<T>, viaRest: () => Promise<T>): Promise<T> {
-    if (!this.streamUp) return attempt(viaRest);
-    return attempt(viaStream).catch((error: unknown) => (notSent(error) ? viaRest() : Promise.reject(error)));
+    return this.soon(() => {
+      if (!this.streamUp) return attempt(viaRest);
+      return attempt(viaStream).catch((error: unknown) => (notSent(error) ? viaRest() : Promise.reject(error)));
+    });
   }
+
+  /**
+   * Holds `request` until {@link flush}, or at the latest a microtask after the code running now, in
+   * call order with every other request: serialising a request and arming its timeout cost tens of
+   * microseconds, which a strategy handler's later intents must not wait for. Requests still leave
+   * in this turn.
+   */
+  private soon<T>(request: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.outgoing.push(() => attempt(request).then(resolve, reject));
+      // A settled promise's reaction: queueMicrotask would wrap the call in an AsyncResource. A
+      // flush may come first: the microtask then finds nothing, or the requests held since.
+      if (this.outgoing.length === 1) void SETTLED.then(this.sendOutgoing);
+    });
+  }
+
+  flush(): void {
+    this.sendOutgoing();
+  }
+
+  /** Sends the held requests, oldest first. */
+  private readonly sendOutgoing = (): void => {
+    const outgoing = this.outgoing;
+    for (let i = 0; i < outgoing.length; i++) (outgoing[i] as () => void)();
+    outgoing.length = 0;
+  };
 }
 
 /**

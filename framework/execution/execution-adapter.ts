@@ -35,6 +35,8 @@ export interface IntentExecutor {
    * answer of its commands has been applied.
    */
   submit(intent: Intent, done?: () => void): void;
+  /** Sends the commands of the intents submitted so far that the venue still holds (after each handler's intents). */
+  flush(): void;
 }
 
 /** Wiring and policy of an {@link ExecutionAdapter}. */
@@ -202,6 +204,10 @@ export class ExecutionAdapter implements IntentExecutor {
     }
   }
 
+  flush(): void {
+    this.gateway.flush?.();
+  }
+
   /** Intents whose answers have not all come (their commands may be on the wire). */
   get inFlight(): number {
     return this.executing;
@@ -318,7 +324,7 @@ export class ExecutionAdapter implements IntentExecutor {
     const tracker = this.track({
       clientOrderId: newId, intentId: intent.intentId, strategyId: intent.strategyId, symbol: old.info.symbol, side: old.info.side,
       quantity: intent.quantity, orderListId: old.info.orderListId, replaces: old.clientOrderId, sentAt: this.options.clock.now(),
-      type: old.info.type, price: intent.price ?? old.info.price, ...this.decidedOn(),
+      type: old.info.type, price: intent.price ?? old.info.price, decidedOn: this.options.decisionFrame?.(),
     });
     tracker.inherit(old);
     tracker.inFlight = true;
@@ -436,14 +442,8 @@ export class ExecutionAdapter implements IntentExecutor {
     return this.track({
       clientOrderId: request.client_order_id, intentId: intent.intentId, strategyId: intent.strategyId, symbol: request.symbol,
       side: request.side, quantity: request.quantity, orderListId, leg, sentAt: this.options.clock.now(),
-      type: request.type, price: request.price, ...this.decidedOn(),
+      type: request.type, price: request.price, decidedOn: this.options.decisionFrame?.(),
     });
-  }
-
-  /** The decision frame of an order sent now, as a field to spread (none when unknown). */
-  private decidedOn(): { readonly decidedOn?: DecisionFrame } {
-    const frame = this.options.decisionFrame?.();
-    return frame === undefined ? {} : { decidedOn: frame };
   }
 
   /** Tracks an order about to be sent; `info` is the caller's own new object, stamped with the send time. */

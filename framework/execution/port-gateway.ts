@@ -68,6 +68,10 @@ export class PortGateway implements VenueGateway {
     deliver(read === undefined ? Promise.resolve(undefined) : read.call(this.port, symbols), answer);
   }
 
+  flush(): void {
+    this.port.flush?.();
+  }
+
   wait(ms: number, then: () => void): void {
     void this.recovery.sleep(ms).then(then);
   }

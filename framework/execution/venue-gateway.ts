@@ -45,6 +45,8 @@ export interface VenueGateway {
   orderTrades(order: Order, answer: Answer<readonly TradeHistoryRecord[]>): void;
   /** Margin and futures: the isolated accounts of `symbols` as the venue keeps them; undefined on spot (nothing to read). */
   marginAccounts(symbols: readonly string[], answer: Answer<readonly MarginAccount[] | undefined>): void;
+  /** Sends the commands given so far that the venue still holds (see {@link VenuePort.flush}); optional. */
+  flush?(): void;
   /** Runs `then` after `ms` on the engine's time (a retry's pause). */
   wait(ms: number, then: () => void): void;
   /**

@@ -58,6 +58,13 @@ export interface VenuePort {
   readonly orderReports$: Observable<OrderReport>;
   /** Balance changes of the account. */
   readonly balances$: Observable<readonly TradingBalance[]>;
+  /**
+   * Sends the requests handed to the port so far that it still holds. A port may hold requests
+   * until the code running now ends (a strategy handler's later intents then do not wait for the
+   * first one's serialisation); the execution engine flushes after each handler's intents, so they
+   * leave within the same step of market time. Optional: a port that sends at once has nothing to do.
+   */
+  flush?(): void;
   /** Emits after every (re)connection of the report stream: state must be reconciled. */
   readonly reconnected$: Observable<number>;
 }

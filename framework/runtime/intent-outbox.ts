@@ -12,6 +12,8 @@ export interface OutboxTarget {
   /** Counts one intent handed on. */
   counted(): void;
   nextClientOrderId(): string;
+  /** Sends what the intents handed on so far left held at the venue (once per handler's intents). */
+  flush(): void;
 }
 
 /**
@@ -45,28 +47,38 @@ export class IntentOutbox<Params> {
     for (const intent of this.collected.splice(0)) this.state.discard(intent);
   }
 
-  /** The handler returned `returned`: everything it submitted and returned goes out. */
+  /**
+   * The handler returned `returned`: everything it submitted and returned goes out, then the
+   * venue is told to send what it holds of them (together, none waiting for another's send).
+   */
   close(returned: Intents): void {
     this.collecting = false;
+    if (this.handOn(returned)) this.target.flush();
+  }
+
+  /** {@link close}'s intents handed on; false when there were none. */
+  private handOn(returned: Intents): boolean {
     const submitted = this.collected.length > 0 ? this.collected.splice(0) : undefined;
     if (submitted === undefined) {
-      if (returned === undefined) return;
+      if (returned === undefined) return false;
       if (!isList(returned)) {
-        if (isIntent(returned)) this.send(returned);
-        return;
+        if (!isIntent(returned)) return false;
+        this.send(returned);
+        return true;
       }
       // Most handler calls return no intent or one (a book update that moves one quote): nothing to de-duplicate.
       if (returned.length <= 1) {
         const only = returned[0];
-        if (only !== undefined && isIntent(only)) this.send(only);
-        return;
+        if (only === undefined || !isIntent(only)) return false;
+        this.send(only);
+        return true;
       }
     }
     if (submitted !== undefined && submitted.length === 1 && (returned === undefined || returned === submitted[0])) {
       this.send(submitted[0]!);
-      return;
+      return true;
     }
-    this.sendAll(submitted ?? [], returned);
+    return this.sendAll(submitted ?? [], returned) > 0;
   }
 
   /**
@@ -82,7 +94,7 @@ export class IntentOutbox<Params> {
       for (const intent of intents) this.state.discard(intent);
       return;
     }
-    this.sendAll(intents, undefined);
+    if (this.sendAll(intents, undefined) > 0) this.target.flush();
   }
 
   /**
@@ -99,17 +111,20 @@ export class IntentOutbox<Params> {
     this.target.submit(stamped);
   }
 
-  /** Submitted intents first, then returned ones; an intent both submitted and returned goes once. */
-  private sendAll(submitted: readonly Intent[], returned: Intents): void {
+  /** Submitted intents first, then returned ones; an intent both submitted and returned goes once. Returns how many went. */
+  private sendAll(submitted: readonly Intent[], returned: Intents): number {
     const all: readonly Submittable[] = returned === undefined ? submitted : [...submitted, ...(isList(returned) ? returned : [returned])];
     // A handler's few intents are compared directly; a Set only pays for itself on long lists.
     const sent = all.length > 8 ? new Set<Submittable>() : undefined;
+    let count = 0;
     for (let i = 0; i < all.length; i++) {
       const item = all[i]!;
       if (!isIntent(item) || (sent !== undefined ? sent.has(item) : all.indexOf(item) < i)) continue;
       sent?.add(item);
       this.send(item);
+      count++;
     }
+    return count;
   }
 
   private withOrderIds(intent: Intent): Intent {

@@ -3,7 +3,14 @@ import { Subscription, asyncScheduler, type SchedulerAction, type SchedulerLike 
 type Work<T> = (this: SchedulerAction<T>, state?: T) => void;
 
 /**
- * Runs work given no delay in a microtask (queueMicrotask): after the code running now, in the
+ * Settled once: `then` on it queues a microtask natively. Node's `queueMicrotask` wraps each call in
+ * an AsyncResource (an async id, a bound function, before and after hooks), work that every book
+ * event would pay for.
+ */
+const SETTLED: Promise<void> = Promise.resolve();
+
+/**
+ * Runs work given no delay in a microtask (a settled promise's reaction): after the code running now, in the
  * order it was scheduled, like `asapScheduler`, but without RxJS's action queue and flush on each
  * call (the live engine schedules its drain once per burst of events, and every book event is one).
  * Work with a delay goes to `asyncScheduler` (a timer). Time is `Date.now()`, as RxJS's own.
@@ -45,7 +52,7 @@ class MicrotaskAction<T> extends Subscription implements SchedulerAction<T> {
     this.state = state;
     if (!this.queued) {
       this.queued = true;
-      queueMicrotask(this.run);
+      void SETTLED.then(this.run);
     }
     return this;
   }

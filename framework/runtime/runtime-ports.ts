@@ -14,6 +14,11 @@ import { microtaskScheduler } from './microtask-scheduler.js';
 export interface IntentSink {
   submit(intent: Intent): void;
   /**
+   * Sends what the intents submitted so far left held at the venue; the engine calls it after
+   * each handler's intents (optional: a sink that sends at once has nothing to do).
+   */
+  flush?(): void;
+  /**
    * Answers about this strategy's intents: `denied`, `rejected`, `accepted`. Order updates from
    * the trading stream come through {@link AccountSource.orderReports$} instead, so that no report
    * reaches the strategy twice.

@@ -133,6 +133,7 @@ export class StrategyEngine<Params = unknown> {
     if (options.intentsBefore !== undefined) this.context.resumeFrom(options.intentsBefore);
     this.outbox = new IntentOutbox({
       strategyId: options.strategyId, nextClientOrderId, submit: (intent) => options.sink.submit(intent), counted: () => void this.stats.intents++,
+      flush: () => options.sink.flush?.(),
     }, this.state, this.context);
   }
 
@@ -150,13 +151,17 @@ export class StrategyEngine<Params = unknown> {
    * the strategy was shown (undefined before the first).
    */
   get decisionFrame(): DecisionFrame | undefined {
-    if (this.frameIndex === 0) return undefined;
-    return {
-      symbol: this.frameSymbol, receivedAt: this.frameReceivedAt,
-      ...(Number.isFinite(this.frameExchangeTime) ? { exchangeTime: this.frameExchangeTime } : {}),
-      ...(this.frameSequence >= 0 ? { sequence: this.frameSequence } : {}),
-      index: this.frameIndex,
-    };
+    const index = this.frameIndex;
+    if (index === 0) return undefined;
+    const symbol = this.frameSymbol;
+    const receivedAt = this.frameReceivedAt;
+    const exchangeTime = this.frameExchangeTime;
+    const sequence = this.frameSequence;
+    // One literal per case rather than spreads of optional parts: every order sent asks, and a spread is a generic copy.
+    if (Number.isFinite(exchangeTime)) {
+      return sequence >= 0 ? { symbol, receivedAt, exchangeTime, sequence, index } : { symbol, receivedAt, exchangeTime, index };
+    }
+    return sequence >= 0 ? { symbol, receivedAt, sequence, index } : { symbol, receivedAt, index };
   }
 
   /**
@@ -348,6 +353,7 @@ export class StrategyEngine<Params = unknown> {
     this.timers.clearAll();
     for (const order of this.state.orders()) this.haltCancelled.add(order.clientOrderId);
     this.outbox.send(this.context.buildCancelAll(undefined, 'halt'));
+    this.options.sink.flush?.();
     this.logger.log('error', 'strategy halted: cancelAll submitted', { strategyId: this.options.strategyId });
     this.options.onHalt?.(error);
   }
@@ -360,6 +366,7 @@ export class StrategyEngine<Params = unknown> {
       this.haltCancelled.add(order.clientOrderId);
       this.outbox.send(this.context.buildCancel(order.clientOrderId, 'halt'));
     }
+    this.options.sink.flush?.();
   }
 }
 

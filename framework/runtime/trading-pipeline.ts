@@ -169,6 +169,10 @@ export class TradingPipeline implements IntentSink, AccountSource {
     this.options.executor.submit(intent);
   }
 
+  flush(): void {
+    this.options.executor.flush();
+  }
+
   /** Intents handed to the adapter whose answers have not all come. */
   get inFlight(): number {
     return this.options.executor.inFlight;
@@ -370,11 +374,13 @@ export class TradingPipeline implements IntentSink, AccountSource {
     const closePositions = (): void => {
       this.risk.now = this.options.clock.now();
       for (const intent of closes) this.submit({ ...intent, intentId: `${intent.intentId}-${strategyId}` });
+      this.flush();
       this.flatten(strategyIds, index + 1);
     };
     if (cancelAll === undefined) return closePositions();
     this.options.onVerdict?.({ kind: 'passed', intent: cancelAll });
     this.options.executor.submit(cancelAll, closePositions);
+    this.flush();
   }
 }
 

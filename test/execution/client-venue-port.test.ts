@@ -105,6 +105,35 @@ describe('ClientVenuePort over the trading stream', () => {
     venue.close();
   });
 
+  it('holds the order requests made in one turn until a flush or the end of the code running now, and sends them in call order', async () => {
+    const venue = new ClientVenuePort({ session, rest: noRest });
+    await venue.start(2_000);
+    const stream = session.spot;
+    const newOrder = stream.newOrder.bind(stream);
+    const sent: string[] = [];
+    stream.newOrder = (params) => {
+      sent.push(params.client_order_id ?? '');
+      return newOrder(params);
+    };
+    const request = (id: string, price: string) => ({
+      client_order_id: id, symbol: ETH.symbol, side: 'buy' as const, type: 'limit' as const, quantity: dec('0.5'), price: dec(price),
+    });
+    const first = venue.placeOrder(request('first', '1999.00'));
+    const second = venue.placeOrder(request('second', '1998.00'));
+    // Nothing is serialised or queued on the socket while the caller is still running (its later requests wait for no write).
+    expect(sent).toEqual([]);
+    const orders = await Promise.all([first, second]);
+    expect(sent).toEqual(['first', 'second']);
+    // A flush sends what is held at once, in call order.
+    const third = venue.placeOrder(request('third', '1997.00'));
+    const fourth = venue.placeOrder(request('fourth', '1996.00'));
+    venue.flush();
+    expect(sent).toEqual(['first', 'second', 'third', 'fourth']);
+    await Promise.all([third, fourth]);
+    expect(orders.map((o) => o.client_order_id)).toEqual(['first', 'second']);
+    venue.close();
+  });
+
   it('sends both intents of one handler before either is answered (requests pipelined, answers matched by id)', async () => {
     const venue = new ClientVenuePort({ session, rest: noRest });
     const reports: StrategyReport[] = [];

@@ -116,6 +116,28 @@ describe('StrategyEngine intents', () => {
     expect(engine.stats.intents).toBe(2);
   });
 
+  it('tells the sink to flush once after each handler\'s last intent, and not after a handler that sent none', () => {
+    const scheduler = new VirtualClockScheduler(new VirtualClock(1000));
+    const ports = new FakePorts();
+    const log: string[] = [];
+    ports.onSubmit = (intent) => void log.push(`submit ${intent.intentId}`);
+    const spec = { symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('1'), price: dec('100') } as const;
+    const engine = new StrategyEngine({
+      strategyId: 'mm', params: {}, sink: { ...ports.sink, flush: () => void log.push('flush') }, market: ports.marketSource, account: ports.account,
+      clock: schedulerClock(scheduler), schedulers: virtualSchedulers(scheduler), errorPolicy: 'halt',
+      strategy: {
+        onTrades: (ctx) => [ctx.place(spec, 'bid'), ctx.place({ ...spec, side: 'sell', price: dec('101') }, 'ask')],
+        onBook: () => undefined,
+      },
+    });
+    engines.push(engine);
+    engine.start();
+    ports.market.next(trades('BTCUSDT', 1000));
+    ports.books.next(bookUpdate('BTCUSDT', 1));
+    scheduler.flush();
+    expect(log).toEqual(['submit mm-1', 'submit mm-2', 'flush']);
+  });
+
   it('halt policy: a throwing handler stops the strategy, submits cancelAll and cancels orders that show up later', () => {
     const scheduler = new VirtualClockScheduler();
     const ports = new FakePorts();
