@@ -1,6 +1,5 @@
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
-import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import type { DecodedMarketLine, MarketLineDecoder } from './market-line-decoder.js';
+import type { CandlesEvent, TradesEvent } from '../../framework/model/stream/market-events.js';
 import { RecordingChunks } from './recording-chunks.js';
 import type { RecordedFrame } from './recording-format.js';
 import { brokenStreamError, type RecordingLineCheck } from './recording-line-check.js';
@@ -48,19 +47,27 @@ export interface ParsedReplayFrame extends RecordedFrame {
   readonly line?: number;
 }
 
-/** A `ws/public` `orderbook/full` or `trades` line decoded straight from its bytes (one of the two lists is empty). */
+/** A `ws/public` `orderbook/full`, `trades` or `candles/{period}` line decoded straight from its bytes. */
 export interface DecodedFrame {
   readonly t: number;
   readonly src: 'ws/public';
   readonly msg?: undefined;
   readonly books: readonly ScaledOrderBookFrame[];
-  readonly events: readonly TradesEvent[];
+  readonly events: readonly (TradesEvent | CandlesEvent)[];
+}
+
+/**
+ * Decodes the recording lines it takes straight from their bytes (undefined for any other line):
+ * a MarketLineDecoder, a CandleLineDecoder, or both.
+ */
+export interface LineDecoder {
+  decode(bytes: Buffer, start: number, end: number): DecodedFrame | undefined;
 }
 
 /** Options of {@link readFrameBatches}. */
 export interface FrameBatchOptions extends RecordingReaderOptions {
-  /** Decodes the book and trades lines it takes without JSON.parse; every other line is parsed as usual. */
-  readonly lineDecoder?: MarketLineDecoder;
+  /** Decodes the lines it takes without JSON.parse; every other line is parsed as usual. */
+  readonly lineDecoder?: LineDecoder;
 }
 
 const NEWLINE = 0x0a;
@@ -160,7 +167,7 @@ export async function* readFrameBatches(path: string, options: FrameBatchOptions
 }
 
 /** A decoded frame replayed at `t`, later than it was recorded: its books and events say so too. */
-function receivedLater(decoded: DecodedMarketLine, t: number): DecodedFrame {
+function receivedLater(decoded: DecodedFrame, t: number): DecodedFrame {
   return {
     t, src: 'ws/public',
     books: decoded.books.map((b) => ({ ...b, receivedAt: t })),

@@ -9,7 +9,9 @@ import type { TradingBalance } from '../../framework/model/resources/balance.js'
 import { ParseError, ValidationError } from '../../framework/model/errors.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { CandlePeriod } from '../../framework/model/resources/candle.js';
-import type { CandlesEvent } from '../../framework/model/stream/market-events.js';
+import type { CandlesEvent, MarketEvent } from '../../framework/model/stream/market-events.js';
+import type { CandleTick } from '../../framework/model/stream/market-records.js';
+import type { BookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import { BotKernel } from '../../framework/runtime/bot-kernel.js';
 import { closedCandles } from '../../framework/runtime/candle-closer.js';
 import { SILENT_LOGGER, virtualSchedulers, type RuntimeLogger } from '../../framework/runtime/runtime-ports.js';
@@ -28,7 +30,8 @@ import { liquidationOrderReport } from '../venue/futures/liquidation-order-repor
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleMarket } from './candle-market.js';
 import { SimulatedGateway } from './simulated-gateway.js';
-import { mergeFrameBatches } from '../recording/frame-batches.js';
+import { mergeFrameBatches, type LineDecoder } from '../recording/frame-batches.js';
+import { CandleLineDecoder } from '../recording/candle-line-decoder.js';
 import { FrameQueue } from './frame-queue.js';
 import { RecordingError } from '../recording/recording-error.js';
 import type { RecordingHeader } from '../recording/recording-format.js';
@@ -84,9 +87,9 @@ export interface BacktestOptions {
   /** Equity sampling period (virtual ms); 60 s by default. */
   readonly sampleMs?: number;
   /**
-   * Decode `orderbook/full` and `trades` lines straight from the bytes (true, the default) or parse
-   * every line with JSON.parse and the live frame parsers (false): the results are the same, the
-   * default is faster; false is there to check exactly that.
+   * Decode `orderbook/full`, `trades` and `candles/{period}` lines straight from the bytes (true,
+   * the default) or parse every line with JSON.parse and the live frame parsers (false): the
+   * results are the same, the default is faster; false is there to check exactly that.
    */
   readonly decodeMarketLines?: boolean;
   /**
@@ -122,6 +125,10 @@ const FUTURES_INFO_PATH = '/api/3/public/futures/info';
  */
 const UNFILLED_HISTORY_KEPT = 1_000;
 const LOOKAHEAD = 64;
+/** A candle's next open lies beyond the frames read so far. */
+const READ_FURTHER = Symbol('read further');
+const NO_BOOK_FRAMES: readonly BookFrame[] = Object.freeze([]);
+const NO_MARKET_EVENTS: readonly MarketEvent[] = Object.freeze([]);
 /** Frames a candle run may read ahead for a symbol's next open (memory stays bounded). */
 const MAX_CANDLE_LOOKAHEAD = 100_000;
 
@@ -144,9 +151,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const readLog = new RecordingReadLog((message) => logger.log('warn', message));
   const { instruments, recordings } = await loadInstruments(options.recordings, options.symbols, strict, readLog);
   const account = accountOf(instruments, options.account);
-  const lineDecoder = options.decodeMarketLines === false
-    ? undefined
-    : new MarketLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
+  const lineDecoder = options.decodeMarketLines === false ? undefined : replayLineDecoder(instruments);
   const frames = new FrameQueue(mergeFrameBatches(recordings, {
     onError: strict ? 'throw' : 'skip', log: readLog, backwardsToleranceMs: options.backwardsToleranceMs, onBytesRead: options.onBytesRead, lineDecoder,
   })[Symbol.asyncIterator]());
@@ -258,7 +263,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       continue;
     }
     if (mode === 'book') venue.onParsedMarket(parsed.books, parsed.events, time);
-    else await feedCandles(parsed, time);
+    else {
+      const reading = feedCandles(parsed, time);
+      if (reading !== undefined) await reading;
+    }
     feed.publish(parsed, time);
     for (let i = 0; i < parsed.events.length; i++) {
       const event = parsed.events[i]!;
@@ -292,45 +300,84 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     scheduler.advanceTo(time);
   }
 
-  /** Candle mode: the venue gets the closed candles' paths, then a book at the next open (see CandleMarket). */
-  async function feedCandles(parsed: ParsedFrame, time: number): Promise<void> {
-    for (const event of parsed.events) {
+  /**
+   * Candle mode: the venue gets the closed candles' paths, then a book at the next open (see
+   * CandleMarket). Synchronous while the next opens are among the frames read already (the
+   * usual case: the next frame); otherwise the promise of the rest, once more frames are read.
+   */
+  function feedCandles(parsed: ParsedFrame, time: number, from = 0): Promise<void> | undefined {
+    const events = parsed.events;
+    let index = 0;
+    for (let e = 0; e < events.length; e++) {
+      const event = events[e]!;
       if (event.kind !== 'candles') continue;
       const market = candleMarkets.get(event.symbol);
       if (market === undefined) continue;
-      for (const candle of event.candles) {
-        venue.onParsedMarket([], [market.pathTrades(candle, time)], time);
-        const nextOpen = await peekNextOpen(event.symbol, event.period, candle.timestamp);
-        venue.onParsedMarket([market.bookAround(nextOpen, time)], [], time);
+      const candles = event.candles;
+      for (let c = 0; c < candles.length; c++) {
+        if (index++ < from) continue;
+        const candle = candles[c]!;
+        const nextOpen = bufferedNextOpen(event, candle.timestamp);
+        if (nextOpen === READ_FURTHER) {
+          const resume = index;
+          return readNextOpen(event, candle.timestamp).then((open) => {
+            feedCandle(market, candle, open, time);
+            return feedCandles(parsed, time, resume);
+          });
+        }
+        feedCandle(market, candle, nextOpen, time);
       }
+    }
+    return undefined;
+  }
+
+  function feedCandle(market: CandleMarket, candle: CandleTick, nextOpen: string | undefined, time: number): void {
+    venue.onParsedMarket(NO_BOOK_FRAMES, [market.pathTrades(candle, time)], time);
+    venue.onParsedMarket([market.bookAround(nextOpen, time)], NO_MARKET_EVENTS, time);
+  }
+
+  /** {@link bufferedNextOpen}, reading frames until it is known. */
+  async function readNextOpen(event: CandlesEvent, after: number): Promise<string | undefined> {
+    for (;;) {
+      const open = bufferedNextOpen(event, after);
+      if (open !== READ_FURTHER) return open;
+      await frames.fill(Math.max(LOOKAHEAD, 2 * frames.available));
     }
   }
 
   /**
-   * The open of the symbol's next candle after `after`, looking ahead as far as it takes (another
-   * symbol's frames, or hours of a gap, may come first); undefined only when the recordings end
-   * before it. A candle recording so dense that the next candle lies beyond
+   * The open of the next candle of `event`'s symbol and channel after `after`, looking ahead as
+   * far as it takes (another symbol's frames, or hours of a gap, may come first); undefined only
+   * when the recordings end before it; {@link READ_FURTHER} when the frames read so far do not
+   * tell. A candle recording so dense that the next candle lies beyond
    * {@link MAX_CANDLE_LOOKAHEAD} frames is refused rather than given a wrong fill price.
    */
-  async function peekNextOpen(symbol: string, period: string, after: number): Promise<string | undefined> {
-    for (let i = 0; ; i++) {
-      if (i >= frames.available) {
-        await frames.fill(Math.max(LOOKAHEAD, 2 * i));
-        if (i >= frames.available) return undefined;
-      }
+  function bufferedNextOpen(event: CandlesEvent, after: number): string | undefined | typeof READ_FURTHER {
+    const { symbol, channel } = event;
+    const available = frames.available;
+    for (let i = 0; i < available; i++) {
       if (i >= MAX_CANDLE_LOOKAHEAD) {
-        throw new ValidationError('recordings', `must hold the next ${period} candle of ${symbol} after the one at ${after} within ${MAX_CANDLE_LOOKAHEAD} frames, or end sooner (the fill price of an order sent on that candle is unknown)`);
+        throw new ValidationError('recordings', `must hold the next ${event.period} candle of ${symbol} after the one at ${after} within ${MAX_CANDLE_LOOKAHEAD} frames, or end sooner (the fill price of an order sent on that candle is unknown)`);
       }
       const ahead = frames.peek(i)!;
-      if (ahead.books !== undefined) continue;
+      if (ahead.books !== undefined) {
+        const decoded = ahead.events;
+        for (let e = 0; e < decoded.length; e++) {
+          const next = decoded[e]!;
+          if (next.kind !== 'candles' || next.symbol !== symbol || next.channel !== channel) continue;
+          for (const c of next.candles) if (c.timestamp > after) return c.open;
+        }
+        continue;
+      }
       const msg = ahead.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
-      if (msg.ch !== `candles/${period}`) continue;
+      if (msg.ch !== channel) continue;
       const list = (msg.update ?? msg.snapshot)?.[symbol];
       if (!Array.isArray(list)) continue;
       for (const c of list as { t?: unknown; o?: unknown }[]) {
         if (typeof c.t === 'number' && c.t > after && typeof c.o === 'string') return c.o;
       }
     }
+    return frames.ended ? undefined : READ_FURTHER;
   }
 
   // In the order the recordings were named (a file left out whole was noted first).
@@ -363,6 +410,13 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     bookTops: collector.bookTops(), indicators: collector.indicators(), ...(rows.streamed === undefined ? {} : { streamed: rows.streamed }),
     ...(futuresReport === undefined ? {} : { futures: futuresReport }),
   };
+}
+
+/** The decoders of a replay's market lines: books and trades, then candles. */
+function replayLineDecoder(instruments: readonly Instrument[]): LineDecoder {
+  const market = new MarketLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
+  const candles = new CandleLineDecoder(instruments.map((i) => i.symbol));
+  return { decode: (bytes, start, end) => market.decode(bytes, start, end) ?? candles.decode(bytes, start, end) };
 }
 
 /** The futures report of the run's account: its margin samples and every position from open to flat. */
