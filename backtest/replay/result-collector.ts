@@ -12,6 +12,8 @@ import { valueHoldings } from '../../framework/risk/valuation.js';
 import { PriceBars } from './price-bars.js';
 import { causeText, orderRecord } from './report-records.js';
 import { SampledSeries } from './sampled-series.js';
+import { ScaledHoldings } from './scaled-holdings.js';
+import { ScaledEquityPoint } from '../report/scaled-equity.js';
 
 /** Most points a chart series keeps (bars, book tops, each indicator); coarser buckets beyond. */
 export const CHART_POINTS = 1_500;
@@ -60,6 +62,8 @@ export class ResultCollector {
   /** Last price per symbol: a fill's Decimal, or a public price's text (parsed when needed). */
   private readonly lastPrice = new Map<string, Decimal | string>();
   private readonly balances = new Map<string, Decimal>();
+  /** The spot balances' valuation in integers (the samples of a run without futures or margin positions). */
+  private readonly holdings: ScaledHoldings;
   private readonly positions = new Map<string, Decimal>();
   /** Open futures positions as the venue keeps them (signed quantity, entry price), by symbol. */
   private readonly contracts = new Map<string, { readonly quantity: Decimal; readonly entry: Decimal }>();
@@ -92,6 +96,7 @@ export class ResultCollector {
     private readonly stream?: StreamedRowsWriter,
   ) {
     this.bars = new PriceBars(barMs, CHART_POINTS);
+    this.holdings = new ScaledHoldings(quoteCurrency, instruments);
     if (top !== undefined) for (const i of instruments) this.tops.set(i.symbol, new SampledSeries<SampledTop>(CHART_POINTS, barMs));
   }
 
@@ -114,6 +119,7 @@ export class ResultCollector {
   /** Balances as the venue reports them (total = available + reserved; on futures reserved includes position margin). */
   onBalances(balances: readonly TradingBalance[]): void {
     for (const b of balances) if (b.currency !== undefined) this.balances.set(b.currency, b.available.plus(b.reserved));
+    this.holdings.balancesChanged();
   }
 
   /**
@@ -239,21 +245,37 @@ export class ResultCollector {
 
   /**
    * Takes a sample now. Skipped while a held currency has no price yet (before the first book or
-   * trade), so the series never starts with holdings valued at zero.
+   * trade), so the series never starts with holdings valued at zero. Spot balances are valued in
+   * integers ({@link ScaledHoldings}); futures and margin accounts, and values no safe integer
+   * holds, with decimal.js.
    */
   sample(time: number): void {
-    if (this.cash !== undefined) for (const currency of this.balances.keys()) this.balances.set(currency, this.cash(currency));
-    const held = valueHoldings(this.balances, this.quoteCurrency, (currency) => this.priceOf(currency, time));
-    if (held === undefined) return;
-    const unrealized = this.unrealizedPnl();
-    if (unrealized === undefined) return;
-    const equity = unrealized.isZero() ? held : held.plus(unrealized);
+    let point: EquityPoint;
+    const units = this.cash === undefined && this.contracts.size === 0 ? this.holdings.value(this.balances, (symbol) => this.priceText(symbol, time)) : Number.NaN;
+    if (units === undefined) return;
+    this.positionsRecord ??= Object.freeze(Object.fromEntries(this.positions));
+    if (units === units) {
+      point = new ScaledEquityPoint(time, units, this.holdings.scale, this.positionsRecord);
+    } else {
+      const equity = this.decimalEquity(time);
+      if (equity === undefined) return;
+      point = { time, equity, positions: this.positionsRecord };
+    }
     this.pendingFillSample = false;
     if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
-    this.positionsRecord ??= Object.freeze(Object.fromEntries(this.positions));
-    const point: EquityPoint = { time, equity, positions: this.positionsRecord };
-    if (this.stream === undefined) this.equity.push(point);
+    // Kept rows are plain records, as the result's readers expect.
+    if (this.stream === undefined) this.equity.push({ time, equity: point.equity, positions: point.positions });
     else this.stream.sample(point);
+  }
+
+  /** The equity now with decimal.js: cash (futures, margin) or balances, plus the open contracts' PnL; undefined while a price is missing. */
+  private decimalEquity(time: number): Decimal | undefined {
+    if (this.cash !== undefined) for (const currency of this.balances.keys()) this.balances.set(currency, this.cash(currency));
+    const held = valueHoldings(this.balances, this.quoteCurrency, (currency) => this.priceOf(currency, time));
+    if (held === undefined) return undefined;
+    const unrealized = this.unrealizedPnl();
+    if (unrealized === undefined) return undefined;
+    return unrealized.isZero() ? held : held.plus(unrealized);
   }
 
   /** Final price bars per symbol, oldest first. */
@@ -310,15 +332,24 @@ export class ResultCollector {
 
   /** Value of one unit of `currency` in the quote currency: last trade price, else the book's mid. */
   private priceOf(currency: string, time: number): Decimal | undefined {
-    for (const instrument of this.instruments) {
-      if (instrument.baseCurrency !== currency || instrument.quoteCurrency !== this.quoteCurrency) continue;
-      const mid = this.mid(instrument.symbol);
-      if (mid === undefined) return this.lastDecimal(instrument.symbol);
-      // Without public trades or candles, the sampled mids are the only price series there is.
-      if (!this.tradePriced.has(instrument.symbol)) this.bars.add(instrument.symbol, mid, time);
-      return new Decimal(mid);
+    const instrument = this.instruments.find((i) => i.baseCurrency === currency && i.quoteCurrency === this.quoteCurrency);
+    if (instrument === undefined) return undefined;
+    const mid = this.mid(instrument.symbol);
+    if (mid === undefined) return this.lastDecimal(instrument.symbol);
+    // Without public trades or candles, the sampled mids are the only price series there is.
+    if (!this.tradePriced.has(instrument.symbol)) this.bars.add(instrument.symbol, mid, time);
+    return new Decimal(mid);
+  }
+
+  /** {@link priceOf} a symbol's base currency, as text. */
+  private priceText(symbol: string, time: number): string | undefined {
+    const mid = this.mid(symbol);
+    if (mid === undefined) {
+      const last = this.lastPrice.get(symbol);
+      return last === undefined || typeof last === 'string' ? last : last.toFixed();
     }
-    return undefined;
+    if (!this.tradePriced.has(symbol)) this.bars.add(symbol, mid, time);
+    return mid;
   }
 
   /**

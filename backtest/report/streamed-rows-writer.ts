@@ -7,6 +7,7 @@ import { equityColumns, FILL_COLUMNS, fillCells, iso, ORDER_COLUMNS, orderCells,
 import { RowDigest } from './row-digest.js';
 import type { MetricsOptions } from './metrics.js';
 import { RunningMetrics, type RunTotals } from './running-metrics.js';
+import { equityText } from './scaled-equity.js';
 
 /** Characters of CSV text gathered before they are appended to their file. */
 const FLUSH_CHARS = 1 << 16;
@@ -100,10 +101,10 @@ export class StreamedRowsWriter {
       this.lastPositions = point.positions;
       this.lastPositionCells = positionCells(point.positions, this.symbols);
     }
-    const equityText = point.equity.toFixed();
-    this.metrics.addEquity(point, equityText);
+    const text = equityText(point);
+    this.metrics.addEquity(point, text);
     this.digest.addEquity(point);
-    this.equity.writePlain([String(point.time), iso(point.time), equityText, ...this.lastPositionCells]);
+    this.equity.writePlain([String(point.time), iso(point.time), text, ...this.lastPositionCells]);
   }
 
   /**
