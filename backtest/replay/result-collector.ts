@@ -82,8 +82,8 @@ export class ResultCollector {
   /** The bot's resting limit orders by client_order_id, from its order reports. */
   private readonly resting = new Map<string, RestingQuote>();
   private readonly declared = new Map<string, IndicatorDeclaration>();
-  /** Indicator values by `<indicator id> <symbol>` (an id has no space). */
-  private readonly indicatorValues = new Map<string, { readonly id: string; readonly symbol: string; readonly series: SampledSeries<number> }>();
+  /** Indicator values by indicator id, then symbol. */
+  private readonly indicatorValues = new Map<string, Map<string, SampledSeries<number>>>();
 
   constructor(
     private readonly instruments: readonly Instrument[],
@@ -107,13 +107,11 @@ export class ResultCollector {
 
   /** A value the strategy recorded (ids it did not declare never get here: the context refuses them). */
   onIndicator(value: IndicatorValue): void {
-    const key = `${value.indicator} ${value.symbol}`;
-    let entry = this.indicatorValues.get(key);
-    if (entry === undefined) {
-      entry = { id: value.indicator, symbol: value.symbol, series: new SampledSeries<number>(CHART_POINTS, this.barMs) };
-      this.indicatorValues.set(key, entry);
-    }
-    entry.series.add(value.time, value.value);
+    let bySymbol = this.indicatorValues.get(value.indicator);
+    if (bySymbol === undefined) this.indicatorValues.set(value.indicator, (bySymbol = new Map()));
+    let series = bySymbol.get(value.symbol);
+    if (series === undefined) bySymbol.set(value.symbol, (series = new SampledSeries<number>(CHART_POINTS, this.barMs)));
+    series.add(value.time, value.value);
   }
 
   /** Balances as the venue reports them (total = available + reserved; on futures reserved includes position margin). */
@@ -232,11 +230,11 @@ export class ResultCollector {
     const out: IndicatorSeries[] = [];
     for (const d of this.declared.values()) {
       for (const instrument of this.instruments) {
-        const entry = this.indicatorValues.get(`${d.id} ${instrument.symbol}`);
-        if (entry === undefined) continue;
+        const series = this.indicatorValues.get(d.id)?.get(instrument.symbol);
+        if (series === undefined) continue;
         out.push({
           id: d.id, label: d.label ?? d.id, pane: d.pane, ...(d.color === undefined ? {} : { color: d.color }), symbol: instrument.symbol,
-          points: entry.series.list().map((p) => ({ time: p.time, value: p.value })),
+          points: series.list().map((p) => ({ time: p.time, value: p.value })),
         });
       }
     }
@@ -251,7 +249,8 @@ export class ResultCollector {
    */
   sample(time: number): void {
     let point: EquityPoint;
-    const units = this.cash === undefined && this.contracts.size === 0 ? this.holdings.value(this.balances, (symbol) => this.priceText(symbol, time)) : Number.NaN;
+    this.sampleTime = time;
+    const units = this.cash === undefined && this.contracts.size === 0 ? this.holdings.value(this.balances, this.priceTextNow) : Number.NaN;
     if (units === undefined) return;
     this.positionsRecord ??= Object.freeze(Object.fromEntries(this.positions));
     if (units === units) {
@@ -340,6 +339,11 @@ export class ResultCollector {
     if (!this.tradePriced.has(instrument.symbol)) this.bars.add(instrument.symbol, mid, time);
     return new Decimal(mid);
   }
+
+  /** The time of the sample being taken, for {@link priceTextNow}. */
+  private sampleTime = 0;
+  /** {@link priceText} at the sample's time (one function for every sample, not a closure each). */
+  private readonly priceTextNow = (symbol: string): string | undefined => this.priceText(symbol, this.sampleTime);
 
   /** {@link priceOf} a symbol's base currency, as text. */
   private priceText(symbol: string, time: number): string | undefined {

@@ -63,6 +63,7 @@ export class RowDigest {
   private readonly drawdownSeries = new ThinnedSeries<DrawdownValue>(CHART_SAMPLES, keepDeepest);
   private readonly positionSeries = new Map<string, ThinnedSeries<Decimal>>();
   private peak: EquityPoint | undefined;
+  private positionsSeen: EquityPoint['positions'] | undefined;
 
   constructor(readonly symbols: readonly string[]) {
     for (const symbol of symbols) this.positionSeries.set(symbol, new ThinnedSeries<Decimal>(CHART_SAMPLES, keepLast));
@@ -100,10 +101,14 @@ export class RowDigest {
     this.equitySeries.add(t, point);
     if (this.peak === undefined || compareEquity(point, this.peak) > 0) this.peak = point;
     this.drawdownSeries.add(t, { point, peak: this.peak, ratio: undefined });
-    for (const symbol in point.positions) {
-      if (this.positionSymbols.has(symbol)) continue;
-      if (!this.positionSeries.has(symbol)) throw new ValidationError('equity.positions', 'must name symbols of the run', symbol);
-      this.positionSymbols.add(symbol);
+    if (point.positions !== this.positionsSeen) {
+      // Samples share their positions record until a fill: a record is looked at once.
+      for (const symbol in point.positions) {
+        if (this.positionSymbols.has(symbol)) continue;
+        if (!this.positionSeries.has(symbol)) throw new ValidationError('equity.positions', 'must name symbols of the run', symbol);
+        this.positionSymbols.add(symbol);
+      }
+      this.positionsSeen = point.positions;
     }
     for (const [symbol, series] of this.positionSeries) series.add(t, point.positions[symbol] ?? ZERO);
   }
