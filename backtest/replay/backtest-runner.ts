@@ -230,7 +230,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   function onClosedCandle(event: CandlesEvent): void {
     const candle = event.candles[0];
     if (candle === undefined) return;
-    for (const price of [candle.open, candle.high, candle.low, candle.close]) collector.onPrice(event.symbol, price, candle.timestamp);
+    collector.onCandle(event.symbol, candle, candle.timestamp);
   }
 
   let count = 0;

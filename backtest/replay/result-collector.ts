@@ -5,6 +5,7 @@ import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
+import type { CandleTick } from '../../framework/model/stream/market-records.js';
 import type { IndicatorDeclaration, IndicatorValue } from '../../framework/runtime/strategy-indicators.js';
 import type { BookTopPoint, EquityPoint, FillRecord, IndicatorSeries, OrderRecord, PriceBar, StreamedRows } from '../report/backtest-result.js';
 import type { PlacedOrder, StreamedRowsWriter } from '../report/streamed-rows-writer.js';
@@ -169,6 +170,16 @@ export class ResultCollector {
     this.tradePriced.add(symbol);
     this.lastPrice.set(symbol, price);
     this.bars.add(symbol, price, time);
+  }
+
+  /** A closed candle of a symbol at `time`: its open, high, low and close, in that order, as {@link onPrice} takes prices. */
+  onCandle(symbol: string, candle: CandleTick, time: number): void {
+    this.tradePriced.add(symbol);
+    this.lastPrice.set(symbol, candle.close);
+    this.bars.add(symbol, candle.open, time);
+    this.bars.add(symbol, candle.high, time);
+    this.bars.add(symbol, candle.low, time);
+    this.bars.add(symbol, candle.close, time);
   }
 
   /** Samples equity when a sample is due (or a fill happened since the last one). */

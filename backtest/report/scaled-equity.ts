@@ -99,15 +99,23 @@ export class EquityDrop {
   }
 }
 
+/** Units are split at 2^24 for {@link EquityArea}'s sums: each part times a run's sample gaps stays a safe integer. */
+const SPLIT = 2 ** 24;
+
 /**
  * The area under a step function of samples, `sum(equity x ms)`, exact: samples with units add
- * them in BigInt per scale, others in Decimal, and {@link total} adds the parts up.
+ * them per scale (each split in two parts whose products with the gaps are summed in doubles
+ * while those sums are safe integers, then carried into a BigInt), others in Decimal, and
+ * {@link total} adds the parts up.
  */
 export class EquityArea {
   private decimal = ZERO;
   private readonly byScale = new Map<number, bigint>();
   private lastScale = -1;
   private lastSum = 0n;
+  /** The current scale's sums of `high x ms` and `low x ms` not yet carried into {@link lastSum}. */
+  private highSum = 0;
+  private lowSum = 0;
 
   /** Adds `point`'s equity held for `ms`. */
   add(point: EquityPoint, ms: number): void {
@@ -116,19 +124,42 @@ export class EquityArea {
       return;
     }
     if (point.scale !== this.lastScale) {
-      if (this.lastScale >= 0) this.byScale.set(this.lastScale, this.lastSum);
+      if (this.lastScale >= 0) this.byScale.set(this.lastScale, this.carried());
       this.lastScale = point.scale;
       this.lastSum = this.byScale.get(point.scale) ?? 0n;
     }
-    const product = point.units * ms;
-    this.lastSum += Number.isSafeInteger(product) ? BigInt(product) : BigInt(point.units) * BigInt(ms);
+    const units = point.units;
+    const high = Math.floor(units / SPLIT);
+    const highProduct = high * ms;
+    const lowProduct = (units - high * SPLIT) * ms;
+    if (!Number.isSafeInteger(highProduct) || !Number.isSafeInteger(lowProduct)) {
+      this.lastSum += BigInt(units) * BigInt(ms);
+      return;
+    }
+    let highSum = this.highSum + highProduct;
+    let lowSum = this.lowSum + lowProduct;
+    if (!Number.isSafeInteger(highSum) || !Number.isSafeInteger(lowSum)) {
+      this.lastSum = this.carried();
+      highSum = highProduct;
+      lowSum = lowProduct;
+    }
+    this.highSum = highSum;
+    this.lowSum = lowSum;
   }
 
   /** The area so far. */
   total(): Decimal {
-    if (this.lastScale >= 0) this.byScale.set(this.lastScale, this.lastSum);
+    if (this.lastScale >= 0) this.byScale.set(this.lastScale, (this.lastSum = this.carried()));
     let total = this.decimal;
     for (const [scale, sum] of this.byScale) if (sum !== 0n) total = total.plus(new Decimal(`${sum}e-${scale}`));
     return total;
+  }
+
+  /** {@link lastSum} with the pending double sums carried into it (and cleared). */
+  private carried(): bigint {
+    const sum = this.lastSum + BigInt(this.highSum) * BigInt(SPLIT) + BigInt(this.lowSum);
+    this.highSum = 0;
+    this.lowSum = 0;
+    return sum;
   }
 }

@@ -47,4 +47,16 @@ describe('EquityArea', () => {
       expect(area.total().equals(expected)).toBe(true);
     }));
   });
+
+  it('stays exact over a long run of large samples (its running sums carried into BigInt as they grow)', () => {
+    const area = new EquityArea();
+    let expected = 0n;
+    for (let i = 0; i < 6_000; i++) {
+      const units = 1_000_000_000_000_000 + i * 7_919;
+      const ms = 60_000 + (i % 3);
+      area.add(new ScaledEquityPoint(0, units, 7, {}), ms);
+      expected += BigInt(units) * BigInt(ms);
+    }
+    expect(area.total().equals(new Decimal(expected.toString()).dividedBy(10 ** 7))).toBe(true);
+  });
 });
