@@ -332,7 +332,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   }
 
   function feedCandle(market: CandleMarket, candle: CandleTick, nextOpen: string | undefined, time: number): void {
-    venue.onParsedMarket(NO_BOOK_FRAMES, [market.pathTrades(candle, time)], time);
+    venue.onParsedMarket(NO_BOOK_FRAMES, [market.trades(candle, time, venue.hasNoOrdersOn(market.symbol))], time);
     venue.onParsedMarket([market.bookAround(nextOpen, time)], NO_MARKET_EVENTS, time);
   }
 

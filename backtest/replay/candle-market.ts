@@ -34,7 +34,9 @@ const NO_SCALED_LEVELS: readonly number[] = Object.freeze([]);
  *    for a rising candle, high first for a falling one), then the other extreme, then close. A
  *    resting limit fills when the range reaches its price (as maker, at its own price; a price
  *    only touched fills too, as the trades carry ample size); a stop triggers when the range
- *    reaches its stop price.
+ *    reaches its stop price. While no order works on the symbol, only the close is traded:
+ *    the rest of the path could fill or trigger nothing, and the venue's last price (which a
+ *    stop placed later is judged against) ends at the close either way.
  * 2. Then the venue's book becomes one level each side at the NEXT candle's open: the ask at
  *    open x (1 + slippage) rounded up to the tick, the bid at open x (1 - slippage) rounded down.
  *    With zero slippage and an open on the tick grid both sides sit at the open itself (a locked
@@ -82,6 +84,23 @@ export class CandleMarket {
     this.ample = instrument.lotsToQuantity(AMPLE_LOTS);
     const units = AMPLE_LOTS * instrument.lotUnits;
     this.ampleUnits = Number.isSafeInteger(units) ? units : Number.NaN;
+  }
+
+  /** The symbol whose market this is. */
+  get symbol(): string {
+    return this.instrument.symbol;
+  }
+
+  /**
+   * Synthetic trades of a closed candle for the venue, as it reads a public `trades` frame: its
+   * whole path (rule 1), or, when no order works on the symbol (`idle`), only the path's last
+   * trade, at the close: the rest could fill or trigger nothing, and the venue's last price ends
+   * at the close either way.
+   */
+  trades(candle: CandleTick, time: number, idle: boolean): TradesEvent {
+    if (!idle) return this.pathTrades(candle, time);
+    const trades = [this.trade(candle.close, isAtLeast(candle.close, candle.open) ? 'sell' : 'buy', time)];
+    return { kind: 'trades', channel: 'trades', symbol: this.instrument.symbol, snapshot: false, exchangeTime: time, receivedAt: time, trades };
   }
 
   /** Synthetic trades along a closed candle's path, as the venue reads a public `trades` frame. */

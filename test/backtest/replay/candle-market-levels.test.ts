@@ -68,4 +68,13 @@ describe('CandleMarket book around the next open', () => {
     expect(path('10', '10.000000000000000001')).toEqual(['sell 10', 'sell 8', 'buy 12', 'sell 10.000000000000000001']);
     expect(path('10.000000000000000001', '10')).toEqual(['buy 10.000000000000000001', 'buy 12', 'sell 8', 'buy 10']);
   });
+
+  it('trades only the close while no order works on the symbol, on the side the path ends with', () => {
+    const market = new CandleMarket(instrument('0.01'), 0);
+    const candle = (o: string, c: string): never => ({ timestamp: 0, open: o, high: '12', low: '8', close: c, volume: '1', volumeQuote: '1' }) as never;
+    const traded = (o: string, c: string, idle: boolean): string[] => market.trades(candle(o, c), 0, idle).trades.map((t) => `${t.side} ${t.price}`);
+    expect(traded('10', '11', true)).toEqual(['sell 11']);
+    expect(traded('11', '10', true)).toEqual(['buy 10']);
+    expect(traded('10', '11', false)).toEqual(['sell 10', 'sell 8', 'buy 12', 'sell 11']);
+  });
 });
