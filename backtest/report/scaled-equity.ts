@@ -34,12 +34,12 @@ export class ScaledEquityPoint implements EquityPoint {
 
 /** `units` x 10^-scale as `Decimal#toFixed()` writes it: no trailing zeros, no lone point. */
 function plainText(units: number, scale: number): string {
-  const text = formatScaled(units, scale);
-  if (scale === 0) return text;
-  let end = text.length;
-  while (text.charCodeAt(end - 1) === 48) end--;
-  if (text.charCodeAt(end - 1) === 46) end--;
-  return end === text.length ? text : text.slice(0, end);
+  // Whole tens drop a decimal each, exactly (a safe integer divisible by 10).
+  while (scale > 0 && units % 10 === 0) {
+    units /= 10;
+    scale--;
+  }
+  return formatScaled(units, scale);
 }
 
 /** A sample's equity as `toFixed()` writes it. */
