@@ -9,9 +9,7 @@ import type { TradingBalance } from '../../framework/model/resources/balance.js'
 import { ParseError, ValidationError } from '../../framework/model/errors.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { CandlePeriod } from '../../framework/model/resources/candle.js';
-import type { CandlesEvent, MarketEvent } from '../../framework/model/stream/market-events.js';
-import type { CandleTick } from '../../framework/model/stream/market-records.js';
-import type { BookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import type { CandlesEvent } from '../../framework/model/stream/market-events.js';
 import { BotKernel } from '../../framework/runtime/bot-kernel.js';
 import { closedCandles } from '../../framework/runtime/candle-closer.js';
 import { SILENT_LOGGER, virtualSchedulers, type RuntimeLogger } from '../../framework/runtime/runtime-ports.js';
@@ -28,7 +26,7 @@ import { queueModelNamed } from '../venue/matching/queue-model.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { liquidationOrderReport } from '../venue/futures/liquidation-order-report.js';
 import { MarketLineDecoder } from '../recording/market-line-decoder.js';
-import { CandleMarket } from './candle-market.js';
+import { CandleFeed } from './candle-feed.js';
 import { SimulatedGateway } from './simulated-gateway.js';
 import { mergeFrameBatches, type LineDecoder } from '../recording/frame-batches.js';
 import { CandleLineDecoder } from '../recording/candle-line-decoder.js';
@@ -124,13 +122,6 @@ const FUTURES_INFO_PATH = '/api/3/public/futures/info';
  * never late), and a market maker cancels thousands.
  */
 const UNFILLED_HISTORY_KEPT = 1_000;
-const LOOKAHEAD = 64;
-/** A candle's next open lies beyond the frames read so far. */
-const READ_FURTHER = Symbol('read further');
-const NO_BOOK_FRAMES: readonly BookFrame[] = Object.freeze([]);
-const NO_MARKET_EVENTS: readonly MarketEvent[] = Object.freeze([]);
-/** Frames a candle run may read ahead for a symbol's next open (memory stays bounded). */
-const MAX_CANDLE_LOOKAHEAD = 100_000;
 
 /**
  * Replays recordings through the live code path: the same {@link BotKernel} (strategy engine,
@@ -141,7 +132,7 @@ const MAX_CANDLE_LOOKAHEAD = 100_000;
  * the market after it. No wall-clock time enters the run, so equal inputs give equal results.
  *
  * Book mode (the recording has `orderbook/full`): fills follow the venue's matching and queue
- * models. Candle mode (candles only): see {@link CandleMarket} for the fill rules.
+ * models. Candle mode (candles only): see {@link CandleFeed}, and CandleMarket for the fill rules.
  */
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
   const wallStart = performance.now();
@@ -195,7 +186,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   // stamped when the candle closed (CandleMarket rule 5), whatever the latency of a book run.
   const latency = latencyModel(mode === 'candles' ? { ...options, latency: NO_LATENCY } : options);
   const feed = new ReplayMarketFeed({ instruments, buildCandles });
-  const candleMarkets = new Map(instruments.map((i) => [i.symbol, new CandleMarket(i, options.candleSlippageBps ?? 5)]));
+  const candleFeed = new CandleFeed(frames, venue, instruments, options.candleSlippageBps ?? 5);
 
   // One candle closer for the strategy and the chart (a closer per subscriber would run twice per candle).
   const candleClosed$ = closedCandles(feed.market$).pipe(share());
@@ -264,7 +255,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     }
     if (mode === 'book') venue.onParsedMarket(parsed.books, parsed.events, time);
     else {
-      const reading = feedCandles(parsed, time);
+      const reading = candleFeed.feed(parsed, time);
       if (reading !== undefined) await reading;
     }
     feed.publish(parsed, time);
@@ -298,86 +289,6 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       logger.log('warn', 'recorded futures info skipped', { time, error: error.message });
     }
     scheduler.advanceTo(time);
-  }
-
-  /**
-   * Candle mode: the venue gets the closed candles' paths, then a book at the next open (see
-   * CandleMarket). Synchronous while the next opens are among the frames read already (the
-   * usual case: the next frame); otherwise the promise of the rest, once more frames are read.
-   */
-  function feedCandles(parsed: ParsedFrame, time: number, from = 0): Promise<void> | undefined {
-    const events = parsed.events;
-    let index = 0;
-    for (let e = 0; e < events.length; e++) {
-      const event = events[e]!;
-      if (event.kind !== 'candles') continue;
-      const market = candleMarkets.get(event.symbol);
-      if (market === undefined) continue;
-      const candles = event.candles;
-      for (let c = 0; c < candles.length; c++) {
-        if (index++ < from) continue;
-        const candle = candles[c]!;
-        const nextOpen = bufferedNextOpen(event, candle.timestamp);
-        if (nextOpen === READ_FURTHER) {
-          const resume = index;
-          return readNextOpen(event, candle.timestamp).then((open) => {
-            feedCandle(market, candle, open, time);
-            return feedCandles(parsed, time, resume);
-          });
-        }
-        feedCandle(market, candle, nextOpen, time);
-      }
-    }
-    return undefined;
-  }
-
-  function feedCandle(market: CandleMarket, candle: CandleTick, nextOpen: string | undefined, time: number): void {
-    venue.onParsedMarket(NO_BOOK_FRAMES, [market.trades(candle, time, venue.hasNoOrdersOn(market.symbol))], time);
-    venue.onParsedMarket([market.bookAround(nextOpen, time)], NO_MARKET_EVENTS, time);
-  }
-
-  /** {@link bufferedNextOpen}, reading frames until it is known. */
-  async function readNextOpen(event: CandlesEvent, after: number): Promise<string | undefined> {
-    for (;;) {
-      const open = bufferedNextOpen(event, after);
-      if (open !== READ_FURTHER) return open;
-      await frames.fill(Math.max(LOOKAHEAD, 2 * frames.available));
-    }
-  }
-
-  /**
-   * The open of the next candle of `event`'s symbol and channel after `after`, looking ahead as
-   * far as it takes (another symbol's frames, or hours of a gap, may come first); undefined only
-   * when the recordings end before it; {@link READ_FURTHER} when the frames read so far do not
-   * tell. A candle recording so dense that the next candle lies beyond
-   * {@link MAX_CANDLE_LOOKAHEAD} frames is refused rather than given a wrong fill price.
-   */
-  function bufferedNextOpen(event: CandlesEvent, after: number): string | undefined | typeof READ_FURTHER {
-    const { symbol, channel } = event;
-    const available = frames.available;
-    for (let i = 0; i < available; i++) {
-      if (i >= MAX_CANDLE_LOOKAHEAD) {
-        throw new ValidationError('recordings', `must hold the next ${event.period} candle of ${symbol} after the one at ${after} within ${MAX_CANDLE_LOOKAHEAD} frames, or end sooner (the fill price of an order sent on that candle is unknown)`);
-      }
-      const ahead = frames.peek(i)!;
-      if (ahead.books !== undefined) {
-        const decoded = ahead.events;
-        for (let e = 0; e < decoded.length; e++) {
-          const next = decoded[e]!;
-          if (next.kind !== 'candles' || next.symbol !== symbol || next.channel !== channel) continue;
-          for (const c of next.candles) if (c.timestamp > after) return c.open;
-        }
-        continue;
-      }
-      const msg = ahead.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
-      if (msg.ch !== channel) continue;
-      const list = (msg.update ?? msg.snapshot)?.[symbol];
-      if (!Array.isArray(list)) continue;
-      for (const c of list as { t?: unknown; o?: unknown }[]) {
-        if (typeof c.t === 'number' && c.t > after && typeof c.o === 'string') return c.o;
-      }
-    }
-    return frames.ended ? undefined : READ_FURTHER;
   }
 
   // In the order the recordings were named (a file left out whole was noted first).
