@@ -103,10 +103,10 @@ export class EquityDrop {
 const SPLIT = 2 ** 24;
 
 /**
- * The area under a step function of samples, `sum(equity x ms)`, exact: samples with units add
- * them per scale (each split in two parts whose products with the gaps are summed in doubles
- * while those sums are safe integers, then carried into a BigInt), others in Decimal, and
- * {@link total} adds the parts up.
+ * The area under a step function of samples, `sum(equity x ms)`, exact: samples with units held
+ * for whole milliseconds add them per scale (each split in two parts whose products with the
+ * gaps are summed in doubles while those sums are safe integers, then carried into a BigInt),
+ * others in Decimal, and {@link total} adds the parts up.
  */
 export class EquityArea {
   private decimal = ZERO;
@@ -117,9 +117,9 @@ export class EquityArea {
   private highSum = 0;
   private lowSum = 0;
 
-  /** Adds `point`'s equity held for `ms`. */
+  /** Adds `point`'s equity held for `ms` (a fraction of a millisecond too: recorded times carry them). */
   add(point: EquityPoint, ms: number): void {
-    if (!(point instanceof ScaledEquityPoint)) {
+    if (!(point instanceof ScaledEquityPoint) || !Number.isInteger(ms)) {
       this.decimal = this.decimal.plus(point.equity.times(ms));
       return;
     }
