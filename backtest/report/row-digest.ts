@@ -3,7 +3,7 @@ import { ZERO } from '../../framework/model/decimal.js';
 import { ValidationError } from '../../framework/model/errors.js';
 import type { BacktestResult, EquityPoint, FillRecord, OrderRecord } from './backtest-result.js';
 import { ThinnedSeries } from './report-series.js';
-import { compareEquity, equityText, isPositiveEquity } from './scaled-equity.js';
+import { compareEquity, equityText, isPositiveEquity, ScaledEquityPoint } from './scaled-equity.js';
 
 /** Points of the equity, drawdown and position charts at most (a long run's samples are thinned out). */
 export const CHART_SAMPLES = 2_000;
@@ -28,6 +28,30 @@ const keepLast = <V>(_kept: V, next: V): V => next;
 function ratioOf(value: DrawdownValue): Decimal {
   value.ratio ??= isPositiveEquity(value.peak) ? value.peak.equity.minus(value.point.equity).dividedBy(value.peak.equity).negated() : ZERO;
   return value.ratio;
+}
+
+/** Units of 10^-8, the drawdown texts' precision. */
+const RATIO_UNITS = 100_000_000n;
+
+/**
+ * `ratioOf(value)` to 8 decimals (half to even) as `toFixed()` writes it. For a sample and peak
+ * in units of one scale it is worked out in BigInt: the exact quotient rounded once equals
+ * decimal.js's, which rounds it to 50 digits first, as a quotient of integers below 2^53 is never
+ * that close to a half unit of the 8th decimal without being one.
+ */
+function ratioText(value: DrawdownValue): string {
+  const { point, peak } = value;
+  if (!(point instanceof ScaledEquityPoint && peak instanceof ScaledEquityPoint && point.scale === peak.scale && peak.units > 0)) {
+    return ratioOf(value).toDecimalPlaces(8).toFixed();
+  }
+  const numerator = (BigInt(peak.units) - BigInt(point.units)) * RATIO_UNITS;
+  const denominator = BigInt(peak.units);
+  let quotient = numerator / denominator;
+  const twice = (numerator % denominator) * 2n;
+  if (twice > denominator || (twice === denominator && quotient % 2n === 1n)) quotient++;
+  if (quotient === 0n) return '0';
+  const fraction = (quotient % RATIO_UNITS).toString().padStart(8, '0').replace(/0+$/, '');
+  return `-${quotient / RATIO_UNITS}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
 /**
@@ -141,7 +165,7 @@ export class RowDigest {
 
   /** `[UTC seconds, -(peak - equity) / peak]` to 8 decimals, thinned: the deepest of each bucket. */
   drawdown(): [number, string][] {
-    return this.drawdownSeries.list((v) => ratioOf(v).toDecimalPlaces(8).toFixed());
+    return this.drawdownSeries.list(ratioText);
   }
 
   /** `[UTC seconds, position]` of `symbol` (one of {@link symbols}), thinned: the last of each bucket. */
