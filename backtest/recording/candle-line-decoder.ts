@@ -49,8 +49,8 @@ const KEY_Q = 0x71;
 export class CandleLineDecoder extends LineScanner {
   private readonly names: readonly Uint8Array[];
   private readonly symbols: readonly string[];
-  /** Decimal texts of the last candle by key, as bytes and as the strings handed out. */
-  private readonly cachedBytes = [KEY_O, KEY_C, KEY_H, KEY_L, KEY_V, KEY_Q].map(() => new Uint8Array(CACHED_TEXT_MAX));
+  /** The last candle's decimal texts, one slot per key (o, c, h, l, v, q), as bytes and as the strings handed out. */
+  private readonly cachedBytes = Array.from({ length: 6 }, () => new Uint8Array(CACHED_TEXT_MAX));
   private readonly cachedLength = [-1, -1, -1, -1, -1, -1];
   private readonly cachedText = ['', '', '', '', '', ''];
 
