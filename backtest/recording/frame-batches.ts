@@ -1,10 +1,10 @@
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
-import type { TradesEvent } from '../../framework/model/stream/market-events.js';
+import type { CandlesEvent, TradesEvent } from '../../framework/model/stream/market-events.js';
 import { availableParallelism } from 'node:os';
 import { runsCompiled } from '../../framework/package-root.js';
 import { LineTapeReader, TAPE_BATCH_END, TAPE_EMPTY, TAPE_RAW, type LineTape } from './line-tape.js';
 import { lineTapes } from './line-tapes.js';
-import type { BookScales, DecodedMarketLine } from './market-line-decoder.js';
+import type { BookScales } from './market-line-decoder.js';
 import { offThreadLineTapes } from './off-thread-line-tapes.js';
 import type { StreamBreak } from './recording-chunks.js';
 import type { RecordedFrame } from './recording-format.js';
@@ -29,20 +29,21 @@ export interface ParsedReplayFrame extends RecordedFrame {
   readonly line?: number;
 }
 
-/** A `ws/public` `orderbook/full` or `trades` line decoded straight from its bytes (one of the two lists is empty). */
+/** A `ws/public` `orderbook/full`, `trades` or `candles/{period}` line decoded straight from its bytes. */
 export interface DecodedFrame {
   readonly t: number;
   readonly src: 'ws/public';
   readonly msg?: undefined;
   readonly books: readonly ScaledOrderBookFrame[];
-  readonly events: readonly TradesEvent[];
+  readonly events: readonly (TradesEvent | CandlesEvent)[];
 }
 
 /** Options of {@link readFrameBatches}. */
 export interface FrameBatchOptions extends RecordingReaderOptions {
   /**
-   * The symbols whose `orderbook/full` and `trades` lines to decode without JSON.parse (a
-   * {@link MarketLineDecoder}), with the scales of their books; every other line is parsed as usual.
+   * The symbols whose `orderbook/full`, `trades` and `candles/{period}` lines to decode without
+   * JSON.parse (a {@link MarketLineDecoder} and a {@link CandleLineDecoder}), with the scales of
+   * their books; every other line is parsed as usual.
    */
   readonly decodeMarketLines?: ReadonlyMap<string, BookScales>;
   /**
@@ -168,7 +169,7 @@ async function* resumed(first: LineTape, rest: AsyncGenerator<LineTape>, readAga
 }
 
 /** A decoded frame replayed at `t`, later than it was recorded: its books and events say so too. */
-function receivedLater(decoded: DecodedMarketLine, t: number): DecodedFrame {
+function receivedLater(decoded: DecodedFrame, t: number): DecodedFrame {
   return {
     t, src: 'ws/public',
     books: decoded.books.map((b) => ({ ...b, receivedAt: t })),

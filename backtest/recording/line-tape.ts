@@ -1,9 +1,10 @@
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { DecimalString } from '../../framework/model/decimal.js';
-import type { TradeTick } from '../../framework/model/stream/market-records.js';
-import type { TradesEvent } from '../../framework/model/stream/market-events.js';
+import { CANDLE_PERIODS } from '../../framework/model/resources/candle.js';
+import type { CandleTick, TradeTick } from '../../framework/model/stream/market-records.js';
+import type { CandlesEvent, TradesEvent } from '../../framework/model/stream/market-events.js';
 import { latin1Text } from './line-scanner.js';
-import { NO_BOOKS, NO_LEVELS, NO_TRADES, type BookScales, type DecodedMarketLine } from './market-line-decoder.js';
+import { NO_BOOKS, NO_LEVELS, NO_TRADES, type BookScales } from './market-line-decoder.js';
 import type { StreamBreak } from './recording-chunks.js';
 
 /** What a tape says of a line (or of a place between lines), the first number of its record. */
@@ -12,6 +13,20 @@ export const TAPE_EMPTY = 1;
 export const TAPE_BOOKS = 2;
 export const TAPE_TRADES = 3;
 export const TAPE_BATCH_END = 4;
+export const TAPE_CANDLES = 5;
+
+/**
+ * A line a decoder took: the frame's local time and what it holds, books, trades or candles (the
+ * other lists empty), as the market-line and candle-line decoders build it.
+ */
+export interface DecodedLine {
+  readonly t: number;
+  readonly src: 'ws/public';
+  readonly books: readonly ScaledOrderBookFrame[];
+  readonly events: readonly (TradesEvent | CandlesEvent)[];
+}
+
+const CANDLE_CHANNELS = CANDLE_PERIODS.map((period) => `candles/${period}`);
 
 /**
  * The lines of one chunk of a recording, split and (where the market-line decoder took them)
@@ -23,6 +38,8 @@ export const TAPE_BATCH_END = 4;
  *   `asks + bids` scaled values;
  * - `TRADES t count` then per event `symbol snapshot exchangeTime trades` and per trade
  *   `timestamp side idStart idEnd priceStart priceEnd quantityStart quantityEnd`;
+ * - `CANDLES t count` then per event `symbol period snapshot exchangeTime candles` and per candle
+ *   `timestamp` and the start and end of its open, close, high, low, volume and quote volume texts;
  * - `BATCH_END`: about 64 KiB of lines since the previous one (a replay hands a batch over there).
  * Symbols are indexes into the decoder's scales, in their order. Doubles carry every time,
  * sequence and scaled value exactly (each is one a decoded line holds as a number already).
@@ -126,15 +143,18 @@ export class LineTapeWriter {
     this.numbers[this.count++] = TAPE_BATCH_END;
   }
 
-  decoded(line: DecodedMarketLine): void {
+  decoded(line: DecodedLine): void {
     this.lines++;
     this.decodedLines++;
     if (line.books.length > 0) {
       this.push3(TAPE_BOOKS, line.t, line.books.length);
       for (const book of line.books) this.book(book);
+    } else if (line.events[0]?.kind === 'candles') {
+      this.push3(TAPE_CANDLES, line.t, line.events.length);
+      for (const event of line.events) this.candles(event as CandlesEvent);
     } else {
       this.push3(TAPE_TRADES, line.t, line.events.length);
-      for (const event of line.events) this.trades(event);
+      for (const event of line.events) this.trades(event as TradesEvent);
     }
   }
 
@@ -178,6 +198,26 @@ export class LineTapeWriter {
       m[at++] = quantity;
       m[at++] = quantity + trade.quantity.length;
       this.count = at;
+    }
+  }
+
+  private candles(event: CandlesEvent): void {
+    this.room(5);
+    const n = this.numbers;
+    n[this.count++] = this.symbol(event.symbol);
+    n[this.count++] = CANDLE_PERIODS.indexOf(event.period);
+    n[this.count++] = event.snapshot ? 1 : 0;
+    n[this.count++] = event.exchangeTime;
+    n[this.count++] = event.candles.length;
+    for (const candle of event.candles) {
+      const texts = [candle.open, candle.close, candle.high, candle.low, candle.volume, candle.volumeQuote];
+      this.room(13);
+      this.numbers[this.count++] = candle.timestamp;
+      for (const text of texts) {
+        const at = this.ascii(text);
+        this.numbers[this.count++] = at;
+        this.numbers[this.count++] = at + text.length;
+      }
     }
   }
 
@@ -268,6 +308,10 @@ export class LineTapeReader {
   private lastPriceStart = -1;
   private lastPriceEnd = -1;
   private lastPrice = '';
+  /** The last text of each candle field (open, close, high, low, volume, quote volume): where it was on the tape, and its string. */
+  private readonly candleTextStart = [-1, -1, -1, -1, -1, -1];
+  private readonly candleTextEnd = [-1, -1, -1, -1, -1, -1];
+  private readonly candleText = ['', '', '', '', '', ''];
 
   /** `symbols` and `scales`: the decoder's, in its order. */
   constructor(
@@ -281,6 +325,7 @@ export class LineTapeReader {
     this.text = Buffer.from(tape.bytes.buffer, tape.bytes.byteOffset, tape.byteCount);
     this.at = 0;
     this.lastPriceStart = -1;
+    this.candleTextStart.fill(-1);
   }
 
   /** The next record's kind (`TAPE_*`); -1 past the last. A decoded line must be read ({@link decodedLine}) before the next. */
@@ -296,11 +341,17 @@ export class LineTapeReader {
     return kind;
   }
 
-  /** The decoded line of the current `BOOKS` or `TRADES` record. */
-  decodedLine(): DecodedMarketLine {
+  /** The decoded line of the current `BOOKS`, `TRADES` or `CANDLES` record. */
+  decodedLine(): DecodedLine {
     const n = this.numbers;
     const t = n[this.at++] as number;
     const count = n[this.at++] as number;
+    if (this.kind === TAPE_CANDLES) {
+      if (count === 1) return { t, src: 'ws/public', books: NO_BOOKS, events: [this.candlesEvent(t)] };
+      const events: CandlesEvent[] = [];
+      for (let i = 0; i < count; i++) events.push(this.candlesEvent(t));
+      return { t, src: 'ws/public', books: NO_BOOKS, events };
+    }
     if (this.kind === TAPE_BOOKS) {
       if (count === 1) return { t, src: 'ws/public', books: [this.book(t)], events: NO_TRADES };
       const books: ScaledOrderBookFrame[] = [];
@@ -365,6 +416,56 @@ export class LineTapeReader {
     const quantity = latin1Text(this.text, n[at + 6] as number, n[at + 7] as number);
     this.at = at + 8;
     return { timestamp, id, price: price as DecimalString, quantity: quantity as DecimalString, side };
+  }
+
+  private candlesEvent(receivedAt: number): CandlesEvent {
+    const n = this.numbers;
+    const symbol = this.symbols[n[this.at] as number] as string;
+    const periodIndex = n[this.at + 1] as number;
+    const snapshot = n[this.at + 2] === 1;
+    const exchangeTime = n[this.at + 3] as number;
+    const count = n[this.at + 4] as number;
+    this.at += 5;
+    const candles: CandleTick[] = [];
+    for (let i = 0; i < count; i++) candles.push(this.candle());
+    return {
+      kind: 'candles', channel: CANDLE_CHANNELS[periodIndex] as string, symbol, snapshot, exchangeTime, receivedAt,
+      period: CANDLE_PERIODS[periodIndex] as CandlesEvent['period'], candles,
+    };
+  }
+
+  private candle(): CandleTick {
+    const timestamp = this.numbers[this.at++] as number;
+    const open = this.candleField(0);
+    const close = this.candleField(1);
+    const high = this.candleField(2);
+    const low = this.candleField(3);
+    const volume = this.candleField(4);
+    const volumeQuote = this.candleField(5);
+    return {
+      timestamp, open: open as DecimalString, close: close as DecimalString, high: high as DecimalString, low: low as DecimalString,
+      volume: volume as DecimalString, volumeQuote: volumeQuote as DecimalString,
+    };
+  }
+
+  /** The next text of candle field `field`: the field's last string again when the bytes are the same (a volume often repeats, a price sometimes). */
+  private candleField(field: number): string {
+    const start = this.numbers[this.at] as number;
+    const end = this.numbers[this.at + 1] as number;
+    this.at += 2;
+    const last = this.candleTextStart[field] as number;
+    const length = end - start;
+    if (last >= 0 && (this.candleTextEnd[field] as number) - last === length) {
+      const text = this.text;
+      let i = 0;
+      while (i < length && text[last + i] === text[start + i]) i++;
+      if (i === length) return this.candleText[field] as string;
+    }
+    const value = latin1Text(this.text, start, end);
+    this.candleTextStart[field] = start;
+    this.candleTextEnd[field] = end;
+    this.candleText[field] = value;
+    return value;
   }
 
   /** A trade's price text: the last one's string again when the bytes are the same (consecutive trades mostly print at one price). */

@@ -1,5 +1,6 @@
 import { takeLines } from './chunk-lines.js';
 import { LineTapeWriter, type LineTape } from './line-tape.js';
+import { CandleLineDecoder } from './candle-line-decoder.js';
 import { MarketLineDecoder, type BookScales } from './market-line-decoder.js';
 import { RecordingChunks } from './recording-chunks.js';
 
@@ -43,7 +44,8 @@ export interface LineTapesOptions {
 /**
  * The lines of a recording (gunzipped when the name ends in `.gz`) as {@link LineTape}s, one per
  * chunk: split on the raw bytes, the book and trades lines of the symbols in `scales` decoded by a
- * {@link MarketLineDecoder} (none without `scales`), every other line left raw. Line 1 is always
+ * {@link MarketLineDecoder} and their candle lines by a {@link CandleLineDecoder} (none without
+ * `scales`), every other line left raw. Line 1 is always
  * raw (the header). The last tape carries `end`, with where the gzip stream broke if it did; a line
  * a break cuts is dropped whole (its beginning may well parse, and be wrong). Errors of the file
  * itself (missing, unreadable) are thrown.
@@ -57,6 +59,7 @@ export async function* lineTapes(path: string, scales?: ReadonlyMap<string, Book
   let bytesRead = 0;
   const chunks = new RecordingChunks(path, { chunkSize: TAPE_CHUNK, readAhead: READ_AHEAD, onBytesRead: (bytes) => (bytesRead += bytes) });
   const decoder = scales === undefined || scales.size === 0 ? undefined : new MarketLineDecoder(scales);
+  const candleDecoder = decoder === undefined ? undefined : new CandleLineDecoder(decoder.symbols);
   const tape = new LineTapeWriter(decoder?.symbols ?? [], tapesRead !== undefined);
   let lineNo = 0;
   let sinceBatchEnd = 0;
@@ -67,7 +70,7 @@ export async function* lineTapes(path: string, scales?: ReadonlyMap<string, Book
     if (lineNo === 1) tape.raw(bytes, start, end);
     else if (end === start) tape.empty();
     else {
-      const decoded = decoder?.decode(bytes, start, end);
+      const decoded = decoder?.decode(bytes, start, end) ?? candleDecoder?.decode(bytes, start, end);
       if (decoded === undefined) tape.raw(bytes, start, end);
       else tape.decoded(decoded);
     }

@@ -25,7 +25,7 @@ import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.j
 import { queueModelNamed } from '../venue/matching/queue-model.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { liquidationOrderReport } from '../venue/futures/liquidation-order-report.js';
-import { CandleMarket } from './candle-market.js';
+import { CandleFeed } from './candle-feed.js';
 import { SimulatedGateway } from './simulated-gateway.js';
 import { mergeFrameBatches } from '../recording/frame-batches.js';
 import { FrameQueue } from './frame-queue.js';
@@ -83,9 +83,9 @@ export interface BacktestOptions {
   /** Equity sampling period (virtual ms); 60 s by default. */
   readonly sampleMs?: number;
   /**
-   * Decode `orderbook/full` and `trades` lines straight from the bytes (true, the default) or parse
-   * every line with JSON.parse and the live frame parsers (false): the results are the same, the
-   * default is faster; false is there to check exactly that.
+   * Decode `orderbook/full`, `trades` and `candles/{period}` lines straight from the bytes (true,
+   * the default) or parse every line with JSON.parse and the live frame parsers (false): the
+   * results are the same, the default is faster; false is there to check exactly that.
    */
   readonly decodeMarketLines?: boolean;
   /**
@@ -120,9 +120,6 @@ const FUTURES_INFO_PATH = '/api/3/public/futures/info';
  * never late), and a market maker cancels thousands.
  */
 const UNFILLED_HISTORY_KEPT = 1_000;
-const LOOKAHEAD = 64;
-/** Frames a candle run may read ahead for a symbol's next open (memory stays bounded). */
-const MAX_CANDLE_LOOKAHEAD = 100_000;
 
 /**
  * Replays recordings through the live code path: the same {@link BotKernel} (strategy engine,
@@ -133,7 +130,7 @@ const MAX_CANDLE_LOOKAHEAD = 100_000;
  * the market after it. No wall-clock time enters the run, so equal inputs give equal results.
  *
  * Book mode (the recording has `orderbook/full`): fills follow the venue's matching and queue
- * models. Candle mode (candles only): see {@link CandleMarket} for the fill rules.
+ * models. Candle mode (candles only): see {@link CandleFeed}, and CandleMarket for the fill rules.
  */
 export async function runBacktest(options: BacktestOptions): Promise<BacktestResult> {
   const wallStart = performance.now();
@@ -189,7 +186,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   // stamped when the candle closed (CandleMarket rule 5), whatever the latency of a book run.
   const latency = latencyModel(mode === 'candles' ? { ...options, latency: NO_LATENCY } : options);
   const feed = new ReplayMarketFeed({ instruments, buildCandles });
-  const candleMarkets = new Map(instruments.map((i) => [i.symbol, new CandleMarket(i, options.candleSlippageBps ?? 5)]));
+  const candleFeed = new CandleFeed(frames, venue, instruments, options.candleSlippageBps ?? 5);
 
   // One candle closer for the strategy and the chart (a closer per subscriber would run twice per candle).
   const candleClosed$ = closedCandles(feed.market$).pipe(share());
@@ -224,7 +221,7 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   function onClosedCandle(event: CandlesEvent): void {
     const candle = event.candles[0];
     if (candle === undefined) return;
-    for (const price of [candle.open, candle.high, candle.low, candle.close]) collector.onPrice(event.symbol, price, candle.timestamp);
+    collector.onCandle(event.symbol, candle, candle.timestamp);
   }
 
   let count = 0;
@@ -257,7 +254,10 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       continue;
     }
     if (mode === 'book') venue.onParsedMarket(parsed.books, parsed.events, time);
-    else await feedCandles(parsed, time);
+    else {
+      const reading = candleFeed.feed(parsed, time);
+      if (reading !== undefined) await reading;
+    }
     feed.publish(parsed, time);
     for (let i = 0; i < parsed.events.length; i++) {
       const event = parsed.events[i]!;
@@ -289,47 +289,6 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
       logger.log('warn', 'recorded futures info skipped', { time, error: error.message });
     }
     scheduler.advanceTo(time);
-  }
-
-  /** Candle mode: the venue gets the closed candles' paths, then a book at the next open (see CandleMarket). */
-  async function feedCandles(parsed: ParsedFrame, time: number): Promise<void> {
-    for (const event of parsed.events) {
-      if (event.kind !== 'candles') continue;
-      const market = candleMarkets.get(event.symbol);
-      if (market === undefined) continue;
-      for (const candle of event.candles) {
-        venue.onParsedMarket([], [market.pathTrades(candle, time)], time);
-        const nextOpen = await peekNextOpen(event.symbol, event.period, candle.timestamp);
-        venue.onParsedMarket([market.bookAround(nextOpen, time)], [], time);
-      }
-    }
-  }
-
-  /**
-   * The open of the symbol's next candle after `after`, looking ahead as far as it takes (another
-   * symbol's frames, or hours of a gap, may come first); undefined only when the recordings end
-   * before it. A candle recording so dense that the next candle lies beyond
-   * {@link MAX_CANDLE_LOOKAHEAD} frames is refused rather than given a wrong fill price.
-   */
-  async function peekNextOpen(symbol: string, period: string, after: number): Promise<string | undefined> {
-    for (let i = 0; ; i++) {
-      if (i >= frames.available) {
-        await frames.fill(Math.max(LOOKAHEAD, 2 * i));
-        if (i >= frames.available) return undefined;
-      }
-      if (i >= MAX_CANDLE_LOOKAHEAD) {
-        throw new ValidationError('recordings', `must hold the next ${period} candle of ${symbol} after the one at ${after} within ${MAX_CANDLE_LOOKAHEAD} frames, or end sooner (the fill price of an order sent on that candle is unknown)`);
-      }
-      const ahead = frames.peek(i)!;
-      if (ahead.books !== undefined) continue;
-      const msg = ahead.msg as { ch?: unknown; update?: Record<string, unknown>; snapshot?: Record<string, unknown> };
-      if (msg.ch !== `candles/${period}`) continue;
-      const list = (msg.update ?? msg.snapshot)?.[symbol];
-      if (!Array.isArray(list)) continue;
-      for (const c of list as { t?: unknown; o?: unknown }[]) {
-        if (typeof c.t === 'number' && c.t > after && typeof c.o === 'string') return c.o;
-      }
-    }
   }
 
   // In the order the recordings were named (a file left out whole was noted first).

@@ -1,4 +1,4 @@
-import type { OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import type { BookFrame, BookLevelText } from '../../framework/exchange/book/order-book-frame.js';
 import { ONE, Decimal, type DecimalString } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import { parseScaled } from '../../framework/model/scaled.js';
@@ -20,6 +20,9 @@ const AMPLE_LOTS = 2 ** 50;
  */
 const SYNTHETIC_TRADE_ID = 'candle';
 
+const NO_TEXT_LEVELS: readonly BookLevelText[] = Object.freeze([]);
+const NO_SCALED_LEVELS: readonly number[] = Object.freeze([]);
+
 /**
  * Fill rules of a candle-only backtest (a recording with candles and no book), applied by feeding
  * the simulated venue a synthetic market built from the candles; the venue's ordinary matching
@@ -31,7 +34,9 @@ const SYNTHETIC_TRADE_ID = 'candle';
  *    for a rising candle, high first for a falling one), then the other extreme, then close. A
  *    resting limit fills when the range reaches its price (as maker, at its own price; a price
  *    only touched fills too, as the trades carry ample size); a stop triggers when the range
- *    reaches its stop price.
+ *    reaches its stop price. While no order works on the symbol, only the close is traded:
+ *    the rest of the path could fill or trigger nothing, and the venue's last price (which a
+ *    stop placed later is judged against) ends at the close either way.
  * 2. Then the venue's book becomes one level each side at the NEXT candle's open: the ask at
  *    open x (1 + slippage) rounded up to the tick, the bid at open x (1 - slippage) rounded down.
  *    With zero slippage and an open on the tick grid both sides sit at the open itself (a locked
@@ -67,6 +72,8 @@ export class CandleMarket {
   private readonly slippageBps: number | undefined;
   /** {@link AMPLE_LOTS} as a quantity text, computed once. */
   private readonly ample: DecimalString;
+  /** {@link AMPLE_LOTS} in units of the quantity scale, or NaN when that is no safe integer (text route). */
+  private readonly ampleUnits: number;
 
   constructor(
     private readonly instrument: Instrument,
@@ -75,6 +82,25 @@ export class CandleMarket {
     this.slippage = new Decimal(slippageBps).dividedBy(10_000);
     this.slippageBps = Number.isSafeInteger(slippageBps) && slippageBps >= 0 ? slippageBps : undefined;
     this.ample = instrument.lotsToQuantity(AMPLE_LOTS);
+    const units = AMPLE_LOTS * instrument.lotUnits;
+    this.ampleUnits = Number.isSafeInteger(units) ? units : Number.NaN;
+  }
+
+  /** The symbol whose market this is. */
+  get symbol(): string {
+    return this.instrument.symbol;
+  }
+
+  /**
+   * Synthetic trades of a closed candle for the venue, as it reads a public `trades` frame: its
+   * whole path (rule 1), or, when no order works on the symbol (`idle`), only the path's last
+   * trade, at the close: the rest could fill or trigger nothing, and the venue's last price ends
+   * at the close either way.
+   */
+  trades(candle: CandleTick, time: number, idle: boolean): TradesEvent {
+    if (!idle) return this.pathTrades(candle, time);
+    const trades = [this.trade(candle.close, isAtLeast(candle.close, candle.open) ? 'sell' : 'buy', time)];
+    return { kind: 'trades', channel: 'trades', symbol: this.instrument.symbol, snapshot: false, exchangeTime: time, receivedAt: time, trades };
   }
 
   /** Synthetic trades along a closed candle's path, as the venue reads a public `trades` frame. */
@@ -88,38 +114,53 @@ export class CandleMarket {
 
   /**
    * Synthetic `orderbook/full` snapshot at `nextOpen` +/- slippage (rule 2), or an empty book
-   * when there is no next candle (rule 3).
+   * when there is no next candle (rule 3). Its levels are scaled integers, as a replay's decoded
+   * book lines are (no level text to write here and parse again in the venue), unless a price
+   * took the decimal route.
    */
-  bookAround(nextOpen: string | undefined, time: number): OrderBookFrame {
-    let asks: [string, string][] = [];
-    let bids: [string, string][] = [];
-    if (nextOpen !== undefined) {
-      const [ask, bid] = this.levelsAround(nextOpen);
-      asks = [[ask, this.ample]];
-      bids = bid === undefined ? [] : [[bid, this.ample]];
+  bookAround(nextOpen: string | undefined, time: number): BookFrame {
+    const i = this.instrument;
+    const symbol = i.symbol;
+    const sequence = ++this.sequence;
+    if (nextOpen === undefined) return { symbol, sequence, exchangeTime: time, receivedAt: time, snapshot: true, asks: NO_TEXT_LEVELS, bids: NO_TEXT_LEVELS };
+    const askTicks = this.ampleUnits === this.ampleUnits ? this.askTicksAround(nextOpen) : Number.NaN;
+    if (askTicks === askTicks) {
+      const bidTicks = this.bidTicks;
+      return {
+        symbol, sequence, exchangeTime: time, receivedAt: time, snapshot: true, priceScale: i.priceScale, quantityScale: i.quantityScale,
+        askLevels: [askTicks * i.tickUnits, this.ampleUnits], bidLevels: bidTicks > 0 ? [bidTicks * i.tickUnits, this.ampleUnits] : NO_SCALED_LEVELS,
+      };
     }
-    return { symbol: this.instrument.symbol, sequence: ++this.sequence, exchangeTime: time, receivedAt: time, snapshot: true, asks, bids };
+    const [ask, bid] = this.levelsAround(nextOpen);
+    return { symbol, sequence, exchangeTime: time, receivedAt: time, snapshot: true, asks: [[ask, this.ample]], bids: bid === undefined ? NO_TEXT_LEVELS : [[bid, this.ample]] };
   }
 
+  /** The bid's ticks worked out by the last {@link askTicksAround} that answered a number. */
+  private bidTicks = 0;
+
   /**
-   * Ask and bid prices around `open`: the ask is `open x (1 + slippage)` rounded up to the tick,
-   * the bid `open x (1 - slippage)` rounded down (none when that is not positive). In integers:
-   * with `O` the open in units of the price scale, the ask is `ceil(O x (10000 + bps) / (10000 x
-   * tickUnits))` ticks; exact while the product is a safe integer.
+   * The ask's ticks around `open` (and the bid's in {@link bidTicks}): the ask is `open x (1 +
+   * slippage)` rounded up to the tick, the bid `open x (1 - slippage)` rounded down (none when
+   * that is not positive). In integers: with `O` the open in units of the price scale, the ask is
+   * `ceil(O x (10000 + bps) / (10000 x tickUnits))` ticks; exact while the product is a safe
+   * integer. NaN when it is not, or the slippage has a fraction: the decimal route then.
    */
-  private levelsAround(open: string): [ask: string, bid: string | undefined] {
+  private askTicksAround(open: string): number {
     const i = this.instrument;
     const bps = this.slippageBps;
     const units = parseScaled(open, i.priceScale);
-    if (bps !== undefined && Number.isSafeInteger(units) && units > 0 && units * (10_000 + bps) <= Number.MAX_SAFE_INTEGER) {
-      const divisor = 10_000 * i.tickUnits;
-      const up = units * (10_000 + bps);
-      const down = units * (10_000 - bps);
-      const askTicks = (up - (up % divisor)) / divisor + (up % divisor === 0 ? 0 : 1);
-      // Truncation equals the floor for a positive product; a non-positive one has no bid anyway.
-      const bidTicks = (down - (down % divisor)) / divisor;
-      return [i.ticksToPrice(askTicks), bidTicks > 0 ? i.ticksToPrice(bidTicks) : undefined];
-    }
+    if (bps === undefined || !Number.isSafeInteger(units) || units <= 0 || units * (10_000 + bps) > Number.MAX_SAFE_INTEGER) return Number.NaN;
+    const divisor = 10_000 * i.tickUnits;
+    const up = units * (10_000 + bps);
+    const down = units * (10_000 - bps);
+    // Truncation equals the floor for a positive product; a non-positive one has no bid anyway.
+    this.bidTicks = (down - (down % divisor)) / divisor;
+    return (up - (up % divisor)) / divisor + (up % divisor === 0 ? 0 : 1);
+  }
+
+  /** {@link askTicksAround}'s rule in decimals: the ask and bid prices around `open`. */
+  private levelsAround(open: string): [ask: string, bid: string | undefined] {
+    const i = this.instrument;
     const price = new Decimal(open);
     const ask = i.roundPricePassive('sell', price.times(ONE.plus(this.slippage)));
     const bid = i.roundPricePassive('buy', price.times(ONE.minus(this.slippage)));

@@ -8,9 +8,14 @@ import type { ReplayFrame } from '../recording/frame-batches.js';
 export class FrameQueue {
   private frames: ReplayFrame[] = [];
   private pos = 0;
-  private ended = false;
+  private isEnded = false;
 
   constructor(private readonly batches: AsyncIterator<ReplayFrame[]>) {}
+
+  /** True once the stream has no more batches: the buffered frames are all there is. */
+  get ended(): boolean {
+    return this.isEnded;
+  }
 
   /** Frames buffered and not yet taken. */
   get available(): number {
@@ -19,10 +24,10 @@ export class FrameQueue {
 
   /** Reads batches until at least `count` frames are buffered or the stream ends; true when `count` are. */
   async fill(count: number): Promise<boolean> {
-    while (this.available < count && !this.ended) {
+    while (this.available < count && !this.isEnded) {
       const next = await this.batches.next();
       if (next.done === true) {
-        this.ended = true;
+        this.isEnded = true;
         break;
       }
       // Taken frames are dropped here, so the buffer never grows beyond what is still ahead.

@@ -5,6 +5,7 @@ import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
+import type { CandleTick } from '../../framework/model/stream/market-records.js';
 import type { IndicatorDeclaration, IndicatorValue } from '../../framework/runtime/strategy-indicators.js';
 import type { BookTopPoint, EquityPoint, FillRecord, IndicatorSeries, OrderRecord, PriceBar, StreamedRows } from '../report/backtest-result.js';
 import type { PlacedOrder, StreamedRowsWriter } from '../report/streamed-rows-writer.js';
@@ -12,6 +13,8 @@ import { valueHoldings } from '../../framework/risk/valuation.js';
 import { PriceBars } from './price-bars.js';
 import { causeText, orderRecord } from './report-records.js';
 import { SampledSeries } from './sampled-series.js';
+import { ScaledHoldings } from './scaled-holdings.js';
+import { ScaledEquityPoint } from '../report/scaled-equity.js';
 
 /** Most points a chart series keeps (bars, book tops, each indicator); coarser buckets beyond. */
 export const CHART_POINTS = 1_500;
@@ -60,6 +63,8 @@ export class ResultCollector {
   /** Last price per symbol: a fill's Decimal, or a public price's text (parsed when needed). */
   private readonly lastPrice = new Map<string, Decimal | string>();
   private readonly balances = new Map<string, Decimal>();
+  /** The spot balances' valuation in integers (the samples of a run without futures or margin positions). */
+  private readonly holdings: ScaledHoldings;
   private readonly positions = new Map<string, Decimal>();
   /** Open futures positions as the venue keeps them (signed quantity, entry price), by symbol. */
   private readonly contracts = new Map<string, { readonly quantity: Decimal; readonly entry: Decimal }>();
@@ -78,8 +83,8 @@ export class ResultCollector {
   /** The bot's resting limit orders by client_order_id, from its order reports. */
   private readonly resting = new Map<string, RestingQuote>();
   private readonly declared = new Map<string, IndicatorDeclaration>();
-  /** Indicator values by `<indicator id> <symbol>` (an id has no space). */
-  private readonly indicatorValues = new Map<string, { readonly id: string; readonly symbol: string; readonly series: SampledSeries<number> }>();
+  /** Indicator values by indicator id, then symbol. */
+  private readonly indicatorValues = new Map<string, Map<string, SampledSeries<number>>>();
 
   constructor(
     private readonly instruments: readonly Instrument[],
@@ -92,6 +97,7 @@ export class ResultCollector {
     private readonly stream?: StreamedRowsWriter,
   ) {
     this.bars = new PriceBars(barMs, CHART_POINTS);
+    this.holdings = new ScaledHoldings(quoteCurrency, instruments);
     if (top !== undefined) for (const i of instruments) this.tops.set(i.symbol, new SampledSeries<SampledTop>(CHART_POINTS, barMs));
   }
 
@@ -102,18 +108,17 @@ export class ResultCollector {
 
   /** A value the strategy recorded (ids it did not declare never get here: the context refuses them). */
   onIndicator(value: IndicatorValue): void {
-    const key = `${value.indicator} ${value.symbol}`;
-    let entry = this.indicatorValues.get(key);
-    if (entry === undefined) {
-      entry = { id: value.indicator, symbol: value.symbol, series: new SampledSeries<number>(CHART_POINTS, this.barMs) };
-      this.indicatorValues.set(key, entry);
-    }
-    entry.series.add(value.time, value.value);
+    let bySymbol = this.indicatorValues.get(value.indicator);
+    if (bySymbol === undefined) this.indicatorValues.set(value.indicator, (bySymbol = new Map()));
+    let series = bySymbol.get(value.symbol);
+    if (series === undefined) bySymbol.set(value.symbol, (series = new SampledSeries<number>(CHART_POINTS, this.barMs)));
+    series.add(value.time, value.value);
   }
 
   /** Balances as the venue reports them (total = available + reserved; on futures reserved includes position margin). */
   onBalances(balances: readonly TradingBalance[]): void {
     for (const b of balances) if (b.currency !== undefined) this.balances.set(b.currency, b.available.plus(b.reserved));
+    this.holdings.balancesChanged();
   }
 
   /**
@@ -165,6 +170,16 @@ export class ResultCollector {
     this.tradePriced.add(symbol);
     this.lastPrice.set(symbol, price);
     this.bars.add(symbol, price, time);
+  }
+
+  /** A closed candle of a symbol at `time`: its open, high, low and close, in that order, as {@link onPrice} takes prices. */
+  onCandle(symbol: string, candle: CandleTick, time: number): void {
+    this.tradePriced.add(symbol);
+    this.lastPrice.set(symbol, candle.close);
+    this.bars.add(symbol, candle.open, time);
+    this.bars.add(symbol, candle.high, time);
+    this.bars.add(symbol, candle.low, time);
+    this.bars.add(symbol, candle.close, time);
   }
 
   /** Samples equity when a sample is due (or a fill happened since the last one). */
@@ -226,11 +241,11 @@ export class ResultCollector {
     const out: IndicatorSeries[] = [];
     for (const d of this.declared.values()) {
       for (const instrument of this.instruments) {
-        const entry = this.indicatorValues.get(`${d.id} ${instrument.symbol}`);
-        if (entry === undefined) continue;
+        const series = this.indicatorValues.get(d.id)?.get(instrument.symbol);
+        if (series === undefined) continue;
         out.push({
           id: d.id, label: d.label ?? d.id, pane: d.pane, ...(d.color === undefined ? {} : { color: d.color }), symbol: instrument.symbol,
-          points: entry.series.list().map((p) => ({ time: p.time, value: p.value })),
+          points: series.list().map((p) => ({ time: p.time, value: p.value })),
         });
       }
     }
@@ -239,21 +254,38 @@ export class ResultCollector {
 
   /**
    * Takes a sample now. Skipped while a held currency has no price yet (before the first book or
-   * trade), so the series never starts with holdings valued at zero.
+   * trade), so the series never starts with holdings valued at zero. Spot balances are valued in
+   * integers ({@link ScaledHoldings}); futures and margin accounts, and values no safe integer
+   * holds, with decimal.js.
    */
   sample(time: number): void {
-    if (this.cash !== undefined) for (const currency of this.balances.keys()) this.balances.set(currency, this.cash(currency));
-    const held = valueHoldings(this.balances, this.quoteCurrency, (currency) => this.priceOf(currency, time));
-    if (held === undefined) return;
-    const unrealized = this.unrealizedPnl();
-    if (unrealized === undefined) return;
-    const equity = unrealized.isZero() ? held : held.plus(unrealized);
+    let point: EquityPoint;
+    this.sampleTime = time;
+    const units = this.cash === undefined && this.contracts.size === 0 ? this.holdings.value(this.balances, this.priceTextNow) : Number.NaN;
+    if (units === undefined) return;
+    this.positionsRecord ??= Object.freeze(Object.fromEntries(this.positions));
+    if (units === units) {
+      point = new ScaledEquityPoint(time, units, this.holdings.scale, this.positionsRecord);
+    } else {
+      const equity = this.decimalEquity(time);
+      if (equity === undefined) return;
+      point = { time, equity, positions: this.positionsRecord };
+    }
     this.pendingFillSample = false;
     if (time >= this.nextSample) this.nextSample = (Math.floor(time / this.sampleMs) + 1) * this.sampleMs;
-    this.positionsRecord ??= Object.freeze(Object.fromEntries(this.positions));
-    const point: EquityPoint = { time, equity, positions: this.positionsRecord };
-    if (this.stream === undefined) this.equity.push(point);
+    // Kept rows are plain records, as the result's readers expect.
+    if (this.stream === undefined) this.equity.push({ time, equity: point.equity, positions: point.positions });
     else this.stream.sample(point);
+  }
+
+  /** The equity now with decimal.js: cash (futures, margin) or balances, plus the open contracts' PnL; undefined while a price is missing. */
+  private decimalEquity(time: number): Decimal | undefined {
+    if (this.cash !== undefined) for (const currency of this.balances.keys()) this.balances.set(currency, this.cash(currency));
+    const held = valueHoldings(this.balances, this.quoteCurrency, (currency) => this.priceOf(currency, time));
+    if (held === undefined) return undefined;
+    const unrealized = this.unrealizedPnl();
+    if (unrealized === undefined) return undefined;
+    return unrealized.isZero() ? held : held.plus(unrealized);
   }
 
   /** Final price bars per symbol, oldest first. */
@@ -310,15 +342,29 @@ export class ResultCollector {
 
   /** Value of one unit of `currency` in the quote currency: last trade price, else the book's mid. */
   private priceOf(currency: string, time: number): Decimal | undefined {
-    for (const instrument of this.instruments) {
-      if (instrument.baseCurrency !== currency || instrument.quoteCurrency !== this.quoteCurrency) continue;
-      const mid = this.mid(instrument.symbol);
-      if (mid === undefined) return this.lastDecimal(instrument.symbol);
-      // Without public trades or candles, the sampled mids are the only price series there is.
-      if (!this.tradePriced.has(instrument.symbol)) this.bars.add(instrument.symbol, mid, time);
-      return new Decimal(mid);
+    const instrument = this.instruments.find((i) => i.baseCurrency === currency && i.quoteCurrency === this.quoteCurrency);
+    if (instrument === undefined) return undefined;
+    const mid = this.mid(instrument.symbol);
+    if (mid === undefined) return this.lastDecimal(instrument.symbol);
+    // Without public trades or candles, the sampled mids are the only price series there is.
+    if (!this.tradePriced.has(instrument.symbol)) this.bars.add(instrument.symbol, mid, time);
+    return new Decimal(mid);
+  }
+
+  /** The time of the sample being taken, for {@link priceTextNow}. */
+  private sampleTime = 0;
+  /** {@link priceText} at the sample's time (one function for every sample, not a closure each). */
+  private readonly priceTextNow = (symbol: string): string | undefined => this.priceText(symbol, this.sampleTime);
+
+  /** {@link priceOf} a symbol's base currency, as text. */
+  private priceText(symbol: string, time: number): string | undefined {
+    const mid = this.mid(symbol);
+    if (mid === undefined) {
+      const last = this.lastPrice.get(symbol);
+      return last === undefined || typeof last === 'string' ? last : last.toFixed();
     }
-    return undefined;
+    if (!this.tradePriced.has(symbol)) this.bars.add(symbol, mid, time);
+    return mid;
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Decimal } from '../../framework/model/decimal.js';
 import { ZERO } from '../../framework/model/decimal.js';
 import type { EquityPoint } from './backtest-result.js';
 import { periodReturn } from './period-return.js';
+import { compareEquity, EquityDrop, isPositiveEquity, ScaledEquityPoint } from './scaled-equity.js';
 
 /** Milliseconds in the 365-day year used to annualise ratios. */
 export const YEAR_MS = 365 * 24 * 60 * 60 * 1000;
@@ -91,11 +92,11 @@ export function maxDrawdown(points: readonly EquityPoint[]): Drawdown {
  */
 export class DrawdownTracker {
   private fraction = ZERO;
-  private amount = ZERO;
+  private amount = EquityDrop.NONE;
   private durationMs = 0;
   private longestMs = 0;
   private peak: EquityPoint | undefined;
-  private episodeDeepest = ZERO;
+  private episodeDeepest = EquityDrop.NONE;
   private deepestEpisodePeak: number | undefined;
   private lastTime: number | undefined;
 
@@ -103,17 +104,17 @@ export class DrawdownTracker {
   add(point: EquityPoint): void {
     this.lastTime = point.time;
     const peak = this.peak;
-    if (peak === undefined || point.equity.greaterThanOrEqualTo(peak.equity)) {
-      if (peak !== undefined && this.episodeDeepest.greaterThan(ZERO)) this.close(point.time);
+    if (peak === undefined || compareEquity(point, peak) >= 0) {
+      if (peak !== undefined && this.episodeDeepest !== EquityDrop.NONE) this.close(point.time);
       this.peak = point;
-      this.episodeDeepest = ZERO;
+      this.episodeDeepest = EquityDrop.NONE;
       return;
     }
-    const drop = peak.equity.minus(point.equity);
+    const drop = EquityDrop.between(peak, point);
     if (drop.greaterThan(this.amount)) this.amount = drop;
     if (!drop.greaterThan(this.episodeDeepest)) return;
     this.episodeDeepest = drop;
-    const frac = peak.equity.greaterThan(ZERO) ? drop.dividedBy(peak.equity) : ZERO;
+    const frac = isPositiveEquity(peak) ? drop.decimal.dividedBy(peak.equity) : ZERO;
     if (frac.greaterThan(this.fraction)) {
       this.fraction = frac;
       this.deepestEpisodePeak = peak.time;
@@ -123,12 +124,12 @@ export class DrawdownTracker {
   /** The drawdown of the samples so far. */
   result(): Drawdown {
     let { durationMs, longestMs } = this;
-    if (this.lastTime !== undefined && this.peak !== undefined && this.episodeDeepest.greaterThan(ZERO)) {
+    if (this.lastTime !== undefined && this.peak !== undefined && this.episodeDeepest !== EquityDrop.NONE) {
       const length = this.lastTime - this.peak.time;
       longestMs = Math.max(longestMs, length);
       if (this.deepestEpisodePeak === this.peak.time) durationMs = length;
     }
-    return { fraction: this.fraction.toNumber(), amount: this.amount, durationMs, longestMs };
+    return { fraction: this.fraction.toNumber(), amount: this.amount.decimal, durationMs, longestMs };
   }
 
   private close(end: number): void {
@@ -147,9 +148,9 @@ export class DrawdownTracker {
 export class PeriodReturns {
   readonly returns: number[] = [];
   private nextGrid = Number.NaN;
-  private current: Decimal | undefined;
+  private current: EquityPoint | undefined;
   private currentText: string | undefined;
-  private previous: Decimal | undefined;
+  private previous: EquityPoint | undefined;
   private previousText: string | undefined;
   private lastTime = Number.NaN;
 
@@ -165,7 +166,7 @@ export class PeriodReturns {
     } else {
       for (; this.nextGrid < point.time; this.nextGrid += this.periodMs) this.emit(this.current, this.currentText);
     }
-    this.current = point.equity;
+    this.current = point;
     this.currentText = equityText;
     this.lastTime = point.time;
   }
@@ -178,13 +179,22 @@ export class PeriodReturns {
     return this.returns;
   }
 
-  private emit(value: Decimal, text: string | undefined): void {
+  private emit(value: EquityPoint, text: string | undefined): void {
     const previous = this.previous;
     const previousText = this.previousText;
     this.previous = value;
     this.previousText = text;
-    if (previous === undefined || previous.lessThanOrEqualTo(ZERO)) return;
-    this.returns.push(periodReturn(value, previous, text, previousText));
+    if (previous === undefined || !isPositiveEquity(previous)) return;
+    // Two samples in units of one scale: the texts' rule of periodReturn on the units themselves.
+    if (value instanceof ScaledEquityPoint && previous instanceof ScaledEquityPoint && value.scale === previous.scale) {
+      const v = value.units;
+      const p = previous.units;
+      if (Math.abs(v - p) < p) {
+        this.returns.push((v - p) / p);
+        return;
+      }
+    }
+    this.returns.push(periodReturn(value.equity, previous.equity, text, previousText));
   }
 }
 

@@ -3,6 +3,7 @@ import { ZERO } from '../../framework/model/decimal.js';
 import { ValidationError } from '../../framework/model/errors.js';
 import type { BacktestResult, EquityPoint, FillRecord, OrderRecord } from './backtest-result.js';
 import { ThinnedSeries } from './report-series.js';
+import { compareEquity, equityText, isPositiveEquity, ScaledEquityPoint } from './scaled-equity.js';
 
 /** Points of the equity, drawdown and position charts at most (a long run's samples are thinned out). */
 export const CHART_SAMPLES = 2_000;
@@ -13,10 +14,10 @@ export const CHART_FILLS_PER_SYMBOL = 5_000;
 /** Fills listed in the page; the rest are only in fills.csv, which keeps the page light. */
 export const HTML_FILL_ROWS = 500;
 
-/** A drawdown point before it is text: the sample's equity and the peak so far. */
+/** A drawdown point before it is text: the sample and the peak so far. */
 interface DrawdownValue {
-  readonly equity: Decimal;
-  readonly peak: Decimal;
+  readonly point: EquityPoint;
+  readonly peak: EquityPoint;
   /** `-(peak - equity) / peak`, worked out when first needed. */
   ratio?: Decimal;
 }
@@ -25,8 +26,32 @@ const seconds = (ms: number): number => Math.floor(ms / 1000);
 const keepLast = <V>(_kept: V, next: V): V => next;
 
 function ratioOf(value: DrawdownValue): Decimal {
-  value.ratio ??= value.peak.greaterThan(ZERO) ? value.peak.minus(value.equity).dividedBy(value.peak).negated() : ZERO;
+  value.ratio ??= isPositiveEquity(value.peak) ? value.peak.equity.minus(value.point.equity).dividedBy(value.peak.equity).negated() : ZERO;
   return value.ratio;
+}
+
+/** Units of 10^-8, the drawdown texts' precision. */
+const RATIO_UNITS = 100_000_000n;
+
+/**
+ * `ratioOf(value)` to 8 decimals (half to even) as `toFixed()` writes it. For a sample and peak
+ * in units of one scale it is worked out in BigInt: the exact quotient rounded once equals
+ * decimal.js's, which rounds it to 50 digits first, as a quotient of integers below 2^53 is never
+ * that close to a half unit of the 8th decimal without being one.
+ */
+function ratioText(value: DrawdownValue): string {
+  const { point, peak } = value;
+  if (!(point instanceof ScaledEquityPoint && peak instanceof ScaledEquityPoint && point.scale === peak.scale && peak.units > 0)) {
+    return ratioOf(value).toDecimalPlaces(8).toFixed();
+  }
+  const numerator = (BigInt(peak.units) - BigInt(point.units)) * RATIO_UNITS;
+  const denominator = BigInt(peak.units);
+  let quotient = numerator / denominator;
+  const twice = (numerator % denominator) * 2n;
+  if (twice > denominator || (twice === denominator && quotient % 2n === 1n)) quotient++;
+  if (quotient === 0n) return '0';
+  const fraction = (quotient % RATIO_UNITS).toString().padStart(8, '0').replace(/0+$/, '');
+  return `-${quotient / RATIO_UNITS}${fraction === '' ? '' : `.${fraction}`}`;
 }
 
 /**
@@ -35,7 +60,7 @@ function ratioOf(value: DrawdownValue): Decimal {
  * text is the lowest text, the same the page would get by comparing texts.
  */
 function keepDeepest(kept: DrawdownValue, next: DrawdownValue): DrawdownValue {
-  if (kept.peak === next.peak && kept.peak.greaterThan(ZERO)) return next.equity.lessThan(kept.equity) ? next : kept;
+  if (kept.peak === next.peak && isPositiveEquity(kept.peak)) return compareEquity(next.point, kept.point) < 0 ? next : kept;
   return ratioOf(next).lessThan(ratioOf(kept)) ? next : kept;
 }
 
@@ -58,13 +83,18 @@ export class RowDigest {
   readonly unfilledByStatus = new Map<string, number>();
   private readonly fillsBySymbol = new Map<string, { readonly fills: FillRecord[]; count: number }>();
   private readonly positionSymbols = new Set<string>();
-  private readonly equitySeries = new ThinnedSeries<Decimal>(CHART_SAMPLES, keepLast);
+  private readonly equitySeries = new ThinnedSeries<EquityPoint>(CHART_SAMPLES, keepLast);
   private readonly drawdownSeries = new ThinnedSeries<DrawdownValue>(CHART_SAMPLES, keepDeepest);
   private readonly positionSeries = new Map<string, ThinnedSeries<Decimal>>();
-  private peak: Decimal | undefined;
+  private peak: EquityPoint | undefined;
+  private positionsSeen: EquityPoint['positions'] | undefined;
+
+  /** {@link positionSeries} as a list, in the same order. */
+  private readonly chartedPositions: { readonly symbol: string; readonly series: ThinnedSeries<Decimal> }[];
 
   constructor(readonly symbols: readonly string[]) {
     for (const symbol of symbols) this.positionSeries.set(symbol, new ThinnedSeries<Decimal>(CHART_SAMPLES, keepLast));
+    this.chartedPositions = [...this.positionSeries].map(([symbol, series]) => ({ symbol, series }));
   }
 
   /** The digest of a whole result held in memory, charting the symbols the page shows. */
@@ -96,15 +126,21 @@ export class RowDigest {
   /** An equity sample, at or after every earlier one. */
   addEquity(point: EquityPoint): void {
     const t = seconds(point.time);
-    this.equitySeries.add(t, point.equity);
-    if (this.peak === undefined || point.equity.greaterThan(this.peak)) this.peak = point.equity;
-    this.drawdownSeries.add(t, { equity: point.equity, peak: this.peak, ratio: undefined });
-    for (const symbol in point.positions) {
-      if (this.positionSymbols.has(symbol)) continue;
-      if (!this.positionSeries.has(symbol)) throw new ValidationError('equity.positions', 'must name symbols of the run', symbol);
-      this.positionSymbols.add(symbol);
+    this.equitySeries.add(t, point);
+    if (this.peak === undefined || compareEquity(point, this.peak) > 0) this.peak = point;
+    this.drawdownSeries.add(t, { point, peak: this.peak, ratio: undefined });
+    if (point.positions !== this.positionsSeen) {
+      // Samples share their positions record until a fill: a record is looked at once.
+      for (const symbol in point.positions) {
+        if (this.positionSymbols.has(symbol)) continue;
+        if (!this.positionSeries.has(symbol)) throw new ValidationError('equity.positions', 'must name symbols of the run', symbol);
+        this.positionSymbols.add(symbol);
+      }
+      this.positionsSeen = point.positions;
     }
-    for (const [symbol, series] of this.positionSeries) series.add(t, point.positions[symbol] ?? ZERO);
+    // An indexed list rather than the map's entries: no iterator and no pair per symbol and sample.
+    const charted = this.chartedPositions;
+    for (let i = 0; i < charted.length; i++) charted[i]!.series.add(t, point.positions[charted[i]!.symbol] ?? ZERO);
   }
 
   /** Symbols with fills, in the order of their first fill. */
@@ -124,12 +160,12 @@ export class RowDigest {
 
   /** `[UTC seconds, equity]`, thinned: the last of each bucket. */
   equity(): [number, string][] {
-    return this.equitySeries.list((v) => v.toFixed());
+    return this.equitySeries.list(equityText);
   }
 
   /** `[UTC seconds, -(peak - equity) / peak]` to 8 decimals, thinned: the deepest of each bucket. */
   drawdown(): [number, string][] {
-    return this.drawdownSeries.list((v) => ratioOf(v).toDecimalPlaces(8).toFixed());
+    return this.drawdownSeries.list(ratioText);
   }
 
   /** `[UTC seconds, position]` of `symbol` (one of {@link symbols}), thinned: the last of each bucket. */

@@ -5,6 +5,7 @@ import type { EquityPoint, FillRecord } from './backtest-result.js';
 import { DrawdownTracker, PeriodReturns, sharpeRatio, sortinoRatio, YEAR_MS } from './equity-stats.js';
 import type { BacktestMetrics, MetricsOptions } from './metrics.js';
 import { RoundTripMatcher } from './round-trips.js';
+import { EquityArea } from './scaled-equity.js';
 
 /** Default resampling period of the equity returns behind Sharpe and Sortino: one minute. */
 export const DEFAULT_PERIOD_MS = 60_000;
@@ -52,8 +53,11 @@ export class RunningMetrics {
   private readonly drawdown = new DrawdownTracker();
   /** Sum of the samples while they all share the first one's time (the average of a single instant). */
   private instantSum = ZERO;
-  private area = ZERO;
+  private readonly area = new EquityArea();
   private heldMs = 0;
+  /** The positions record last looked at, and whether it holds a position (samples share a record until a fill). */
+  private positionsSeen: EquityPoint['positions'] | undefined;
+  private holding = false;
 
   constructor(
     private readonly quoteCurrency: string,
@@ -108,11 +112,19 @@ export class RunningMetrics {
     if (point.time === first.time) this.instantSum = this.instantSum.plus(point.equity);
     if (previous !== undefined) {
       // Each sample's value holds until the next sample (a step function).
-      this.area = this.area.plus(previous.equity.times(point.time - previous.time));
-      if (Object.values(previous.positions).some((q) => !q.isZero())) this.heldMs += point.time - previous.time;
+      this.area.add(previous, point.time - previous.time);
+      if (this.holds(previous.positions)) this.heldMs += point.time - previous.time;
     }
     this.returns.add(point, equityText);
     this.drawdown.add(point);
+  }
+
+  private holds(positions: EquityPoint['positions']): boolean {
+    if (positions !== this.positionsSeen) {
+      this.positionsSeen = positions;
+      this.holding = Object.values(positions).some((q) => !q.isZero());
+    }
+    return this.holding;
   }
 
   /** The figures of everything added so far. */
@@ -123,7 +135,7 @@ export class RunningMetrics {
     const returns = this.returns.finish();
     const drawdown = this.drawdown.result();
     const span = this.first === undefined || this.last === undefined ? 0 : this.last.time - this.first.time;
-    const averageEquity = this.first === undefined ? ZERO : span <= 0 ? this.instantSum.dividedBy(this.samples) : this.area.dividedBy(span);
+    const averageEquity = this.first === undefined ? ZERO : span <= 0 ? this.instantSum.dividedBy(this.samples) : this.area.total().dividedBy(span);
     const { tradedNotional, fills } = this;
     return {
       quoteCurrency: this.quoteCurrency,

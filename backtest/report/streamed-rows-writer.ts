@@ -7,37 +7,53 @@ import { equityColumns, FILL_COLUMNS, fillCells, iso, ORDER_COLUMNS, orderCells,
 import { RowDigest } from './row-digest.js';
 import type { MetricsOptions } from './metrics.js';
 import { RunningMetrics, type RunTotals } from './running-metrics.js';
+import { equityText } from './scaled-equity.js';
 
-/** Characters of CSV text gathered before they are appended to their file. */
-const FLUSH_CHARS = 1 << 16;
+/** Bytes of CSV text gathered before they are appended to their file. */
+const FLUSH_BYTES = 1 << 16;
 
 /**
  * One CSV file written a line at a time: lines gather in a small buffer appended to the file
  * synchronously when full, so memory stays bounded whether or not the event loop turns (a replay
- * may run long without yielding), and no descriptor stays open between writes.
+ * may run long without yielding), and no descriptor stays open between writes. The buffer holds
+ * bytes, not text: a line's string dies as soon as it is encoded, where a string of a thousand
+ * gathered lines outlived young-generation collections and was promoted, to be collected in full
+ * ones (a candle run writes a line per candle).
  */
 class CsvFile {
-  private buffer = '';
+  private readonly bytes = Buffer.allocUnsafe(FLUSH_BYTES);
+  private used = 0;
 
   constructor(readonly path: string, columns: readonly string[]) {
     writeFileSync(path, line(columns), 'utf8');
   }
 
   write(cells: readonly string[]): void {
-    this.buffer += line(cells);
-    if (this.buffer.length >= FLUSH_CHARS) this.flush();
+    this.append(line(cells));
   }
 
   /** A line of cells that never need quoting (times, ISO times, decimals): joined as they are. */
   writePlain(cells: readonly string[]): void {
-    this.buffer += cells.join(',') + CSV_EOL;
-    if (this.buffer.length >= FLUSH_CHARS) this.flush();
+    this.append(cells.join(','));
+    this.append(CSV_EOL);
   }
 
   flush(): void {
-    if (this.buffer.length === 0) return;
-    appendFileSync(this.path, this.buffer, 'utf8');
-    this.buffer = '';
+    if (this.used === 0) return;
+    appendFileSync(this.path, this.bytes.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private append(text: string): void {
+    // A UTF-16 unit takes at most 3 bytes of UTF-8.
+    if (this.used + 3 * text.length > this.bytes.length) {
+      this.flush();
+      if (3 * text.length > this.bytes.length) {
+        appendFileSync(this.path, text, 'utf8');
+        return;
+      }
+    }
+    this.used += this.bytes.write(text, this.used, 'utf8');
   }
 }
 
@@ -100,10 +116,10 @@ export class StreamedRowsWriter {
       this.lastPositions = point.positions;
       this.lastPositionCells = positionCells(point.positions, this.symbols);
     }
-    const equityText = point.equity.toFixed();
-    this.metrics.addEquity(point, equityText);
+    const text = equityText(point);
+    this.metrics.addEquity(point, text);
     this.digest.addEquity(point);
-    this.equity.writePlain([String(point.time), iso(point.time), equityText, ...this.lastPositionCells]);
+    this.equity.writePlain([String(point.time), iso(point.time), text, ...this.lastPositionCells]);
   }
 
   /**

@@ -151,6 +151,15 @@ export class SimulatedVenue implements Venue {
     liquidateIfDue(this.engine);
   }
 
+  /**
+   * True when no order of any account works on `symbol` (none rests on its book, none waits for
+   * its trigger): public trades of it then move nothing but its last price. A read, no request.
+   */
+  hasNoOrdersOn(symbol: string): boolean {
+    for (const order of this.engine.orders.values()) if (order.instrument.symbol === symbol) return false;
+    return true;
+  }
+
   placeOrder(account: AccountId, request: NewOrderRequest): Order {
     this.begin(account);
     return toOrder(placeSingle(this.engine, account, validateNewOrder(request, this.context())));

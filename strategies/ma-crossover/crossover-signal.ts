@@ -1,5 +1,5 @@
 import { EMA } from 'trading-signals';
-import { type DecimalString, parseScaledBig, scaleOf, ValidationError } from 'tradeloop';
+import { type DecimalString, parseScaled, parseScaledBig, scaleOf, ValidationError } from 'tradeloop';
 
 /** Which moving average. */
 export type AverageKind = 'ema' | 'sma';
@@ -74,15 +74,61 @@ interface Averages {
 const NO_AVERAGES: Averages = { fast: null, slow: null, sign: undefined };
 
 /**
- * `SMA(fast)`, `SMA(slow)` and the exact sign of their difference. The closes are kept as BigInt
+ * `SMA(fast)`, `SMA(slow)` and the exact sign of their difference. The closes are kept as integer
  * multiples of 10^-scale, `scale` being the most decimals seen so far (the window is rescaled when
- * a finer close arrives), so the sums are exact integers without decimal.js per candle.
+ * a finer close arrives), so the sums are exact integers without decimal.js per candle: plain
+ * numbers while every value, sum and product stays a safe integer (each step is checked before it
+ * is kept), BigInt from the first close that would leave them.
  */
 function smaAverages(fastPeriod: number, slowPeriod: number): (close: DecimalString) => Averages {
-  const window: bigint[] = [];
+  const window: number[] = [];
   let scale = 0;
-  let fastSum = 0n;
-  let slowSum = 0n;
+  let fastSum = 0;
+  let slowSum = 0;
+  let big: ((close: DecimalString) => Averages) | undefined;
+  const toBig = (close: DecimalString): Averages => {
+    big = bigSmaAverages(fastPeriod, slowPeriod, window.map(BigInt), scale);
+    return big(close);
+  };
+  return (close) => {
+    if (big !== undefined) return big(close);
+    const decimals = scaleOf(close);
+    if (decimals > scale) {
+      const factor = 10 ** (decimals - scale);
+      if (!window.every((price) => Number.isSafeInteger(price * factor))) return toBig(close);
+      for (let i = 0; i < window.length; i++) window[i]! *= factor;
+      fastSum *= factor;
+      slowSum *= factor;
+      scale = decimals;
+    }
+    const price = parseScaled(close, scale);
+    const length = window.length + 1;
+    const withFast = fastSum + price;
+    const withSlow = slowSum + price;
+    if (!(price >= 0) || !Number.isSafeInteger(withFast) || !Number.isSafeInteger(withSlow)) return toBig(close);
+    const nextFast = length > fastPeriod ? withFast - window[length - 1 - fastPeriod]! : withFast;
+    const nextSlow = length > slowPeriod ? withSlow - window[0]! : withSlow;
+    let sign: number | undefined;
+    if (length >= slowPeriod) {
+      const difference = nextFast * slowPeriod - nextSlow * fastPeriod;
+      if (!Number.isSafeInteger(nextFast * slowPeriod) || !Number.isSafeInteger(nextSlow * fastPeriod) || !Number.isSafeInteger(difference)) return toBig(close);
+      sign = Math.sign(difference);
+    }
+    window.push(price);
+    if (length > slowPeriod) window.shift();
+    fastSum = nextFast;
+    slowSum = nextSlow;
+    const unit = 10 ** scale;
+    const fast = window.length < fastPeriod ? null : fastSum / unit / fastPeriod;
+    if (sign === undefined) return { fast, slow: null, sign };
+    return { fast, slow: slowSum / unit / slowPeriod, sign };
+  };
+}
+
+/** {@link smaAverages} in BigInt, from a window of closes at `scale` (the last `slowPeriod` at most). */
+function bigSmaAverages(fastPeriod: number, slowPeriod: number, window: bigint[], scale: number): (close: DecimalString) => Averages {
+  let fastSum = window.slice(-fastPeriod).reduce((a, b) => a + b, 0n);
+  let slowSum = window.reduce((a, b) => a + b, 0n);
   return (close) => {
     const decimals = scaleOf(close);
     if (decimals > scale) {

@@ -72,7 +72,7 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
       if (!closed) return [];
       const s = stateOf(ctx, event.symbol);
       const out: OrderHandle[] = [];
-      const candles = [...event.candles].sort((a, b) => a.timestamp - b.timestamp);
+      const candles = event.candles.length === 1 ? event.candles : [...event.candles].sort((a, b) => a.timestamp - b.timestamp);
       for (const candle of candles) {
         // A repeated candle (snapshot after a reconnect) must not count twice.
         if (candle.timestamp <= s.lastCandle) continue;

@@ -29,4 +29,22 @@ describe('CrossoverSignal (SMA)', () => {
       expect(got).toEqual(oracleCrossings(closes, fast, slow));
     }), { seed: 20261124, numRuns: 300 });
   });
+
+  it('stays exact when the sums leave the safe integers (huge or very fine closes mid-run)', () => {
+    const ordinary = fc.constantFrom('100', '100.5', '99.75', '101.125');
+    const extreme = fc.constantFrom('900719925474099.3', '4503599627370496', '0.000000000000001', '9007199254740993');
+    const close = fc.oneof({ weight: 5, arbitrary: ordinary }, { weight: 1, arbitrary: extreme });
+    fc.assert(fc.property(fc.array(close, { maxLength: 60 }), fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 6 }), (closes, fast, extra) => {
+      const slow = fast + extra;
+      const signal = new CrossoverSignal('sma', fast, slow);
+      const got = closes.map((c) => signal.add(c as DecimalString));
+      expect(got).toEqual(oracleCrossings(closes, fast, slow));
+    }), { seed: 20261124, numRuns: 300 });
+  });
+
+  it('charts each average as the float of its exact mean', () => {
+    const signal = new CrossoverSignal('sma', 2, 3);
+    const lines = ['10.1', '10.25', '10.4'].map((c) => (signal.add(c as DecimalString), signal.lines));
+    expect(lines).toEqual([{ fast: null, slow: null, sign: undefined }, { fast: 10.175, slow: null, sign: undefined }, { fast: 10.325, slow: 10.25, sign: 1 }]);
+  });
 });

@@ -4,12 +4,13 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFrameBatches, type ReplayFrame } from '../../../backtest/recording/frame-batches.js';
-import { LineTapeReader, LineTapeWriter, TAPE_BATCH_END, TAPE_BOOKS, TAPE_EMPTY, TAPE_RAW, TAPE_TRADES } from '../../../backtest/recording/line-tape.js';
-import type { BookScales, DecodedMarketLine } from '../../../backtest/recording/market-line-decoder.js';
+import { LineTapeReader, LineTapeWriter, TAPE_BATCH_END, TAPE_BOOKS, TAPE_CANDLES, TAPE_EMPTY, TAPE_RAW, TAPE_TRADES, type DecodedLine } from '../../../backtest/recording/line-tape.js';
+import type { BookScales } from '../../../backtest/recording/market-line-decoder.js';
 import { offThreadLineTapes } from '../../../backtest/recording/off-thread-line-tapes.js';
 import { RecordingReadLog } from '../../../backtest/recording/recording-read-log.js';
 import type { ScaledOrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
-import type { TradesEvent } from '../../../framework/model/stream/market-events.js';
+import { CANDLE_PERIODS } from '../../../framework/model/resources/candle.js';
+import type { CandlesEvent, TradesEvent } from '../../../framework/model/stream/market-events.js';
 import { SYMBOL, book, candle, trades, writeRecording, type TestFrame } from '../replay/support/replay-fixture.js';
 
 const SCALES: ReadonlyMap<string, BookScales> = new Map([[SYMBOL, { priceScale: 2, quantityScale: 3 }]]);
@@ -45,9 +46,9 @@ function levels(n: number, from: number): [string, string][] {
 
 describe('reading a recording on a thread of its own', () => {
   it('gives the very frames and notes that reading on the replay\'s thread gives', async () => {
-    const frames: TestFrame[] = [book(1_000, 1, levels(30_000, 100), levels(30_000, 100_000), true)];
+    const frames: TestFrame[] = [book(100_000, 1, levels(30_000, 100), levels(30_000, 100_000), true)];
     for (let i = 0; i < 400; i++) {
-      const t = 1_001 + i;
+      const t = 100_001 + i;
       if (i % 50 === 7) frames.push(candle(t - 60_000, '1', '2', '0.5', '1.5'));
       else if (i % 3 === 0) frames.push(trades(t, 10 + i, [['101.25', '0.5', 'buy'], ['101.5', '1.25', 'sell']]));
       else frames.push(book(t, 2 + i, levels(1 + (i % 40), 90), levels(i % 9, 300)));
@@ -55,7 +56,7 @@ describe('reading a recording on a thread of its own', () => {
     // A frame a little back in time (replayed later), one far back (skipped), CRLF, empty and malformed lines.
     const file = gzRecording(frames, (text) => {
       const lines = text.split('\n');
-      lines[20] = JSON.stringify({ t: 1_010, src: 'ws/public', msg: book(1_010, 9_999, levels(2, 95), []).msg });
+      lines[20] = JSON.stringify({ t: 100_010, src: 'ws/public', msg: book(100_010, 9_999, levels(2, 95), []).msg });
       lines[30] = JSON.stringify({ t: 10, src: 'ws/public', msg: trades(10, 1, [['1', '1', 'buy']]).msg });
       lines[40] = `${lines[40]}\r`;
       lines.splice(50, 0, '', 'not json', '{"t":"x"}');
@@ -67,6 +68,8 @@ describe('reading a recording on a thread of its own', () => {
     expect(there.report).toEqual(here.report);
     expect(here.frames.length).toBeGreaterThan(390);
     expect(here.frames.filter((f) => f.books !== undefined).length).toBeGreaterThan(300);
+    // Candle lines are decoded too.
+    expect(here.frames.filter((f) => f.books !== undefined && f.events[0]?.kind === 'candles').length).toBe(8);
   });
 
   it('stops at a cut gzip stream where reading here stops, and refuses it alike when strict', async () => {
@@ -125,7 +128,7 @@ const digits = fc.stringMatching(/^[0-9]{1,20}$/);
 const decimal = fc.stringMatching(/^[0-9]{1,12}(\.[0-9]{1,12})?$/);
 const time = fc.integer({ min: 0, max: 2 ** 45 }).map((n) => n / 8);
 
-const bookLine: fc.Arbitrary<DecodedMarketLine> = fc.tuple(time, fc.array(fc.record({
+const bookLine: fc.Arbitrary<DecodedLine> = fc.tuple(time, fc.array(fc.record({
   symbol: symbolIndex, sequence: scaledValue, exchangeTime: scaledValue, snapshot: fc.boolean(),
   askLevels: fc.array(fc.tuple(scaledValue, scaledValue), { maxLength: 30 }), bidLevels: fc.array(fc.tuple(scaledValue, scaledValue), { maxLength: 30 }),
 }), { minLength: 1, maxLength: 2 })).map(([t, books]) => ({
@@ -136,7 +139,7 @@ const bookLine: fc.Arbitrary<DecodedMarketLine> = fc.tuple(time, fc.array(fc.rec
   })),
 }));
 
-const tradesLine: fc.Arbitrary<DecodedMarketLine> = fc.tuple(time, fc.array(fc.record({
+const tradesLine: fc.Arbitrary<DecodedLine> = fc.tuple(time, fc.array(fc.record({
   symbol: symbolIndex, snapshot: fc.boolean(), exchangeTime: scaledValue,
   trades: fc.array(fc.record({ timestamp: scaledValue, id: digits, price: decimal, quantity: decimal, side: fc.constantFrom('buy' as const, 'sell' as const) }), { maxLength: 4 }),
 }), { minLength: 1, maxLength: 2 })).map(([t, events]) => ({
@@ -144,11 +147,23 @@ const tradesLine: fc.Arbitrary<DecodedMarketLine> = fc.tuple(time, fc.array(fc.r
   events: events.map((e): TradesEvent => ({ kind: 'trades', channel: 'trades', symbol: e.symbol, snapshot: e.snapshot, exchangeTime: e.exchangeTime, receivedAt: t, trades: e.trades as unknown as TradesEvent['trades'] })),
 }));
 
-type Entry = { kind: 'decoded'; line: DecodedMarketLine } | { kind: 'raw'; text: string } | { kind: 'empty' } | { kind: 'batch' };
+const candlesLine: fc.Arbitrary<DecodedLine> = fc.tuple(time, fc.array(fc.record({
+  symbol: symbolIndex, period: fc.constantFrom(...CANDLE_PERIODS), snapshot: fc.boolean(), exchangeTime: scaledValue,
+  candles: fc.array(fc.record({ timestamp: scaledValue, open: decimal, close: decimal, high: decimal, low: decimal, volume: decimal, volumeQuote: decimal }), { maxLength: 3 }),
+}), { minLength: 1, maxLength: 2 })).map(([t, events]) => ({
+  t, src: 'ws/public' as const, books: [],
+  events: events.map((e): CandlesEvent => ({
+    kind: 'candles', channel: `candles/${e.period}`, symbol: e.symbol, snapshot: e.snapshot, exchangeTime: e.exchangeTime, receivedAt: t,
+    period: e.period, candles: e.candles as unknown as CandlesEvent['candles'],
+  })),
+}));
+
+type Entry = { kind: 'decoded'; line: DecodedLine } | { kind: 'raw'; text: string } | { kind: 'empty' } | { kind: 'batch' };
 
 const entry: fc.Arbitrary<Entry> = fc.oneof(
   bookLine.map((line) => ({ kind: 'decoded' as const, line })),
   tradesLine.map((line) => ({ kind: 'decoded' as const, line })),
+  candlesLine.map((line) => ({ kind: 'decoded' as const, line })),
   fc.string({ maxLength: 40 }).map((text) => ({ kind: 'raw' as const, text })),
   fc.constant({ kind: 'empty' as const }),
   fc.constant({ kind: 'batch' as const }),
@@ -171,7 +186,7 @@ describe('LineTapeWriter / LineTapeReader', () => {
         reader.load(tape);
         const back: Entry[] = [];
         for (let kind = reader.next(); kind >= 0; kind = reader.next()) {
-          if (kind === TAPE_BOOKS || kind === TAPE_TRADES) back.push({ kind: 'decoded', line: reader.decodedLine() });
+          if (kind === TAPE_BOOKS || kind === TAPE_TRADES || kind === TAPE_CANDLES) back.push({ kind: 'decoded', line: reader.decodedLine() });
           else if (kind === TAPE_RAW) back.push({ kind: 'raw', text: reader.text.toString('utf8', reader.rawStart, reader.rawEnd) });
           else if (kind === TAPE_EMPTY) back.push({ kind: 'empty' });
           else if (kind === TAPE_BATCH_END) back.push({ kind: 'batch' });

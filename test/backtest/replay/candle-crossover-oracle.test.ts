@@ -92,6 +92,7 @@ function oracle(bars: readonly Bar[]): { fills: ExpectedFill[]; usdt: Decimal; b
 describe('candle-only backtest of an SMA(10)/SMA(30) crossover against an independent computation', () => {
   let dir: string;
   let result: BacktestResult;
+  let parsedResult: BacktestResult;
   const bars = readBars(FIXTURE);
   const expected = oracle(bars);
 
@@ -101,11 +102,13 @@ describe('candle-only backtest of an SMA(10)/SMA(30) crossover against an indepe
     // The fee rates of the rules, given rather than left to the import's defaults.
     const fees = { take_rate: FEE_RATE.toFixed(), make_rate: FEE_RATE.toFixed(), fee_currency: 'USDT' };
     await importCandles({ csvPath: FIXTURE, outPath: recording, symbol: SYMBOL, period: 'M1', symbolInfo: fees });
-    result = await runBacktest({
+    const run = (decodeMarketLines: boolean): Promise<BacktestResult> => runBacktest({
       strategyRef: 'ma-crossover', plugin: maCrossover, symbols: [SYMBOL], recordings: [recording],
       params: maCrossover.parseParams({ average: 'sma', fastPeriod: FAST, slowPeriod: SLOW, orderQuantity: '1', allowShort: false }),
-      balances: { USDT: START_USDT.toFixed() }, candles: 'M1', candleSlippageBps: 0,
+      balances: { USDT: START_USDT.toFixed() }, candles: 'M1', candleSlippageBps: 0, decodeMarketLines,
     });
+    result = await run(true);
+    parsedResult = await run(false);
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -130,6 +133,11 @@ describe('candle-only backtest of an SMA(10)/SMA(30) crossover against an indepe
     const metrics = computeMetrics(result);
     expect(metrics.finalEquity.toFixed()).toBe(expected.usdt.plus(expected.base.times(lastClose)).toFixed());
     expect(metrics.roundTrips).toBe(expected.fills.filter((f) => f.side === 'sell').length);
+  });
+
+  it('gives the same result with the candle lines JSON-parsed as with them decoded from the bytes', () => {
+    const withoutWallTime = ({ meta: { wallMs: _wall, ...meta }, ...rest }: BacktestResult): unknown => ({ meta, ...rest });
+    expect(JSON.stringify(withoutWallTime(parsedResult))).toBe(JSON.stringify(withoutWallTime(result)));
   });
 
   it('places one order per acted-on signal; a signal on the last bar leaves its order unfilled', () => {

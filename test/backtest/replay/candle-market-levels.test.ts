@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CandleMarket } from '../../../backtest/replay/candle-market.js';
+import type { BookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import { Instrument } from '../../../framework/model/instrument.js';
 import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
 
@@ -23,6 +24,14 @@ function inCents(text: string): bigint {
   return BigInt(whole!) * 100n + BigInt(fraction.padEnd(2, '0'));
 }
 
+/** A side's level prices in cents, from either form of the frame (the prices here have at most two decimals). */
+function pricesInCents(frame: BookFrame, side: 'ask' | 'bid'): bigint[] {
+  if (frame.asks !== undefined) return (side === 'ask' ? frame.asks : frame.bids).map(([price]) => inCents(price));
+  expect(frame.priceScale).toBe(2);
+  const levels = side === 'ask' ? frame.askLevels : frame.bidLevels;
+  return levels.filter((_, i) => i % 2 === 0).map((units) => BigInt(units));
+}
+
 describe('CandleMarket book around the next open', () => {
   it('puts the ask at open x (1 + bps) rounded up to the tick and the bid at open x (1 - bps) rounded down', () => {
     fc.assert(fc.property(
@@ -36,8 +45,10 @@ describe('CandleMarket book around the next open', () => {
         const down = openCents * BigInt(10_000 - bps);
         const ask = ((up + step - 1n) / step) * tickCents;
         const bid = down > 0n ? (down / step) * tickCents : 0n;
-        expect(inCents(frame.asks![0]![0])).toBe(ask);
-        expect(frame.bids!.map(([p]) => inCents(p))).toEqual(bid > 0n ? [bid] : []);
+        // Integer slippage, an open on the grid and a product within 2^53: the frame carries scaled levels.
+        if (up <= BigInt(Number.MAX_SAFE_INTEGER)) expect(frame.asks).toBeUndefined();
+        expect(pricesInCents(frame, 'ask')).toEqual([ask]);
+        expect(pricesInCents(frame, 'bid')).toEqual(bid > 0n ? [bid] : []);
       },
     ), { numRuns: 500 });
   });
@@ -56,5 +67,14 @@ describe('CandleMarket book around the next open', () => {
       .trades.map((t) => `${t.side} ${t.price}`);
     expect(path('10', '10.000000000000000001')).toEqual(['sell 10', 'sell 8', 'buy 12', 'sell 10.000000000000000001']);
     expect(path('10.000000000000000001', '10')).toEqual(['buy 10.000000000000000001', 'buy 12', 'sell 8', 'buy 10']);
+  });
+
+  it('trades only the close while no order works on the symbol, on the side the path ends with', () => {
+    const market = new CandleMarket(instrument('0.01'), 0);
+    const candle = (o: string, c: string): never => ({ timestamp: 0, open: o, high: '12', low: '8', close: c, volume: '1', volumeQuote: '1' }) as never;
+    const traded = (o: string, c: string, idle: boolean): string[] => market.trades(candle(o, c), 0, idle).trades.map((t) => `${t.side} ${t.price}`);
+    expect(traded('10', '11', true)).toEqual(['sell 11']);
+    expect(traded('11', '10', true)).toEqual(['buy 10']);
+    expect(traded('10', '11', false)).toEqual(['sell 10', 'sell 8', 'buy 12', 'sell 11']);
   });
 });

@@ -101,6 +101,14 @@ describe('candle-only backtests (CandleMarket rules)', () => {
     expect(result.fills.map((f) => `${(f.time - T0) / M} ${f.side} ${f.quantity.toFixed()}`)).toEqual(['3 sell 1']);
   });
 
+  it('judges a stop placed while no order worked against the last close, as after a whole path', async () => {
+    // Placed on the second close (103): a sell stop at 103.5 is due at once; one at 101.6 waits for the third candle.
+    const due = await onClose(recording, 2, 5, (ctx) => [ctx.place({ symbol: SYMBOL, side: 'sell', type: 'stopMarket', quantity: dec('1'), stopPrice: dec('103.50') })]);
+    expect(due.result.fills.map((f) => `${(f.time - T0) / M} ${f.side} ${f.quantity.toFixed()}`)).toEqual(['2 sell 1']);
+    const waits = await onClose(recording, 2, 5, (ctx) => [ctx.place({ symbol: SYMBOL, side: 'sell', type: 'stopMarket', quantity: dec('1'), stopPrice: dec('101.60') })]);
+    expect(waits.result.fills.map((f) => `${(f.time - T0) / M} ${f.side} ${f.quantity.toFixed()}`)).toEqual(['3 sell 1']);
+  });
+
   it('finds the next open however many other frames come before it', async () => {
     const busy = writeRecording([
       candle(T0, '100', '101', '99', '100.5'),

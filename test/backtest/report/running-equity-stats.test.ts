@@ -3,12 +3,27 @@ import { describe, expect, it } from 'vitest';
 import { DrawdownTracker, PeriodReturns } from '../../../backtest/report/equity-stats.js';
 import type { EquityPoint } from '../../../backtest/report/backtest-result.js';
 import { Decimal, ZERO } from '../../../framework/model/decimal.js';
+import { ScaledEquityPoint } from '../../../backtest/report/scaled-equity.js';
 
 /** Equity samples in time order (equal times allowed), amounts with up to 4 decimals, some zero or negative. */
 const curve = fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: -2_000, max: 2_000_000 })), { maxLength: 80 })
   .map((steps) => {
     let t = 0;
     return steps.map(([gap, units]): EquityPoint => ({ time: (t += gap * 250), equity: new Decimal(units).dividedBy(10_000), positions: {} }));
+  });
+
+/**
+ * The same kind of curve with samples in integer units, as a spot backtest samples it: mostly at
+ * one scale, some at another (a balance with more decimals), some plain Decimal samples.
+ */
+const scaledCurve = fc.array(fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: -2_000, max: 2_000_000 }), fc.constantFrom(4, 4, 4, 6, -1)), { maxLength: 80 })
+  .map((steps) => {
+    let t = 0;
+    return steps.map(([gap, units, scale]): EquityPoint => {
+      t += gap * 250;
+      if (scale < 0) return { time: t, equity: new Decimal(units).dividedBy(10_000), positions: {} };
+      return new ScaledEquityPoint(t, units * 10 ** (scale - 4), scale, {});
+    });
   });
 
 /** The drawdown worked out the plain way: every under-water sample's fraction of its peak compared. */
@@ -73,6 +88,20 @@ describe('running equity statistics', () => {
     fc.assert(fc.property(curve, fc.integer({ min: 1, max: 900 }), (points, period) => {
       const returns = new PeriodReturns(period);
       for (const p of points) returns.add(p);
+      expect(returns.finish()).toEqual(returnsOracle(points, period));
+    }), { numRuns: 500 });
+  });
+
+  it('gives the same drawdown and returns for samples in integer units, of one scale or several', () => {
+    fc.assert(fc.property(scaledCurve, fc.integer({ min: 1, max: 900 }), (points, period) => {
+      const tracker = new DrawdownTracker();
+      const returns = new PeriodReturns(period);
+      for (const p of points) {
+        tracker.add(p);
+        returns.add(p);
+      }
+      const got = tracker.result();
+      expect({ ...got, amount: got.amount.toFixed() }).toEqual(drawdownOracle(points));
       expect(returns.finish()).toEqual(returnsOracle(points, period));
     }), { numRuns: 500 });
   });
