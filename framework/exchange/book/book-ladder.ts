@@ -48,6 +48,11 @@ export class BookLadder {
   readonly outside = new SortedLevels();
   /** Exact quantities of the levels marked BIG_QUANTITY, by key. */
   readonly bigQuantities = new Map<number, bigint>();
+  /**
+   * Whether {@link bigQuantities} may hold a window level's quantity: set when one is stored,
+   * cleared with the ladder, so the hot path tests a field rather than the map.
+   */
+  private mayHoldBig = false;
   /** Levels whose key is beyond the safe integer range, key -> quantity. */
   farLevels = new Map<bigint, bigint>();
   /** Count of far levels with a positive key: when non-zero the best level is a far one. */
@@ -110,6 +115,7 @@ export class BookLadder {
     this.base = Number.NaN;
     this.outside.clear();
     this.bigQuantities.clear();
+    this.mayHoldBig = false;
     this.farLevels.clear();
     this.farAbove = 0;
   }
@@ -125,7 +131,7 @@ export class BookLadder {
       // The slot is only written: whether it held a level is the bitmap's bit, which stays in
       // cache, so a change far from the touch of a wide window costs a store the CPU buffers, not
       // a load that waits on memory.
-      if (this.bigQuantities.size !== 0) this.forgetBig(index, key);
+      if (this.mayHoldBig) this.forgetBig(index, key);
       this.slots[index] = quantity;
       // Insert, update and removal are equally likely and unpredictable: count and mark without
       // branching, and test the rarely true position conditions first so the branches predict well.
@@ -180,6 +186,7 @@ export class BookLadder {
     }
     this.set(safeKey, BIG_QUANTITY);
     this.bigQuantities.set(safeKey, quantity);
+    this.mayHoldBig = true;
   }
 
   /** Exact quantity at `key`, 0n when there is no such level. */
@@ -238,21 +245,26 @@ export class BookLadder {
   /**
    * Once per message: doubles the window when too many writes missed it since the last look,
    * then recentres it when the best level left its comfortable band (the lower half is too thin,
-   * or the best is about to leave through the top). O(1) when nothing is to be done.
+   * or the best is about to leave through the top). O(1) when nothing is to be done. Returns the
+   * best safe key ({@link bestKey}), which a caller keeps until the ladder next changes.
    */
-  rebalance(): void {
-    if (this.writes >= TRAFFIC_SAMPLE) {
-      const grow = this.missed * MISS_SHARE > this.writes && this.span < this.maxWindowSize;
-      this.writes = 0;
-      this.missed = 0;
-      // At least double; at once to the fitted size when the levels have spread further.
-      if (grow) this.resize(Math.max(this.span * 2, this.fittedSpan()));
-    }
+  rebalance(): number {
+    // Small enough to be inlined into the book's apply: the rare work is in calls.
+    if (this.writes >= TRAFFIC_SAMPLE) this.sampleTraffic();
     const best = this.bestKey();
-    if (best !== best) return;
     const index = best - this.base;
-    if (index >= this.span >> 1 && index < this.span - (this.span >> 4)) return;
-    this.recentre(best, this.span);
+    // NaN (no level) fails the band test and the `best === best` test alike.
+    if (!(index >= this.span >> 1 && index < this.span - (this.span >> 4)) && best === best) this.recentre(best, this.span);
+    return best;
+  }
+
+  /** Starts a new traffic sample, first growing the window when too many writes of this one missed it. */
+  private sampleTraffic(): void {
+    const grow = this.missed * MISS_SHARE > this.writes && this.span < this.maxWindowSize;
+    this.writes = 0;
+    this.missed = 0;
+    // At least double; at once to the fitted size when the levels have spread further.
+    if (grow) this.resize(Math.max(this.span * 2, this.fittedSpan()));
   }
 
   /**
@@ -321,6 +333,7 @@ export class BookLadder {
       return Number(scaled);
     }
     this.bigQuantities.set(key, scaled);
+    this.mayHoldBig = true;
     return BIG_QUANTITY;
   }
 
