@@ -60,8 +60,13 @@ export class BookLadder {
   private slots: Float64Array;
   private bits: LevelBitmap;
   private span: number;
-  /** Key of slot 0; NaN while the window is unplaced, so every index test fails. */
-  private base = Number.NaN;
+  /** Key of slot 0 (an integer: the optimiser keeps it unboxed while keys fit 31 bits). */
+  private base = 0;
+  /**
+   * Slots an index may address: the span once the window is placed, 0 while it is unplaced, so
+   * every index test fails.
+   */
+  private reach = 0;
   /** Index of the highest non-zero slot; -1 when the window holds no level. */
   private top = -1;
   private inWindow = 0;
@@ -112,7 +117,7 @@ export class BookLadder {
   /** Removes every level; the window is placed again by the next level set. */
   clear(): void {
     this.emptyWindow();
-    this.base = Number.NaN;
+    this.reach = 0;
     this.outside.clear();
     this.bigQuantities.clear();
     this.mayHoldBig = false;
@@ -127,7 +132,7 @@ export class BookLadder {
   set(key: number, quantity: number): void {
     const index = key - this.base;
     this.writes++;
-    if (index >= 0 && index < this.span) {
+    if (index >= 0 && index < this.reach) {
       // The slot is only written: whether it held a level is the bitmap's bit, which stays in
       // cache, so a change far from the touch of a wide window costs a store the CPU buffers, not
       // a load that waits on memory.
@@ -155,7 +160,7 @@ export class BookLadder {
   }
 
   private setOutside(key: number, quantity: number): void {
-    if (this.base !== this.base) {
+    if (this.reach === 0) {
       if (quantity === 0) return;
       this.place(key);
       this.set(key, quantity);
@@ -194,7 +199,7 @@ export class BookLadder {
     if (key > MAX_EXACT || key < -MAX_EXACT) return this.farLevels.get(key) ?? 0n;
     const safeKey = Number(key);
     const index = safeKey - this.base;
-    const quantity = index >= 0 && index < this.span ? (this.slots[index] as number) : this.outside.quantityAt(safeKey);
+    const quantity = index >= 0 && index < this.reach ? (this.slots[index] as number) : this.outside.quantityAt(safeKey);
     return quantity === 0 ? 0n : this.exact(safeKey, quantity);
   }
 
@@ -253,8 +258,9 @@ export class BookLadder {
     if (this.writes >= TRAFFIC_SAMPLE) this.sampleTraffic();
     const best = this.bestKey();
     const index = best - this.base;
-    // NaN (no level) fails the band test and the `best === best` test alike.
-    if (!(index >= this.span >> 1 && index < this.span - (this.span >> 4)) && best === best) this.recentre(best, this.span);
+    // NaN (no level) fails the band test and the `best === best` test alike; an unplaced window
+    // (reach 0) fails the band test.
+    if (!(index >= this.span >> 1 && index < this.reach - (this.span >> 4)) && best === best) this.recentre(best, this.span);
     return best;
   }
 
@@ -340,6 +346,7 @@ export class BookLadder {
   /** Places the (empty) window so that `key` sits three quarters of the way up. */
   private place(key: number): void {
     this.base = key - (this.span - (this.span >> 2));
+    this.reach = this.span;
   }
 
   /** Empties the window's slots (only the occupied ones are written) and its bitmap. */
@@ -356,6 +363,7 @@ export class BookLadder {
     if (best !== best) {
       this.emptyWindow();
       this.span = span;
+      if (this.reach !== 0) this.reach = span;
       this.slots = new Float64Array(span);
       this.bits = new LevelBitmap(span);
       return;
