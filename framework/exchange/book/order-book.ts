@@ -68,11 +68,18 @@ export class OrderBook {
   /** Best bid >= best ask, as of the last {@link apply} (per-event readers ask {@link valid} often). */
   private isCrossed = false;
   /**
-   * The ladders' best safe keys as of the last {@link apply} (NaN for none): the levels only
-   * change there, and per-event readers (the best prices, the crossed check) read them often.
+   * The best bid's safe key and the best ask's safe price as of the last {@link apply} (NaN for
+   * none): the levels only change there, and per-event readers (the best prices, the crossed
+   * check) read them often.
    */
   private bidKey = Number.NaN;
-  private askKey = Number.NaN;
+  private askPrice = Number.NaN;
+  /**
+   * A best level is one kept beyond 2^53 (a far bid is better than any safe one; far asks are the
+   * best only when no safe ask is left): the best-price reads take the exact path. Kept with the
+   * best keys so those reads are one field test, small enough to be inlined into any reader.
+   */
+  private farBest = false;
   /** A text seen to mean quantity 0 (compared by identity first, then by content). */
   private zeroText = '0';
   /** The last {@link mid} and the scaled best prices it was computed from. */
@@ -122,11 +129,15 @@ export class OrderBook {
     return this.isCrossed;
   }
 
-  /** {@link crossed} from the best keys; the levels only change in {@link apply}, which keeps the answer. */
-  private crossedNow(): boolean {
-    if (this.bidLadder.farAbove !== 0) return this.crossedExact();
+  /**
+   * After the best keys were brought up to date: {@link farBest} and {@link crossed} from them;
+   * the levels only change in {@link apply}, which keeps the answers.
+   */
+  private settle(): void {
+    const farBid = this.bidLadder.farAbove !== 0;
+    this.farBest = farBid || (this.askPrice !== this.askPrice && this.askLadder.farLevels.size !== 0);
     // NaN on either side (empty) makes the comparison false: an empty side cannot cross.
-    return this.bidKey >= -this.askKey;
+    this.isCrossed = farBid ? this.crossedExact() : this.bidKey >= this.askPrice;
   }
 
   private crossedExact(): boolean {
@@ -151,12 +162,12 @@ export class OrderBook {
         if (asks.length !== 0) this.applyLevels(this.askLadder, asks, -1, 'a');
         // A side the message left alone is as its last rebalance left it: nothing to look at.
         if (bids.length !== 0) this.bidKey = this.bidLadder.rebalance();
-        if (asks.length !== 0) this.askKey = this.askLadder.rebalance();
+        if (asks.length !== 0) this.askPrice = -this.askLadder.rebalance();
       } catch (error) {
         this.fail();
         throw error;
       }
-      this.isCrossed = this.crossedNow();
+      this.settle();
     }
     this.sequence = frame.sequence;
     this.exchangeTime = frame.exchangeTime;
@@ -186,20 +197,20 @@ export class OrderBook {
         this.askLadder.fit();
       }
       this.bidKey = this.bidLadder.rebalance();
-      this.askKey = this.askLadder.rebalance();
+      this.askPrice = -this.askLadder.rebalance();
     } catch (error) {
       this.fail();
       throw error;
     }
-    this.isCrossed = this.crossedNow();
+    this.settle();
   }
 
   /** A level could not be applied: the book is broken until the next snapshot; its best keys and crossed state follow what was applied. */
   private fail(): void {
     this.broken = true;
     this.bidKey = this.bidLadder.bestKey();
-    this.askKey = this.askLadder.bestKey();
-    this.isCrossed = this.crossedNow();
+    this.askPrice = -this.askLadder.bestKey();
+    this.settle();
   }
 
   private applyLevels(ladder: BookLadder, levels: readonly BookLevelText[], sign: 1 | -1, side: string): void {
@@ -253,7 +264,7 @@ export class OrderBook {
       this.pScale = priceScale;
       // Both sides' keys changed, also the side this message may leave alone.
       this.bidKey = this.bidLadder.bestKey();
-      this.askKey = this.askLadder.bestKey();
+      this.askPrice = -this.askLadder.bestKey();
     }
     const quantityScale = scaleOf(quantityText);
     if (quantityScale > this.qScale) {
@@ -278,13 +289,20 @@ export class OrderBook {
    * {@link bestBid} instead).
    */
   get bestBidPrice(): number {
-    return this.bidLadder.farAbove !== 0 ? this.bestExact('bid', 'bestBidPrice') : this.bidKey;
+    return this.farBest ? this.bestBidPriceExact() : this.bidKey;
   }
 
   /** Best ask price, scaled; NaN when there are no asks; throws UnrepresentableValueError beyond 2^53. */
   get bestAskPrice(): number {
-    const key = this.askKey;
-    return key !== key && this.askLadder.farLevels.size !== 0 ? this.bestExact('ask', 'bestAskPrice') : -key;
+    return this.farBest ? this.bestAskPriceExact() : this.askPrice;
+  }
+
+  private bestBidPriceExact(): number {
+    return this.bestExact('bid', 'bestBidPrice');
+  }
+
+  private bestAskPriceExact(): number {
+    return this.bestExact('ask', 'bestAskPrice');
   }
 
   /** Quantity at the best bid, scaled; NaN when there are no bids; throws UnrepresentableValueError beyond 2^53. */
@@ -300,11 +318,13 @@ export class OrderBook {
   }
 
   /**
-   * The slow path of the best-level reads, for a best level kept as BigInt: its price or quantity
-   * as a number when it fits, else UnrepresentableValueError naming it with its exact text.
+   * The slow path of the best-level reads, taken while a best level is kept as BigInt: the side's
+   * best price or quantity as a number when it fits (NaN when the side is empty), else
+   * UnrepresentableValueError naming it with its exact text.
    */
   private bestExact(side: BookSide, field: 'bestBidPrice' | 'bestAskPrice' | 'bestBidQuantity' | 'bestAskQuantity'): number {
-    const best = this.topN(side, 1)[0] as BookLevel;
+    const best = this.topN(side, 1)[0];
+    if (best === undefined) return Number.NaN;
     return field.endsWith('Price')
       ? safeUnits(this.symbol, field, best.priceUnits, best.price)
       : safeUnits(this.symbol, field, best.quantityUnits, best.quantity);
@@ -334,7 +354,7 @@ export class OrderBook {
     // NaN (no safe level, or a best bid beyond 2^53, whose safe best key is not the best price)
     // never equals itself, so such a book is never served from the cache.
     const bidScaled = this.bidLadder.farAbove !== 0 ? Number.NaN : this.bidKey;
-    const askScaled = -this.askKey;
+    const askScaled = this.askPrice;
     const cached = this.midCache;
     if (cached !== undefined && cached.bid === bidScaled && cached.ask === askScaled && cached.scale === this.pScale) return cached.text;
     const bid = this.bestExactPrice('bid');
