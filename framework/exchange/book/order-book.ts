@@ -156,13 +156,15 @@ export class OrderBook {
       // into it: a side without levels costs no call, and a small frame no gathering pass (many
       // messages change one level: a BTC feed often sends one per order event).
       const bids = frame.bids;
+      const bidCount = bids.length;
+      const askCount = asks.length;
       try {
-        if (bids.length + asks.length >= GATHER_FROM) this.gathered = gatherLevels(bids) | gatherLevels(asks);
-        if (bids.length !== 0) this.applyLevels(this.bidLadder, bids, 1, 'b');
-        if (asks.length !== 0) this.applyLevels(this.askLadder, asks, -1, 'a');
+        if (bidCount + askCount >= GATHER_FROM) this.gathered = gatherLevels(bids) | gatherLevels(asks);
+        if (bidCount !== 0) this.applyLevels(this.bidLadder, bids, 1, 'b');
+        if (askCount !== 0) this.applyLevels(this.askLadder, asks, -1, 'a');
         // A side the message left alone is as its last rebalance left it: nothing to look at.
-        if (bids.length !== 0) this.bidKey = this.bidLadder.rebalance();
-        if (asks.length !== 0) this.askPrice = -this.askLadder.rebalance();
+        if (bidCount !== 0) this.bidKey = this.bidLadder.rebalance();
+        if (askCount !== 0) this.askPrice = -this.askLadder.rebalance();
       } catch (error) {
         this.fail();
         throw error;
