@@ -48,6 +48,11 @@ export class BookLadder {
   readonly outside = new SortedLevels();
   /** Exact quantities of the levels marked BIG_QUANTITY, by key. */
   readonly bigQuantities = new Map<number, bigint>();
+  /**
+   * Whether {@link bigQuantities} may hold a window level's quantity: set when one is stored,
+   * cleared with the ladder, so the hot path tests a field rather than the map.
+   */
+  private mayHoldBig = false;
   /** Levels whose key is beyond the safe integer range, key -> quantity. */
   farLevels = new Map<bigint, bigint>();
   /** Count of far levels with a positive key: when non-zero the best level is a far one. */
@@ -55,8 +60,13 @@ export class BookLadder {
   private slots: Float64Array;
   private bits: LevelBitmap;
   private span: number;
-  /** Key of slot 0; NaN while the window is unplaced, so every index test fails. */
-  private base = Number.NaN;
+  /** Key of slot 0 (an integer: the optimiser keeps it unboxed while keys fit 31 bits). */
+  private base = 0;
+  /**
+   * Slots an index may address: the span once the window is placed, 0 while it is unplaced, so
+   * every index test fails.
+   */
+  private reach = 0;
   /** Index of the highest non-zero slot; -1 when the window holds no level. */
   private top = -1;
   private inWindow = 0;
@@ -107,9 +117,10 @@ export class BookLadder {
   /** Removes every level; the window is placed again by the next level set. */
   clear(): void {
     this.emptyWindow();
-    this.base = Number.NaN;
+    this.reach = 0;
     this.outside.clear();
     this.bigQuantities.clear();
+    this.mayHoldBig = false;
     this.farLevels.clear();
     this.farAbove = 0;
   }
@@ -121,11 +132,11 @@ export class BookLadder {
   set(key: number, quantity: number): void {
     const index = key - this.base;
     this.writes++;
-    if (index >= 0 && index < this.span) {
+    if (index >= 0 && index < this.reach) {
       // The slot is only written: whether it held a level is the bitmap's bit, which stays in
       // cache, so a change far from the touch of a wide window costs a store the CPU buffers, not
       // a load that waits on memory.
-      if (this.bigQuantities.size !== 0) this.forgetBig(index, key);
+      if (this.mayHoldBig) this.forgetBig(index, key);
       this.slots[index] = quantity;
       // Insert, update and removal are equally likely and unpredictable: count and mark without
       // branching, and test the rarely true position conditions first so the branches predict well.
@@ -149,7 +160,7 @@ export class BookLadder {
   }
 
   private setOutside(key: number, quantity: number): void {
-    if (this.base !== this.base) {
+    if (this.reach === 0) {
       if (quantity === 0) return;
       this.place(key);
       this.set(key, quantity);
@@ -180,6 +191,7 @@ export class BookLadder {
     }
     this.set(safeKey, BIG_QUANTITY);
     this.bigQuantities.set(safeKey, quantity);
+    this.mayHoldBig = true;
   }
 
   /** Exact quantity at `key`, 0n when there is no such level. */
@@ -187,7 +199,7 @@ export class BookLadder {
     if (key > MAX_EXACT || key < -MAX_EXACT) return this.farLevels.get(key) ?? 0n;
     const safeKey = Number(key);
     const index = safeKey - this.base;
-    const quantity = index >= 0 && index < this.span ? (this.slots[index] as number) : this.outside.quantityAt(safeKey);
+    const quantity = index >= 0 && index < this.reach ? (this.slots[index] as number) : this.outside.quantityAt(safeKey);
     return quantity === 0 ? 0n : this.exact(safeKey, quantity);
   }
 
@@ -238,21 +250,27 @@ export class BookLadder {
   /**
    * Once per message: doubles the window when too many writes missed it since the last look,
    * then recentres it when the best level left its comfortable band (the lower half is too thin,
-   * or the best is about to leave through the top). O(1) when nothing is to be done.
+   * or the best is about to leave through the top). O(1) when nothing is to be done. Returns the
+   * best safe key ({@link bestKey}), which a caller keeps until the ladder next changes.
    */
-  rebalance(): void {
-    if (this.writes >= TRAFFIC_SAMPLE) {
-      const grow = this.missed * MISS_SHARE > this.writes && this.span < this.maxWindowSize;
-      this.writes = 0;
-      this.missed = 0;
-      // At least double; at once to the fitted size when the levels have spread further.
-      if (grow) this.resize(Math.max(this.span * 2, this.fittedSpan()));
-    }
+  rebalance(): number {
+    // Small enough to be inlined into the book's apply: the rare work is in calls.
+    if (this.writes >= TRAFFIC_SAMPLE) this.sampleTraffic();
     const best = this.bestKey();
-    if (best !== best) return;
     const index = best - this.base;
-    if (index >= this.span >> 1 && index < this.span - (this.span >> 4)) return;
-    this.recentre(best, this.span);
+    // NaN (no level) fails the band test and the `best === best` test alike; an unplaced window
+    // (reach 0) fails the band test.
+    if (!(index >= this.span >> 1 && index < this.reach - (this.span >> 4)) && best === best) this.recentre(best, this.span);
+    return best;
+  }
+
+  /** Starts a new traffic sample, first growing the window when too many writes of this one missed it. */
+  private sampleTraffic(): void {
+    const grow = this.missed * MISS_SHARE > this.writes && this.span < this.maxWindowSize;
+    this.writes = 0;
+    this.missed = 0;
+    // At least double; at once to the fitted size when the levels have spread further.
+    if (grow) this.resize(Math.max(this.span * 2, this.fittedSpan()));
   }
 
   /**
@@ -321,12 +339,14 @@ export class BookLadder {
       return Number(scaled);
     }
     this.bigQuantities.set(key, scaled);
+    this.mayHoldBig = true;
     return BIG_QUANTITY;
   }
 
   /** Places the (empty) window so that `key` sits three quarters of the way up. */
   private place(key: number): void {
     this.base = key - (this.span - (this.span >> 2));
+    this.reach = this.span;
   }
 
   /** Empties the window's slots (only the occupied ones are written) and its bitmap. */
@@ -343,6 +363,7 @@ export class BookLadder {
     if (best !== best) {
       this.emptyWindow();
       this.span = span;
+      if (this.reach !== 0) this.reach = span;
       this.slots = new Float64Array(span);
       this.bits = new LevelBitmap(span);
       return;

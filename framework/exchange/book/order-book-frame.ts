@@ -23,7 +23,8 @@ export interface BookFrameHead {
 
 /**
  * One symbol's entry of an `orderbook/full` notification. `asks` and `bids` are the arrays
- * `JSON.parse` built, validated but not copied, so a frame costs one small object per symbol.
+ * `JSON.parse` built, validated but not copied (an empty one is a shared frozen empty list), so a
+ * frame costs one small object per symbol.
  */
 export interface OrderBookFrame extends BookFrameHead {
   readonly asks: readonly BookLevelText[];
@@ -144,6 +145,9 @@ function parseEntry(value: unknown, symbol: string, path: string, snapshot: bool
 function checkLevels(value: unknown, symbol: string, path: string, side: 'a' | 'b'): readonly BookLevelText[] {
   if (!Array.isArray(value)) throw new ParseError(`${path}.${side}`, 'must be an array of [price, quantity]', value);
   const levels = value as unknown[];
+  // A side without changes (most messages of a busy book change one side) shares one empty list,
+  // which stays in cache, so the book's look at its length waits on no memory load.
+  if (levels.length === 0) return NO_LEVELS;
   for (let i = 0; i < levels.length; i++) {
     const level = levels[i];
     if (!Array.isArray(level) || level.length < 2) {

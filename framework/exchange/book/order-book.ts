@@ -67,6 +67,19 @@ export class OrderBook {
   private broken = false;
   /** Best bid >= best ask, as of the last {@link apply} (per-event readers ask {@link valid} often). */
   private isCrossed = false;
+  /**
+   * The best bid's safe key and the best ask's safe price as of the last {@link apply} (NaN for
+   * none): the levels only change there, and per-event readers (the best prices, the crossed
+   * check) read them often.
+   */
+  private bidKey = Number.NaN;
+  private askPrice = Number.NaN;
+  /**
+   * A best level is one kept beyond 2^53 (a far bid is better than any safe one; far asks are the
+   * best only when no safe ask is left): the best-price reads take the exact path. Kept with the
+   * best keys so those reads are one field test, small enough to be inlined into any reader.
+   */
+  private farBest = false;
   /** A text seen to mean quantity 0 (compared by identity first, then by content). */
   private zeroText = '0';
   /** The last {@link mid} and the scaled best prices it was computed from. */
@@ -116,11 +129,15 @@ export class OrderBook {
     return this.isCrossed;
   }
 
-  /** {@link crossed} from the ladders; the levels only change in {@link apply}, which keeps the answer. */
-  private crossedNow(): boolean {
-    if (this.bidLadder.farAbove !== 0) return this.crossedExact();
+  /**
+   * After the best keys were brought up to date: {@link farBest} and {@link crossed} from them;
+   * the levels only change in {@link apply}, which keeps the answers.
+   */
+  private settle(): void {
+    const farBid = this.bidLadder.farAbove !== 0;
+    this.farBest = farBid || (this.askPrice !== this.askPrice && this.askLadder.farLevels.size !== 0);
     // NaN on either side (empty) makes the comparison false: an empty side cannot cross.
-    return this.bidLadder.bestKey() >= -this.askLadder.bestKey();
+    this.isCrossed = farBid ? this.crossedExact() : this.bidKey >= this.askPrice;
   }
 
   private crossedExact(): boolean {
@@ -131,6 +148,36 @@ export class OrderBook {
 
   /** Applies a snapshot (replaces the book) or an update (changed levels; quantity 0 removes). */
   apply(frame: BookFrame): void {
+    const asks = frame.asks;
+    if (asks === undefined || frame.snapshot) {
+      this.applyWhole(frame);
+    } else {
+      // The path of nearly every message, kept small so the optimiser inlines the ladders' work
+      // into it: a side without levels costs no call, and a small frame no gathering pass (many
+      // messages change one level: a BTC feed often sends one per order event).
+      const bids = frame.bids;
+      const bidCount = bids.length;
+      const askCount = asks.length;
+      try {
+        if (bidCount + askCount >= GATHER_FROM) this.gathered = gatherLevels(bids) | gatherLevels(asks);
+        if (bidCount !== 0) this.applyLevels(this.bidLadder, bids, 1, 'b');
+        if (askCount !== 0) this.applyLevels(this.askLadder, asks, -1, 'a');
+        // A side the message left alone is as its last rebalance left it: nothing to look at.
+        if (bidCount !== 0) this.bidKey = this.bidLadder.rebalance();
+        if (askCount !== 0) this.askPrice = -this.askLadder.rebalance();
+      } catch (error) {
+        this.fail();
+        throw error;
+      }
+      this.settle();
+    }
+    this.sequence = frame.sequence;
+    this.exchangeTime = frame.exchangeTime;
+    this.receivedAt = frame.receivedAt;
+  }
+
+  /** {@link apply} of a snapshot, or of a frame whose levels arrive scaled: both sides settled. */
+  private applyWhole(frame: BookFrame): void {
     if (frame.snapshot) {
       this.bidLadder.clear();
       this.askLadder.clear();
@@ -138,39 +185,34 @@ export class OrderBook {
       this.broken = false;
     }
     try {
-      let changedBids = true;
-      let changedAsks = true;
       if (frame.asks === undefined) {
         this.applyScaled(frame);
       } else {
         const bids = frame.bids;
         const asks = frame.asks;
-        changedBids = bids.length !== 0;
-        changedAsks = asks.length !== 0;
-        // Many messages change one level (a BTC feed often sends one per order event): a side
-        // without levels costs no call, and a small frame no gathering pass.
         if (bids.length + asks.length >= GATHER_FROM) this.gathered = gatherLevels(bids) | gatherLevels(asks);
-        if (changedBids) this.applyLevels(this.bidLadder, bids, 1, 'b');
-        if (changedAsks) this.applyLevels(this.askLadder, asks, -1, 'a');
+        this.applyLevels(this.bidLadder, bids, 1, 'b');
+        this.applyLevels(this.askLadder, asks, -1, 'a');
       }
       if (frame.snapshot) {
         this.bidLadder.fit();
         this.askLadder.fit();
-        changedBids = true;
-        changedAsks = true;
       }
-      // A side the message left alone is as its last rebalance left it: nothing to look at.
-      if (changedBids) this.bidLadder.rebalance();
-      if (changedAsks) this.askLadder.rebalance();
+      this.bidKey = this.bidLadder.rebalance();
+      this.askPrice = -this.askLadder.rebalance();
     } catch (error) {
-      this.broken = true;
-      this.isCrossed = this.crossedNow();
+      this.fail();
       throw error;
     }
-    this.isCrossed = this.crossedNow();
-    this.sequence = frame.sequence;
-    this.exchangeTime = frame.exchangeTime;
-    this.receivedAt = frame.receivedAt;
+    this.settle();
+  }
+
+  /** A level could not be applied: the book is broken until the next snapshot; its best keys and crossed state follow what was applied. */
+  private fail(): void {
+    this.broken = true;
+    this.bidKey = this.bidLadder.bestKey();
+    this.askPrice = -this.askLadder.bestKey();
+    this.settle();
   }
 
   private applyLevels(ladder: BookLadder, levels: readonly BookLevelText[], sign: 1 | -1, side: string): void {
@@ -222,6 +264,9 @@ export class OrderBook {
       this.bidLadder.scaleKeys(factor);
       this.askLadder.scaleKeys(factor);
       this.pScale = priceScale;
+      // Both sides' keys changed, also the side this message may leave alone.
+      this.bidKey = this.bidLadder.bestKey();
+      this.askPrice = -this.askLadder.bestKey();
     }
     const quantityScale = scaleOf(quantityText);
     if (quantityScale > this.qScale) {
@@ -246,13 +291,20 @@ export class OrderBook {
    * {@link bestBid} instead).
    */
   get bestBidPrice(): number {
-    return this.bidLadder.farAbove !== 0 ? this.bestExact('bid', 'bestBidPrice') : this.bidLadder.bestKey();
+    return this.farBest ? this.bestBidPriceExact() : this.bidKey;
   }
 
   /** Best ask price, scaled; NaN when there are no asks; throws UnrepresentableValueError beyond 2^53. */
   get bestAskPrice(): number {
-    const key = this.askLadder.bestKey();
-    return key !== key && this.askLadder.farLevels.size !== 0 ? this.bestExact('ask', 'bestAskPrice') : -key;
+    return this.farBest ? this.bestAskPriceExact() : this.askPrice;
+  }
+
+  private bestBidPriceExact(): number {
+    return this.bestExact('bid', 'bestBidPrice');
+  }
+
+  private bestAskPriceExact(): number {
+    return this.bestExact('ask', 'bestAskPrice');
   }
 
   /** Quantity at the best bid, scaled; NaN when there are no bids; throws UnrepresentableValueError beyond 2^53. */
@@ -268,11 +320,13 @@ export class OrderBook {
   }
 
   /**
-   * The slow path of the best-level reads, for a best level kept as BigInt: its price or quantity
-   * as a number when it fits, else UnrepresentableValueError naming it with its exact text.
+   * The slow path of the best-level reads, taken while a best level is kept as BigInt: the side's
+   * best price or quantity as a number when it fits (NaN when the side is empty), else
+   * UnrepresentableValueError naming it with its exact text.
    */
   private bestExact(side: BookSide, field: 'bestBidPrice' | 'bestAskPrice' | 'bestBidQuantity' | 'bestAskQuantity'): number {
-    const best = this.topN(side, 1)[0] as BookLevel;
+    const best = this.topN(side, 1)[0];
+    if (best === undefined) return Number.NaN;
     return field.endsWith('Price')
       ? safeUnits(this.symbol, field, best.priceUnits, best.price)
       : safeUnits(this.symbol, field, best.quantityUnits, best.quantity);
@@ -301,8 +355,8 @@ export class OrderBook {
     // Most changes leave the touch where it was: the last text is kept for the same best prices.
     // NaN (no safe level, or a best bid beyond 2^53, whose safe best key is not the best price)
     // never equals itself, so such a book is never served from the cache.
-    const bidScaled = this.bidLadder.farAbove !== 0 ? Number.NaN : this.bidLadder.bestKey();
-    const askScaled = -this.askLadder.bestKey();
+    const bidScaled = this.bidLadder.farAbove !== 0 ? Number.NaN : this.bidKey;
+    const askScaled = this.askPrice;
     const cached = this.midCache;
     if (cached !== undefined && cached.bid === bidScaled && cached.ask === askScaled && cached.scale === this.pScale) return cached.text;
     const bid = this.bestExactPrice('bid');
