@@ -48,18 +48,42 @@ export function applyMarketEvents(engine: VenueEngine, events: readonly MarketEv
     const instrument = engine.instruments.get(event.symbol);
     if (market === undefined || instrument === undefined) continue;
     engine.cause = { kind: 'market', frameTime: event.exchangeTime, channel: event.channel, symbol: event.symbol };
-    // Filled in a loop rather than by map(): map's result array has a different kind depending on
-    // whether it ran optimised or not, and the matching code met the other kind mid-run.
-    const trades = objectList<OutsideTrade>();
-    const ticks = event.trades;
-    for (let j = 0; j < ticks.length; j++) {
-      const t = ticks[j] as TradeTick;
-      trades.push({ priceTicks: ticksOf(instrument, t.price), lots: lotsOf(instrument, t.quantity), side: t.side, time: t.timestamp });
-    }
-    settleAll(engine, market.applyTrades(trades));
+    settleAll(engine, market.applyTrades(outsideTrades(instrument, event.trades)));
     checkTriggers(engine, event.symbol);
     engine.commit();
   }
+}
+
+/**
+ * The trades a market is handed, reused from one event to the next: a market reads them during
+ * {@link SymbolMarket.applyTrades} and keeps none, and a replay sees a trades event every few
+ * frames. `eventTrades` is cut to each event's count but never emptied (an empty array gives its
+ * storage back, and the next event would allocate it again); `tradePool` keeps the trade objects.
+ */
+const tradePool = objectList<MutableTrade>();
+const eventTrades = objectList<MutableTrade>();
+const NO_TRADES: readonly OutsideTrade[] = Object.freeze(objectList<OutsideTrade>());
+
+type MutableTrade = { -readonly [K in keyof OutsideTrade]: OutsideTrade[K] };
+
+/** The public trades of an event in ticks and lots, in the shared list (valid until the next call). */
+function outsideTrades(instrument: Instrument, ticks: readonly TradeTick[]): readonly OutsideTrade[] {
+  if (ticks.length === 0) return NO_TRADES;
+  for (let j = 0; j < ticks.length; j++) {
+    const t = ticks[j] as TradeTick;
+    let trade = tradePool[j];
+    if (trade === undefined) {
+      trade = { priceTicks: 0, lots: 0, side: 'buy', time: 0 };
+      tradePool.push(trade);
+    }
+    trade.priceTicks = ticksOf(instrument, t.price);
+    trade.lots = lotsOf(instrument, t.quantity);
+    trade.side = t.side;
+    trade.time = t.timestamp;
+    eventTrades[j] = trade;
+  }
+  eventTrades.length = ticks.length;
+  return eventTrades;
 }
 
 /** Ticks of a public trade price; an off-grid print is rounded half down to the grid. */

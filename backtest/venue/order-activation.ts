@@ -45,7 +45,9 @@ export function activate(engine: VenueEngine, order: OrderRecord): void {
 
 /** Settles fills in order, applying list effects after each; fills of orders closed meanwhile are dropped. */
 export function settleAll(engine: VenueEngine, fills: readonly MatchFill[]): void {
-  for (const fill of fills) {
+  // Indexed: called per market frame, mostly with the shared empty list; for-of would allocate an iterator each time.
+  for (let i = 0; i < fills.length; i++) {
+    const fill = fills[i] as MatchFill;
     const order = engine.orders.get(fill.orderKey);
     if (order === undefined || !engine.settle(fill)) continue;
     afterExecution(engine, order);

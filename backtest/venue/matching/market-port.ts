@@ -43,9 +43,10 @@ export interface SymbolMarket {
   applyBookFrame(frame: BookFrame): readonly MatchFill[];
   /**
    * Applies public trades of the outside market (time order). Resting orders fill when trades reach
-   * their price after the quantity ahead of them; returns those fills.
+   * their price after the quantity ahead of them; returns those fills. The list and its trades are
+   * the caller's to reuse once this returns: a market keeps neither.
    */
-  applyTrades(trades: readonly OutsideTrade[]): MatchFill[];
+  applyTrades(trades: readonly OutsideTrade[]): readonly MatchFill[];
   /** Price of the last outside trade in ticks; NaN before the first (stop and take-profit triggers use it). */
   readonly lastTradeTicks: number;
   /** Best outside bid/ask in ticks; NaN when that side is empty. */

@@ -71,6 +71,8 @@ export class ReplayedSymbolMarket implements SymbolMarket {
   private readonly buys = new RestingSide('buy');
   private readonly sells = new RestingSide('sell');
   private lastTrade = Number.NaN;
+  /** Where a frame's or a trade batch's fills are collected (see {@link takeFills}). */
+  private readonly scratchFills = objectList<MatchFill>();
   /** A quantity text seen to read as 0 lots (compared by identity first, then by content). */
   private zeroText = '0';
 
@@ -111,14 +113,18 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     }
     // Most frames move the book with none of our orders resting: no list to allocate for them.
     if (this.orders.size === 0) return NO_FILLS;
-    const fills = objectList<MatchFill>();
+    const fills = this.scratchFills;
+    // Left over only when a previous call threw halfway.
+    fills.length = 0;
     this.fillCrossed(this.buys, 'ask', fills);
     this.fillCrossed(this.sells, 'bid', fills);
-    return fills;
+    return this.takeFills();
   }
 
-  applyTrades(trades: readonly OutsideTrade[]): MatchFill[] {
-    const fills = objectList<MatchFill>();
+  applyTrades(trades: readonly OutsideTrade[]): readonly MatchFill[] {
+    const fills = this.scratchFills;
+    // Left over only when a previous call threw halfway.
+    fills.length = 0;
     for (let i = 0; i < trades.length; i++) {
       const trade = trades[i] as OutsideTrade;
       const price = trade.priceTicks;
@@ -127,7 +133,19 @@ export class ReplayedSymbolMarket implements SymbolMarket {
       this.lastTrade = price;
       if (this.orders.size !== 0) this.fillFromTrade(trade.side === 'sell' ? this.buys : this.sells, price, trade.lots, trade.time, fills);
     }
-    return fills;
+    return this.takeFills();
+  }
+
+  /**
+   * The fills collected in the scratch list, as a list of their own (the shared empty one when
+   * none): most frames and trades fill nothing, and then allocate nothing.
+   */
+  private takeFills(): readonly MatchFill[] {
+    const fills = this.scratchFills;
+    if (fills.length === 0) return NO_FILLS;
+    const out = fills.slice();
+    fills.length = 0;
+    return out;
   }
 
   wouldTake(side: Side, limitTicks: number | undefined): boolean {
