@@ -44,6 +44,7 @@ export class SimulatedVenuePort implements VenuePort {
   private margin: SimulatedMarginVenue | undefined;
   /** The last replace quantity and its wire text: a quoting strategy resends the same size (Decimals are immutable). */
   private lastQuantity: { readonly value: Decimal; readonly text: string } | undefined;
+  private readonly priceTexts = new WeakMap<Decimal, string>();
 
   /** Margin and futures ports read the isolated accounts and set their leverage; futures ports read the contracts' position configurations. */
   readonly marginAccounts?: (symbols: readonly string[]) => Promise<MarginAccount[]>;
@@ -166,7 +167,7 @@ export class SimulatedVenuePort implements VenuePort {
   replaceOrderNow(clientOrderId: string, change: VenueReplaceRequest): Order {
     return this.invoke((v) => this.section(v).replaceOrder(this.accountId, {
       client_order_id: clientOrderId, new_client_order_id: change.new_client_order_id, quantity: this.quantityText(change.quantity),
-      price: change.price === undefined ? undefined : toWire(change.price),
+      price: change.price === undefined ? undefined : this.priceText(change.price),
     }));
   }
 
@@ -211,6 +212,16 @@ export class SimulatedVenuePort implements VenuePort {
   balances(): Promise<TradingBalance[]> {
     if (this.account !== 'spot') return this.call(() => this.positionVenue().balances(this.accountId));
     return this.call(() => this.invoke((v) => v.spotBalances(this.accountId)));
+  }
+
+  /** Wire text of a replace's price, remembered per Decimal (a strategy's quotes reuse one Decimal per price). */
+  private priceText(value: Decimal): string {
+    let text = this.priceTexts.get(value);
+    if (text === undefined) {
+      text = toWire(value);
+      this.priceTexts.set(value, text);
+    }
+    return text;
   }
 
   private quantityText(value: Decimal): string {
