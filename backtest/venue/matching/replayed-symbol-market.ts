@@ -71,8 +71,6 @@ export class ReplayedSymbolMarket implements SymbolMarket {
   private readonly buys = new RestingSide('buy');
   private readonly sells = new RestingSide('sell');
   private lastTrade = Number.NaN;
-  /** Where a frame's or a trade batch's fills are collected (see {@link takeFills}). */
-  private readonly scratchFills = objectList<MatchFill>();
   /** A quantity text seen to read as 0 lots (compared by identity first, then by content). */
   private zeroText = '0';
 
@@ -113,40 +111,23 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     }
     // Most frames move the book with none of our orders resting: no list to allocate for them.
     if (this.orders.size === 0) return NO_FILLS;
-    const fills = this.scratchFills;
-    // Left over only when a previous call threw halfway.
-    fills.length = 0;
-    this.fillCrossed(this.buys, 'ask', fills);
-    this.fillCrossed(this.sells, 'bid', fills);
-    return this.takeFills();
+    // The list is created at the first fill: most frames fill nothing and then allocate nothing.
+    return this.fillCrossed(this.sells, 'bid', this.fillCrossed(this.buys, 'ask', undefined)) ?? NO_FILLS;
   }
 
   applyTrades(trades: readonly OutsideTrade[]): readonly MatchFill[] {
-    const fills = this.scratchFills;
-    // Left over only when a previous call threw halfway.
-    fills.length = 0;
+    let fills: MatchFill[] | undefined;
     for (let i = 0; i < trades.length; i++) {
       const trade = trades[i] as OutsideTrade;
       const price = trade.priceTicks;
       // Off-grid prices (NaN) cannot be compared with our orders: skip them entirely.
       if (!(price > 0 && Number.isSafeInteger(price))) continue;
       this.lastTrade = price;
-      if (this.orders.size !== 0) this.fillFromTrade(trade.side === 'sell' ? this.buys : this.sells, price, trade.lots, trade.time, fills);
+      if (this.orders.size !== 0) fills = this.fillFromTrade(trade.side === 'sell' ? this.buys : this.sells, price, trade.lots, trade.time, fills);
     }
-    return this.takeFills();
+    return fills ?? NO_FILLS;
   }
 
-  /**
-   * The fills collected in the scratch list, as a list of their own (the shared empty one when
-   * none): most frames and trades fill nothing, and then allocate nothing.
-   */
-  private takeFills(): readonly MatchFill[] {
-    const fills = this.scratchFills;
-    if (fills.length === 0) return NO_FILLS;
-    const out = fills.slice();
-    fills.length = 0;
-    return out;
-  }
 
   wouldTake(side: Side, limitTicks: number | undefined): boolean {
     return this.book.available(takenSide(side), limitOf(limitTicks), 1) > 0;
@@ -307,29 +288,33 @@ export class ReplayedSymbolMarket implements SymbolMarket {
     }
   }
 
-  /** Rule 3: outside liquidity at or through our price fills us at our price, best price first. */
-  private fillCrossed(resting: RestingSide, against: BookSide, fills: MatchFill[]): void {
+  /**
+   * Rule 3: outside liquidity at or through our price fills us at our price, best price first.
+   * Returns `fills` with the fills added (created at the first one).
+   */
+  private fillCrossed(resting: RestingSide, against: BookSide, fills: MatchFill[] | undefined): MatchFill[] | undefined {
     const best = this.book.bestTicks(against);
     const ours = resting.bestPrice;
     // NaN on either side makes both tests false: nothing can cross.
-    if (!(resting.side === 'buy' ? best <= ours : best >= ours)) return;
+    if (!(resting.side === 'buy' ? best <= ours : best >= ours)) return fills;
     for (;;) {
       const price = resting.bestPrice;
-      if (Number.isNaN(price)) return;
+      if (Number.isNaN(price)) return fills;
       const level = resting.at(price) as readonly RestingOrder[];
       const order = level[0] as RestingOrder;
       const lots = this.book.take(against, price, order.remainingLots, order.orderKey);
-      if (lots === 0) return;
-      fills.push({ orderKey: order.orderKey, priceTicks: price, lots, taker: false });
+      if (lots === 0) return fills;
+      (fills ??= objectList<MatchFill>()).push({ orderKey: order.orderKey, priceTicks: price, lots, taker: false });
       order.remainingLots -= lots;
       // A partial fill means the crossing liquidity is used up.
-      if (order.remainingLots !== 0) return;
+      if (order.remainingLots !== 0) return fills;
       this.drop(order);
     }
   }
 
   /** Rules 1 and 2 for one trade (matched at `time`) against the side it hit. */
-  private fillFromTrade(resting: RestingSide, price: number, tradeLots: number, time: number, fills: MatchFill[]): void {
+  /** Fills of our orders on `resting` by an outside trade, added to `fills` (created at the first one), which it returns. */
+  private fillFromTrade(resting: RestingSide, price: number, tradeLots: number, time: number, fills: MatchFill[] | undefined): MatchFill[] | undefined {
     const buy = resting.side === 'buy';
     // Rule 2: every order of ours the trade printed through fills; dropped after the walk, which
     // reads the levels.
@@ -342,13 +327,13 @@ export class ReplayedSymbolMarket implements SymbolMarket {
       for (let i = 0; i < orders.length; i++) {
         const order = orders[i] as RestingOrder;
         if (time < order.restsFrom) continue;
-        fills.push({ orderKey: order.orderKey, priceTicks: at, lots: order.remainingLots, taker: false });
+        (fills ??= objectList<MatchFill>()).push({ orderKey: order.orderKey, priceTicks: at, lots: order.remainingLots, taker: false });
         (through ??= []).push(order);
       }
     }
     if (through !== undefined) for (let i = 0; i < through.length; i++) this.drop(through[i] as RestingOrder);
     const level = resting.at(price);
-    if (level === undefined || !(tradeLots > 0)) return;
+    if (level === undefined || !(tradeLots > 0)) return fills;
     let left = tradeLots;
     for (let i = 0; i < level.length; i++) {
       const order = level[i] as RestingOrder;
@@ -360,7 +345,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
         continue;
       }
       const lots = left - order.aheadLots < order.remainingLots ? left - order.aheadLots : order.remainingLots;
-      fills.push({ orderKey: order.orderKey, priceTicks: price, lots, taker: false });
+      (fills ??= objectList<MatchFill>()).push({ orderKey: order.orderKey, priceTicks: price, lots, taker: false });
       left -= lots;
       order.aheadLots = 0;
       order.remainingLots -= lots;
@@ -369,6 +354,7 @@ export class ReplayedSymbolMarket implements SymbolMarket {
       const order = level[i] as RestingOrder;
       if (order.remainingLots === 0) this.drop(order);
     }
+    return fills;
   }
 
   private drop(order: RestingOrder): void {
