@@ -82,7 +82,8 @@ function outsideTrades(instrument: Instrument, ticks: readonly TradeTick[]): rea
     trade.time = t.timestamp;
     eventTrades[j] = trade;
   }
-  eventTrades.length = ticks.length;
+  // Most events hold one trade: the length (a costly store) changes rarely.
+  if (eventTrades.length !== ticks.length) eventTrades.length = ticks.length;
   return eventTrades;
 }
 

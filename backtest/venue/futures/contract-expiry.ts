@@ -34,6 +34,8 @@ export class ContractExpiry {
 
   /** Earliest expiry not yet settled (Infinity when none). */
   earliest(): number {
+    // Asked once per market frame: without dated contracts, no iterator is made.
+    if (this.pending.size === 0) return Number.POSITIVE_INFINITY;
     let min = Number.POSITIVE_INFINITY;
     for (const t of this.pending.values()) if (t < min) min = t;
     return min;

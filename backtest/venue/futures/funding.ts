@@ -71,6 +71,8 @@ export class FundingSchedule {
 
   /** The earliest funding time of any perpetual (Infinity without perpetuals). */
   earliest(): number {
+    // Asked as the venue's time moves, once per market frame: without perpetuals, no iterator is made.
+    if (this.next.size === 0) return Number.POSITIVE_INFINITY;
     let min = Number.POSITIVE_INFINITY;
     for (const t of this.next.values()) if (t < min) min = t;
     return min;

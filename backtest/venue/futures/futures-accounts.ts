@@ -111,6 +111,8 @@ export class FuturesAccounts {
 
   /** Number of open positions over every account (0: nothing to value or liquidate). */
   openPositionCount(): number {
+    // Asked after every market frame; a spot run has no position map to walk (no iterator made).
+    if (this.positions.size === 0) return 0;
     let n = 0;
     for (const map of this.positions.values()) n += map.size;
     return n;
