@@ -24,26 +24,20 @@ const YOUNG_GENERATION_BYTES = 8 << 20;
  * CPU time. V8 reads both settings whenever it resizes the heap, so they take effect when set; they
  * change when memory is collected, never what a program computes. For a command's own process
  * only: a program that embeds tradeloop keeps its own heap settings.
- *
- * The settings are V8's, for the whole process, and starting a worker thread (the replay reads its
- * recording on one) puts them back to their defaults: they are set again after every collection.
  */
 export function tuneHeapForReplay(): void {
-  let youngStopped = false;
-  const apply = (): void => {
-    setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
-    youngStopped ||= youngGenerationGrown();
-    if (youngStopped) setFlagsFromString('--semi-space-growth-factor=1');
-  };
-  apply();
-  const collections = new PerformanceObserver(apply);
+  setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
+  if (stopYoungGrowthWhenGrown()) return;
+  const collections = new PerformanceObserver(() => {
+    if (stopYoungGrowthWhenGrown()) collections.disconnect();
+  });
   collections.observe({ entryTypes: ['gc'] });
-  // The observer must not keep a finished command's process alive.
-  (collections as unknown as { unref?: () => void }).unref?.();
 }
 
-/** True once the young generation has its size. */
-function youngGenerationGrown(): boolean {
+/** Stops the young generation's growth if it has its size; true when it did. */
+function stopYoungGrowthWhenGrown(): boolean {
   const young = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
-  return young === undefined || young.space_size >= YOUNG_GENERATION_BYTES;
+  if (young !== undefined && young.space_size < YOUNG_GENERATION_BYTES) return false;
+  setFlagsFromString('--semi-space-growth-factor=1');
+  return true;
 }

@@ -7,11 +7,6 @@ let root: string | undefined;
 // The compiled code (dist/) is JavaScript; the sources, run under tsx or vitest, are TypeScript.
 const COMPILED = import.meta.url.endsWith('.js');
 
-/** True when the compiled code (dist/) runs, false when the TypeScript sources do. */
-export function runsCompiled(): boolean {
-  return COMPILED;
-}
-
 /**
  * The folder of tradeloop's package.json: found by walking up from this module, so files shipped
  * beside the code (config/, samples, the schema) are found the same from the TypeScript sources

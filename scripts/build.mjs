@@ -25,18 +25,9 @@ const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'ut
 const EXTERNAL_PACKAGES = ['piscina', 'undici', 'ws', 'lightweight-charts', 'tsx', 'esbuild'];
 
 /**
- * The worker threads' entries (plain modules that register the TypeScript loader, then load their
- * task) and their tasks: the compiled twin of an entry loads the compiled task.
- */
-const WORKER_TASKS = {
-  'sweep-worker.mjs': 'backtest/sweep/sweep-worker-task.ts',
-  'line-tape-worker.mjs': 'backtest/recording/line-tape-worker-task.ts',
-};
-
-/**
  * What is loaded by path rather than imported: the command, the package's exports (their
  * `tradeloop-source` twins), the named strategies (the plugin loader looks them up by folder) and
- * the worker threads' tasks (their entries import them).
+ * the sweep worker's task (the worker entry imports it).
  */
 function entryPoints() {
   const exported = Object.values(packageJson.exports)
@@ -45,7 +36,7 @@ function entryPoints() {
   const strategies = readdirSync(path.join(root, 'strategies'))
     .map((name) => path.join('strategies', name, `${name}.strategy.ts`))
     .filter((file) => existsSync(path.join(root, file)));
-  return ['cli/main.ts', ...exported, ...strategies, ...Object.values(WORKER_TASKS)].map((file) => path.join(root, file));
+  return ['cli/main.ts', ...exported, ...strategies, 'backtest/sweep/sweep-worker-task.ts'].map((file) => path.join(root, file));
 }
 
 /** Every file of `folder` (relative to the root) whose name ends with one of `endings`. */
@@ -126,23 +117,20 @@ const result = await build({
   sourcemap: true, sourcesContent: false, plugins: [buildTwins(validatorCode)], metafile: true,
   tsconfig: path.join(root, 'tsconfig.json'), logLevel: 'warning',
 });
-// Plain modules are copied, except the worker entries, whose compiled twins load the compiled tasks.
+// Plain modules are copied, except the sweep worker, whose compiled twin loads the compiled task.
 for (const file of SOURCE_FOLDERS.flatMap((folder) => filesOf(folder, ['.mjs']))) {
   const target = path.join(out, path.relative(root, file));
   mkdirSync(path.dirname(target), { recursive: true });
-  const task = WORKER_TASKS[path.basename(file)];
-  if (task === undefined) {
-    copyFileSync(file, target);
-  } else if (path.basename(file) === 'sweep-worker.mjs') {
+  if (path.basename(file) === 'sweep-worker.mjs') {
     writeFileSync(target, [
       '// Worker entry of the sweep pool (compiled): the task is JavaScript; a strategy written in TypeScript',
       '// brings the TypeScript loader in when it is loaded (see the plugin loader), as in the command.',
       "globalThis[Symbol.for('tradeloop.typescriptLoader')] = () => import('../../../framework/register.mjs');",
-      `export { default } from './${path.basename(task, '.ts')}.js';`,
+      "export { default } from './sweep-worker-task.js';",
       '',
     ].join('\n'));
   } else {
-    writeFileSync(target, [`// Worker entry (compiled): the task is JavaScript.`, `import './${path.basename(task, '.ts')}.js';`, ''].join('\n'));
+    copyFileSync(file, target);
   }
 }
 // What went into which file, for esbuild's analyzer (https://esbuild.github.io/analyze/) or a look at sizes.

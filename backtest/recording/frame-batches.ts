@@ -1,15 +1,33 @@
 import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { CandlesEvent, TradesEvent } from '../../framework/model/stream/market-events.js';
-import { availableParallelism } from 'node:os';
-import { runsCompiled } from '../../framework/package-root.js';
-import { LineTapeReader, TAPE_BATCH_END, TAPE_EMPTY, TAPE_RAW, type LineTape } from './line-tape.js';
-import { lineTapes } from './line-tapes.js';
-import type { BookScales } from './market-line-decoder.js';
-import { offThreadLineTapes } from './off-thread-line-tapes.js';
-import type { StreamBreak } from './recording-chunks.js';
+import { RecordingChunks } from './recording-chunks.js';
 import type { RecordedFrame } from './recording-format.js';
 import { brokenStreamError, type RecordingLineCheck } from './recording-line-check.js';
 import { emptyRecording, lineCheckFor, type RecordingReaderOptions } from './recording-reader.js';
+
+/**
+ * Bytes per read and per gunzip output chunk: 256 KiB. Each chunk is a round trip to the thread pool
+ * and through the stream machinery (with 64 KiB chunks those trips cost a replay of the ETHUSDT
+ * recording x10 about 0.1 s of its 1.3 s); each is also a buffer outside the heap that is freed
+ * only when the collector finds its wrapper dead, and a chunk lives as long as the replay takes
+ * to go through its lines, so chunks are promoted and pile up until a full collection: with
+ * 1 MiB chunks they made peak RSS grow with the recording's length. At 256 KiB the trips still
+ * cost nothing measurable (CPU time of the x10 replay the same within the noise).
+ */
+const CHUNK = 1 << 18;
+
+/**
+ * Bytes of lines per batch handed over: a chunk is split into batches of about 64 KiB, so a
+ * batch's parsed frames die young (a larger batch keeps thousands of parsed frames alive across
+ * scavenges, and the collector promotes and later sweeps them).
+ */
+const BATCH_BYTES = 1 << 16;
+
+/**
+ * Gunzipped bytes decompressed ahead (on the thread pool) while the replay works on a chunk: two
+ * chunks.
+ */
+const READ_AHEAD = 2 * CHUNK;
 
 /** Frames gathered before a multi-recording merge hands a batch over. */
 const MERGE_BATCH = 512;
@@ -38,134 +56,114 @@ export interface DecodedFrame {
   readonly events: readonly (TradesEvent | CandlesEvent)[];
 }
 
-/** Options of {@link readFrameBatches}. */
-export interface FrameBatchOptions extends RecordingReaderOptions {
-  /**
-   * The symbols whose `orderbook/full`, `trades` and `candles/{period}` lines to decode without
-   * JSON.parse (a {@link MarketLineDecoder} and a {@link CandleLineDecoder}), with the scales of
-   * their books; every other line is parsed as usual.
-   */
-  readonly decodeMarketLines?: ReadonlyMap<string, BookScales>;
-  /**
-   * Read, gunzip, split and decode on a thread of its own, beside the replay. By default when
-   * there are lines to decode, the compiled code runs and the machine has a second core; the
-   * sources (tests, tsx) decode on the replay's thread unless asked, as a thread of theirs starts
-   * with the TypeScript loader (about 0.25 s). The frames are the same either way.
-   */
-  readonly offThread?: boolean;
+/**
+ * Decodes the recording lines it takes straight from their bytes (undefined for any other line):
+ * a MarketLineDecoder, a CandleLineDecoder, or both.
+ */
+export interface LineDecoder {
+  decode(bytes: Buffer, start: number, end: number): DecodedFrame | undefined;
 }
 
+/** Options of {@link readFrameBatches}. */
+export interface FrameBatchOptions extends RecordingReaderOptions {
+  /** Decodes the lines it takes without JSON.parse; every other line is parsed as usual. */
+  readonly lineDecoder?: LineDecoder;
+}
+
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+
 /**
- * The frames of a recording in file order, in batches: every complete line of the (gunzipped)
- * file, parsed and validated as {@link RecordingReader.frames} does (same header check, same rules
- * for bad lines, time going back, repeated headers and a broken gzip stream:
- * {@link RecordingLineCheck}). One await per chunk instead of several per line: a replay spends its
- * time on the frames, not on async-iterator hops. A chunk is handed over in batches of about 64 KiB
- * of lines. Memory stays bounded by a few chunks and one batch's frames.
+ * The frames of a recording in file order, in batches: every complete line of each chunk the
+ * (gunzipped) file stream delivers, parsed and validated as {@link RecordingReader.frames} does
+ * (same header check, same rules for bad lines, time going back, repeated headers and a broken
+ * gzip stream: {@link RecordingLineCheck}). One await per chunk instead of several per line:
+ * a replay spends its time on the frames, not on async-iterator hops. A chunk is handed over in
+ * batches of about {@link BATCH_BYTES} of lines. Memory stays bounded by a few chunks and one
+ * batch's frames.
  *
- * The bytes are split into lines and the book and trades lines `decodeMarketLines` names decoded
- * ({@link lineTapes}), on this thread or on one of its own (`offThread`); only the other lines are
- * decoded as UTF-8 and parsed here. Those carry their line and the file's
- * {@link RecordingLineCheck} (`origin`), so that a frame the market parsers refuse later is still
- * reported by file and line.
+ * Lines are split on the raw bytes; with a `lineDecoder`, the lines it takes are decoded from
+ * those bytes and never become text, and only the other lines are decoded as UTF-8 and parsed.
+ * Those carry their line and the file's {@link RecordingLineCheck} (`origin`), so that a frame
+ * the market parsers refuse later is still reported by file and line.
  */
 export async function* readFrameBatches(path: string, options: FrameBatchOptions = {}): AsyncGenerator<ReplayFrame[]> {
-  const scales = options.decodeMarketLines;
+  const chunks = new RecordingChunks(path, { chunkSize: CHUNK, readAhead: READ_AHEAD, onBytesRead: options.onBytesRead });
   const check = lineCheckFor(path, options);
-  const reader = new LineTapeReader(scales === undefined ? [] : [...scales.keys()], scales === undefined ? [] : [...scales.values()]);
-  const onBytesRead = options.onBytesRead;
+  const decoder = options.lineDecoder;
   let lineNo = 0;
-  let broken: StreamBreak | undefined;
-  let tapes: AsyncGenerator<LineTape> | undefined;
-  try {
-    tapes = await tapesOf(path, scales, options.offThread);
-    for await (const tape of tapes) {
-      if (tape.bytesRead > 0) onBytesRead?.(tape.bytesRead);
-      reader.load(tape);
-      let out: ReplayFrame[] = [];
-      for (let kind = reader.next(); kind >= 0 && !check.stopped; kind = reader.next()) {
-        if (kind === TAPE_BATCH_END) {
-          if (out.length > 0) {
-            yield out;
-            out = [];
-          }
-          continue;
-        }
-        lineNo++;
-        if (kind === TAPE_EMPTY) continue;
-        if (kind === TAPE_RAW) {
-          const text = reader.text.toString('utf8', reader.rawStart, reader.rawEnd);
-          if (lineNo === 1) {
-            check.header(text);
-            continue;
-          }
-          const frame = check.general(text, lineNo);
-          if (frame !== undefined) out.push({ t: frame.t, src: frame.src, msg: frame.msg, origin: check, line: lineNo });
-          continue;
-        }
-        const decoded = reader.decodedLine();
-        const t = decoded.t;
-        if (t < check.lastTime) {
-          const held = check.behind(t, lineNo);
-          if (!Number.isNaN(held)) out.push(receivedLater(decoded, held));
-          continue;
-        }
-        check.lastTime = t;
-        out.push(decoded);
-      }
-      if (out.length > 0) yield out;
-      if (check.stopped) break;
-      broken = tape.end?.broken;
+  const take = (bytes: Buffer, start: number, end: number, out: ReplayFrame[]): void => {
+    lineNo++;
+    if (end > start && bytes[end - 1] === CR) end--;
+    if (lineNo === 1) {
+      check.header(bytes.toString('utf8', start, end));
+      return;
     }
-    if (!check.stopped && broken !== undefined) {
-      const error = brokenStreamError(path, lineNo, broken);
-      if (lineNo === 0) throw error;
-      check.broken(error);
+    if (end === start) return;
+    const decoded = decoder?.decode(bytes, start, end);
+    if (decoded !== undefined) {
+      const t = decoded.t;
+      if (t < check.lastTime) {
+        const held = check.behind(t, lineNo);
+        if (!Number.isNaN(held)) out.push(receivedLater(decoded, held));
+        return;
+      }
+      check.lastTime = t;
+      out.push(decoded);
+      return;
+    }
+    const frame = check.general(bytes.toString('utf8', start, end), lineNo);
+    if (frame !== undefined) out.push({ t: frame.t, src: frame.src, msg: frame.msg, origin: check, line: lineNo });
+  };
+  let rest: Buffer | undefined;
+  try {
+    for (let chunk = await chunks.next(); chunk !== undefined && !check.stopped; chunk = await chunks.next()) {
+      let out: ReplayFrame[] = [];
+      let start = 0;
+      let nl = chunk.indexOf(NEWLINE, start);
+      if (rest !== undefined) {
+        // Only the line cut by the chunk boundary is copied, not the whole chunk.
+        if (nl < 0) {
+          rest = Buffer.concat([rest, chunk]);
+          continue;
+        }
+        const line = Buffer.concat([rest, chunk.subarray(0, nl)]);
+        take(line, 0, line.length, out);
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+      }
+      let batchEnd = start + BATCH_BYTES;
+      while (nl >= 0 && !check.stopped) {
+        take(chunk, start, nl, out);
+        start = nl + 1;
+        if (start >= batchEnd && out.length > 0) {
+          yield out;
+          out = [];
+          batchEnd = start + BATCH_BYTES;
+        }
+        nl = chunk.indexOf(NEWLINE, start);
+      }
+      rest = start < chunk.length ? chunk.subarray(start) : undefined;
+      if (out.length > 0) yield out;
+    }
+    if (!check.stopped) {
+      const broken = chunks.broken;
+      // The line a break cuts is dropped whole: its beginning may well parse, and be wrong.
+      if (broken !== undefined) {
+        const error = brokenStreamError(path, lineNo, broken);
+        if (lineNo === 0) throw error;
+        check.broken(error);
+      } else if (rest !== undefined) {
+        const out: ReplayFrame[] = [];
+        take(rest, 0, rest.length, out);
+        if (out.length > 0) yield out;
+      }
     }
   } finally {
-    await tapes?.return(undefined);
+    chunks.close();
     check.finish(lineNo);
   }
   if (lineNo === 0) throw emptyRecording(path);
-}
-
-/**
- * The tapes of a recording. With lines to decode, the first chunk is read here; when it holds
- * lines the decoder took (a depth recording) and more follows, the rest is read on a thread of its
- * own (`offThread`, by default when the compiled code runs on a machine with a second core). A
- * recording of candles only, or of one chunk, is not worth a thread: about 10 MB and 25 ms.
- */
-async function tapesOf(path: string, scales: ReadonlyMap<string, BookScales> | undefined, offThread: boolean | undefined): Promise<AsyncGenerator<LineTape>> {
-  const here = lineTapes(path, scales);
-  if (scales === undefined || scales.size === 0 || offThread === false || (offThread === undefined && !(runsCompiled() && availableParallelism() > 1))) return here;
-  const first = await here.next();
-  if (first.done === true) return here;
-  const tape = first.value;
-  if (tape.end !== undefined || (offThread === undefined && tape.decodedLines === 0)) return resumed(tape, here);
-  await here.return(undefined);
-  return resumed(tape, offThreadLineTapes(path, scales, tape.lines), tape.bytesRead);
-}
-
-/**
- * `first`, then the tapes of `rest`; `readAgain`: compressed bytes `rest` reads again from the
- * file's start, left out of its tapes' counts (progress counts each byte once).
- */
-async function* resumed(first: LineTape, rest: AsyncGenerator<LineTape>, readAgain = 0): AsyncGenerator<LineTape> {
-  try {
-    yield first;
-    let uncounted = readAgain;
-    for await (const tape of rest) {
-      if (uncounted === 0) {
-        yield tape;
-        continue;
-      }
-      const again = Math.min(uncounted, tape.bytesRead);
-      uncounted -= again;
-      yield { ...tape, bytesRead: tape.bytesRead - again };
-    }
-  } finally {
-    await rest.return(undefined);
-  }
 }
 
 /** A decoded frame replayed at `t`, later than it was recorded: its books and events say so too. */

@@ -32,10 +32,9 @@ const UPDATE_KEY = ascii('update":{');
 const BUY = ascii('buy');
 const SELL = ascii('sell');
 const SIDES = [BUY, SELL];
-/** The empty lists of a decoded line (shared: a line has books or trades, and a book side may have no level). */
-export const NO_BOOKS: readonly ScaledOrderBookFrame[] = Object.freeze([]);
-export const NO_TRADES: readonly TradesEvent[] = Object.freeze([]);
-export const NO_LEVELS: readonly number[] = Object.freeze([]);
+const NO_BOOKS: readonly ScaledOrderBookFrame[] = Object.freeze([]);
+const NO_TRADES: readonly TradesEvent[] = Object.freeze([]);
+const NO_LEVELS: readonly number[] = Object.freeze([]);
 /** Longest price text whose string is kept for the next trade (consecutive trades mostly print at one price). */
 const CACHED_TEXT_MAX = 24;
 
@@ -61,9 +60,8 @@ const CACHED_TEXT_MAX = 24;
  */
 export class MarketLineDecoder extends LineScanner {
   private readonly names: readonly Uint8Array[];
-  /** The symbols it decodes, and their scales, in the order it was given them. */
-  readonly symbols: readonly string[];
-  readonly scales: readonly BookScales[];
+  private readonly symbols: readonly string[];
+  private readonly scales: readonly BookScales[];
   private readonly scratch: number[] = [];
   /** The last trade price text, as bytes and as the string handed out. */
   private readonly priceBytes = new Uint8Array(CACHED_TEXT_MAX);

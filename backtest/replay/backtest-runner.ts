@@ -25,9 +25,11 @@ import { ReplayedSymbolMarket } from '../venue/matching/replayed-symbol-market.j
 import { queueModelNamed } from '../venue/matching/queue-model.js';
 import { SimulatedVenue } from '../venue/simulated-venue.js';
 import { liquidationOrderReport } from '../venue/futures/liquidation-order-report.js';
+import { MarketLineDecoder } from '../recording/market-line-decoder.js';
 import { CandleFeed } from './candle-feed.js';
 import { SimulatedGateway } from './simulated-gateway.js';
-import { mergeFrameBatches } from '../recording/frame-batches.js';
+import { mergeFrameBatches, type LineDecoder } from '../recording/frame-batches.js';
+import { CandleLineDecoder } from '../recording/candle-line-decoder.js';
 import { FrameQueue } from './frame-queue.js';
 import { RecordingError } from '../recording/recording-error.js';
 import type { RecordingHeader } from '../recording/recording-format.js';
@@ -140,11 +142,9 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
   const readLog = new RecordingReadLog((message) => logger.log('warn', message));
   const { instruments, recordings } = await loadInstruments(options.recordings, options.symbols, strict, readLog);
   const account = accountOf(instruments, options.account);
-  const decodeMarketLines = options.decodeMarketLines === false
-    ? undefined
-    : new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }]));
+  const lineDecoder = options.decodeMarketLines === false ? undefined : replayLineDecoder(instruments);
   const frames = new FrameQueue(mergeFrameBatches(recordings, {
-    onError: strict ? 'throw' : 'skip', log: readLog, backwardsToleranceMs: options.backwardsToleranceMs, onBytesRead: options.onBytesRead, decodeMarketLines,
+    onError: strict ? 'throw' : 'skip', log: readLog, backwardsToleranceMs: options.backwardsToleranceMs, onBytesRead: options.onBytesRead, lineDecoder,
   })[Symbol.asyncIterator]());
   // One recording: its first frames are read once, for the channels and then for the replay.
   let channels: Set<string>;
@@ -321,6 +321,13 @@ export async function runBacktest(options: BacktestOptions): Promise<BacktestRes
     bookTops: collector.bookTops(), indicators: collector.indicators(), ...(rows.streamed === undefined ? {} : { streamed: rows.streamed }),
     ...(futuresReport === undefined ? {} : { futures: futuresReport }),
   };
+}
+
+/** The decoders of a replay's market lines: books and trades, then candles. */
+function replayLineDecoder(instruments: readonly Instrument[]): LineDecoder {
+  const market = new MarketLineDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
+  const candles = new CandleLineDecoder(instruments.map((i) => i.symbol));
+  return { decode: (bytes, start, end) => market.decode(bytes, start, end) ?? candles.decode(bytes, start, end) };
 }
 
 /** The futures report of the run's account: its margin samples and every position from open to flat. */

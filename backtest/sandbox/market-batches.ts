@@ -2,7 +2,6 @@ import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-b
 import { ParseError } from '../../framework/model/errors.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
 import type { MarketLineDecoder } from '../recording/market-line-decoder.js';
-import { takeLines } from '../recording/chunk-lines.js';
 import { RecordingChunks } from '../recording/recording-chunks.js';
 import { brokenStreamError } from '../recording/recording-line-check.js';
 import { parseRecordedFrame, parseRecordingHeader, type RecordedFrame } from '../recording/recording-format.js';
@@ -27,6 +26,7 @@ export interface DecodedMarketFrame {
 export type FeedFrame = (RecordedFrame & { readonly text?: undefined }) | DecodedMarketFrame;
 
 const CHUNK = 1 << 18;
+const NEWLINE = 0x0a;
 const CR = 0x0d;
 const COMMA = 0x2c;
 const FRAME_START_LENGTH = '{"t":'.length;
@@ -70,7 +70,25 @@ export async function* readMarketBatches(path: string, decoder: MarketLineDecode
   let rest: Buffer | undefined;
   try {
     for (let chunk = await chunks.next(); chunk !== undefined; chunk = await chunks.next()) {
-      rest = takeLines(rest, chunk, take);
+      let start = 0;
+      let nl = chunk.indexOf(NEWLINE);
+      if (rest !== undefined) {
+        // Only the line cut by the chunk boundary is copied, not the whole chunk.
+        if (nl < 0) {
+          rest = Buffer.concat([rest, chunk]);
+          continue;
+        }
+        const line = Buffer.concat([rest, chunk.subarray(0, nl)]);
+        take(line, 0, line.length);
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+      }
+      while (nl >= 0) {
+        take(chunk, start, nl);
+        start = nl + 1;
+        nl = chunk.indexOf(NEWLINE, start);
+      }
+      rest = start < chunk.length ? chunk.subarray(start) : undefined;
       if (out.length > 0) {
         yield out;
         out = [];
