@@ -3,7 +3,7 @@ import type { DecimalString } from '../../framework/model/decimal.js';
 import { CANDLE_PERIODS, type CandlePeriod } from '../../framework/model/resources/candle.js';
 import type { CandlesEvent } from '../../framework/model/stream/market-events.js';
 import type { CandleTick } from '../../framework/model/stream/market-records.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii, latin1Text } from './line-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, LineScanner, OPEN_BRACE, OPEN_BRACKET, ascii, latin1Text, named } from './line-scanner.js';
 
 /** A `candles/{period}` line the decoder took: the frame's local time and its candle events (one per symbol). */
 export interface DecodedCandleLine {
@@ -177,35 +177,4 @@ export class CandleLineDecoder extends LineScanner {
     }
     return text;
   }
-
-  /** The rest of a quoted name whose opening quote was read (through its closing quote): its index in `names`, or -1. */
-  private quotedNameRest(names: readonly Uint8Array[]): number {
-    const bytes = this.bytes;
-    const start = this.pos;
-    let close = start;
-    while (close < this.end && bytes[close] !== QUOTE) close++;
-    if (close >= this.end) return -1;
-    this.pos = close + 1;
-    const length = close - start;
-    outer: for (let n = 0; n < names.length; n++) {
-      const name = names[n]!;
-      if (name.length !== length) continue;
-      for (let i = 0; i < length; i++) if (name[i] !== bytes[start + i]) continue outer;
-      return n;
-    }
-    return -1;
-  }
-
-  /** Past a `,` (true: another item follows) or not (false: the caller expects its closer). */
-  private more(): boolean {
-    if (this.peek() !== COMMA) return false;
-    this.pos++;
-    return true;
-  }
-}
-
-/** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such lines go the general way). */
-function named(items: readonly { readonly symbol: string }[], symbol: string): boolean {
-  for (let i = 0; i < items.length; i++) if (items[i]!.symbol === symbol) return true;
-  return false;
 }

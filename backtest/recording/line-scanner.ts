@@ -60,6 +60,13 @@ export class LineScanner {
     return this.pos < this.end ? (this.bytes[this.pos] as number) : -1;
   }
 
+  /** Past a `,` (true: another item follows) or not (false: the caller expects its closer). */
+  protected more(): boolean {
+    if (this.peek() !== COMMA) return false;
+    this.pos++;
+    return true;
+  }
+
   /** `"k":` with a one-letter key: the key's byte, or -1. */
   protected shortKey(): number {
     if (this.next() !== QUOTE) return -1;
@@ -69,7 +76,11 @@ export class LineScanner {
 
   /** Index in `names` of the quoted name that follows (through its closing quote); -1 when it is none of them. */
   protected quotedName(names: readonly Uint8Array[]): number {
-    if (this.next() !== QUOTE) return -1;
+    return this.next() === QUOTE ? this.quotedNameRest(names) : -1;
+  }
+
+  /** The rest of a quoted name whose opening quote was read (through its closing quote): its index in `names`, or -1. */
+  protected quotedNameRest(names: readonly Uint8Array[]): number {
     const bytes = this.bytes;
     const start = this.pos;
     let close = start;
@@ -269,4 +280,10 @@ export function latin1Text(bytes: Buffer, start: number, end: number): string {
 
 function isDigit(c: number): boolean {
   return c >= ZERO && c <= NINE;
+}
+
+/** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such lines go the general way). */
+export function named(items: readonly { readonly symbol: string }[], symbol: string): boolean {
+  for (let i = 0; i < items.length; i++) if ((items[i] as { readonly symbol: string }).symbol === symbol) return true;
+  return false;
 }

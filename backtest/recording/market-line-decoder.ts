@@ -2,7 +2,7 @@ import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-b
 import type { DecimalString } from '../../framework/model/decimal.js';
 import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii, latin1Text, scaledValue, scaledValueEnd } from './line-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii, latin1Text, named, scaledValue, scaledValueEnd } from './line-scanner.js';
 
 /** The decimals a symbol's book values are scaled to (its instrument's tick and increment decimals). */
 export interface BookScales {
@@ -297,21 +297,8 @@ export class MarketLineDecoder extends LineScanner {
     return symbol >= 0 && this.next() === COLON ? symbol : -1;
   }
 
-  /** Past a `,` (true: another item follows) or not (false: the caller expects its closer). */
-  private more(): boolean {
-    if (this.peek() !== COMMA) return false;
-    this.pos++;
-    return true;
-  }
-
   /** Past the `}` that closes an object. */
   private done(): boolean {
     return this.next() === CLOSE_BRACE;
   }
-}
-
-/** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such lines go the general way). */
-function named(items: readonly { readonly symbol: string }[], symbol: string): boolean {
-  for (let i = 0; i < items.length; i++) if ((items[i] as { readonly symbol: string }).symbol === symbol) return true;
-  return false;
 }
