@@ -399,12 +399,12 @@ function futuresFacts(venue: SimulatedVenue): FuturesRunFacts {
   return { fundingPaid: paid, fundingReceived: received, liquidations, openPositions };
 }
 
-/** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */
 /** The venue's starting balances of the run's account: all on the traded account (spot, futures), or see {@link marginFunding}. */
 function startingBalances(account: 'spot' | 'margin' | 'futures', instruments: readonly Instrument[], balances: Readonly<Record<string, string>>): AccountBalances {
   return account === 'margin' ? marginFunding(instruments, balances) : { [account]: balances };
 }
 
+/** Each currency's total: available and reserved (on futures, reserved includes the margin held for positions). */
 function totals(balances: readonly TradingBalance[]): Record<string, Decimal> {
   const out: Record<string, Decimal> = {};
   for (const b of balances) if (b.currency !== undefined) out[b.currency] = b.available.plus(b.reserved);
