@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReplaySubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
-import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
 import { Journal } from '../../framework/live/journal.js';
 import { Instrument } from '../../framework/model/instrument.js';
@@ -15,24 +14,14 @@ import { BotKernel } from '../../framework/runtime/bot-kernel.js';
 import { liveSchedulers, type RuntimeLogger } from '../../framework/runtime/runtime-ports.js';
 import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { LiveClock } from '../../framework/time/clock.js';
-import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { PERP_INFO, perpBook, startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 import { book } from '../risk/risk-fixtures.js';
 
 const SYMBOL = 'BTCUSDT_PERP';
 const PERP = new Instrument(SYMBOL, PERP_INFO);
 
-let server: SandboxServer | undefined;
-let transport: RestTransport | undefined;
-const closers: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await transport?.close();
-  await server?.close();
-  server = transport = undefined;
-});
+const teardown = teardownAfterEach();
 
 describe('a live bot on a futures account of the sandbox sees its position liquidated (real clients, loopback)', () => {
   it('books the forced close from the trading stream: the position goes flat as on the exchange, the strategy is told', async () => {
@@ -44,14 +33,14 @@ describe('a live bot on a futures account of the sandbox sees its position liqui
         }],
       },
     });
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     const { rest, market } = started;
     await rest.futures.updateAccount(SYMBOL, { margin_balance: '15' });
     const clock = new LiveClock();
     const session = tradingSessionOf(server, clock);
-    closers.push(() => session.close());
+    teardown.add(() => session.close());
     const port = new ClientVenuePort({ session, rest, account: 'futures' });
-    closers.push(() => port.close());
+    teardown.add(() => port.close());
     await port.start(3000);
 
     const liquidations: { report: OrderReport; position: string | undefined }[] = [];
@@ -72,10 +61,10 @@ describe('a live bot on a futures account of the sandbox sees its position liqui
     const warnings: string[] = [];
     const logger: RuntimeLogger = { log: (level, message) => void (level === 'warn' && warnings.push(message)) };
     const journalDir = mkdtempSync(path.join(tmpdir(), 'tradeloop-liquidation-journal-'));
-    closers.push(() => rmSync(journalDir, { recursive: true, force: true }));
+    teardown.add(() => rmSync(journalDir, { recursive: true, force: true }));
     const journal = new Journal({ dir: journalDir, botId: 'fut', durable: false, now: () => Date.now() });
     journal.open();
-    closers.push(() => journal.close());
+    teardown.add(() => journal.close());
     const books = new ReplaySubject<BookEvent>(1);
     books.next({ kind: 'snapshot', symbol: SYMBOL, sequence: 1, book: book(PERP, [['101.0', '2']], [['99.0', '2']]) });
     const kernel = new BotKernel({
@@ -83,7 +72,7 @@ describe('a live bot on a futures account of the sandbox sees its position liqui
       venue: port, clock, schedulers: liveSchedulers(), risk: {}, errorPolicy: 'halt', unknownOrders: 'cancel', recovery: { retryDelayMs: 20 },
       leverage: { [SYMBOL]: new Decimal('20') }, logger, hooks: journal,
     });
-    closers.push(async () => void (await kernel.stop('cancel').catch(() => undefined)));
+    teardown.add(async () => void (await kernel.stop('cancel').catch(() => undefined)));
     await kernel.start();
     await eventually(() => context.ctx?.position(SYMBOL)?.quantity.toFixed() === '1');
     const [held] = (await rest.futures.getAccounts()).flatMap((a) => a.positions ?? []);

@@ -1,8 +1,7 @@
 import { ReplaySubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
-import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
@@ -11,24 +10,14 @@ import { BotKernel } from '../../framework/runtime/bot-kernel.js';
 import { liveSchedulers } from '../../framework/runtime/runtime-ports.js';
 import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { LiveClock } from '../../framework/time/clock.js';
-import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { PERP_INFO, startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 import { book } from '../risk/risk-fixtures.js';
 
 const SYMBOL = 'BTCUSDT_PERP';
 const PERP = new Instrument(SYMBOL, PERP_INFO);
 
-let server: SandboxServer | undefined;
-let transport: RestTransport | undefined;
-const closers: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await transport?.close();
-  await server?.close();
-  server = transport = undefined;
-});
+const teardown = teardownAfterEach();
 
 describe('a live bot on a futures account of the sandbox (real clients, loopback)', () => {
   it('trades under the exchange\'s risk limit and leverage, shows the position with its margin, and stops with nothing open', async () => {
@@ -42,15 +31,15 @@ describe('a live bot on a futures account of the sandbox (real clients, loopback
         }],
       },
     });
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     const rest = started.rest;
     // 500 USDT of margin at the exchange's default leverage; the bot sets 10 itself before trading.
     await rest.futures.updateAccount(SYMBOL, { margin_balance: '500' });
     const clock = new LiveClock();
     const session = tradingSessionOf(server, clock);
-    closers.push(() => session.close());
+    teardown.add(() => session.close());
     const port = new ClientVenuePort({ session, rest, account: 'futures' });
-    closers.push(() => port.close());
+    teardown.add(() => port.close());
     await port.start(3000);
 
     const reports: string[] = [];

@@ -1,8 +1,7 @@
 import { ReplaySubject, Subject } from 'rxjs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
-import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';
 import type { StrategyReport } from '../../framework/model/strategy-report.js';
@@ -11,37 +10,27 @@ import { BotKernel } from '../../framework/runtime/bot-kernel.js';
 import { liveSchedulers } from '../../framework/runtime/runtime-ports.js';
 import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { LiveClock } from '../../framework/time/clock.js';
-import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { MARGIN_SYMBOLS, startMarginSandbox } from '../backtest/sandbox/support/margin-sandbox-fixture.js';
-import { eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 import { book } from '../risk/risk-fixtures.js';
 
 const SYMBOL = 'BTCUSDT';
 const BTCUSDT = new Instrument(SYMBOL, MARGIN_SYMBOLS[SYMBOL]!);
 
-let server: SandboxServer | undefined;
-let transport: RestTransport | undefined;
-const closers: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await transport?.close();
-  await server?.close();
-  server = transport = undefined;
-});
+const teardown = teardownAfterEach();
 
 describe('a live bot on a margin account of the sandbox (real clients, loopback)', () => {
   it('sets its leverage, trades on margin under the margin funds rule, shows the position with its margin, closes it', async () => {
     const started = await startMarginSandbox();
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     const rest = started.rest;
     // 500 USDT on the BTCUSDT isolated account at leverage 1; the bot sets 5 itself before trading.
     await rest.margin.updateAccount(SYMBOL, { margin_balance: '500' });
     const clock = new LiveClock();
     const session = tradingSessionOf(server, clock);
-    closers.push(() => session.close());
+    teardown.add(() => session.close());
     const port = new ClientVenuePort({ session, rest, account: 'margin' });
-    closers.push(() => port.close());
+    teardown.add(() => port.close());
     await port.start(3000);
 
     const reports: string[] = [];

@@ -1,34 +1,23 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
+import { describe, expect, it } from 'vitest';
 import { parseMarginAccountList } from '../../framework/model/resources/margin-account.js';
 import type { BalanceNotification } from '../../framework/model/stream/balance-update.js';
 import type { OrderReportNotification } from '../../framework/model/stream/order-report.js';
-import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { codeOf, eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { codeOf, eventually, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
-let server: SandboxServer | undefined;
-let transport: RestTransport | undefined;
-const closers: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await transport?.close();
-  await server?.close();
-  server = transport = undefined;
-});
+const teardown = teardownAfterEach();
 
 describe('sandbox futures_* trading-stream methods, through the framework session', () => {
   it('places, replaces, cancels and fills futures orders with futures reports and balances apart from spot', async () => {
     const started = await startFuturesSandbox();
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     await started.rest.futures.updateAccount('BTCUSDT_PERP', { margin_balance: '500' });
     const session = tradingSessionOf(server);
-    closers.push(() => session.close());
+    teardown.add(() => session.close());
     const reports: OrderReportNotification[] = [];
     const balances: BalanceNotification[] = [];
     const subs = [session.orderReports$.subscribe((r) => reports.push(r)), session.balances$.subscribe((b) => balances.push(b))];
-    closers.push(() => subs.forEach((s) => s.unsubscribe()));
+    teardown.add(() => subs.forEach((s) => s.unsubscribe()));
     await session.start(3000);
     await session.spot.newOrder({ client_order_id: 's1', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '90' });
     await session.spot.subscribe();

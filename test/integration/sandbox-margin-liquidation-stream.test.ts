@@ -1,20 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
+import { describe, expect, it } from 'vitest';
 import type { OrderReportNotification } from '../../framework/model/stream/order-report.js';
-import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startMarginSandbox } from '../backtest/sandbox/support/margin-sandbox-fixture.js';
-import { eventually, PushedMarket, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, PushedMarket, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
-let server: SandboxServer | undefined;
-let transport: RestTransport | undefined;
-const closers: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await transport?.close();
-  await server?.close();
-  server = transport = undefined;
-});
+const teardown = teardownAfterEach();
 
 /** A BTCUSDT book of one level each side. */
 function book(sequence: number, bid: string, ask: string): Record<string, unknown> {
@@ -24,14 +13,14 @@ function book(sequence: number, bid: string, ask: string): Record<string, unknow
 describe('sandbox margin trading stream: a liquidation as a client sees it', () => {
   it('reports the forced close of an isolated account\'s position as a margin_order trade report, after canceling its orders', async () => {
     const started = await startMarginSandbox();
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     const { rest, market } = started;
     await rest.margin.updateAccount('BTCUSDT', { margin_balance: '12', leverage: '10' });
     const session = tradingSessionOf(server);
-    closers.push(() => session.close());
+    teardown.add(() => session.close());
     const reports: OrderReportNotification[] = [];
     const sub = session.orderReports$.subscribe((r) => reports.push(r));
-    closers.push(() => sub.unsubscribe());
+    teardown.add(() => sub.unsubscribe());
     await session.start(3000);
     await session.margin.subscribe();
     await eventually(() => reports.length === 1);

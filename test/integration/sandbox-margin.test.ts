@@ -1,37 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
+import { describe, expect, it } from 'vitest';
 import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import { Decimal } from '../../framework/model/decimal.js';
 import type { TradingBalance } from '../../framework/model/resources/balance.js';
 import type { OrderReport } from '../../framework/model/stream/order-report.js';
-import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startMarginSandbox } from '../backtest/sandbox/support/margin-sandbox-fixture.js';
-import { codeOf, eventually, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { codeOf, eventually, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
 
-let server: SandboxServer | undefined;
-let transport: RestTransport | undefined;
-const closers: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await transport?.close();
-  await server?.close();
-  server = transport = undefined;
-});
+const teardown = teardownAfterEach();
 
 describe('sandbox margin section, through the framework client and the margin venue port', () => {
   it('opens a margin account, sets leverage, places, replaces and cancels margin orders, reads and closes the position', async () => {
     const started = await startMarginSandbox();
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     const rest = started.rest;
     const session = tradingSessionOf(server);
-    closers.push(() => session.close());
+    teardown.add(() => session.close());
     const port = new ClientVenuePort({ session, rest, account: 'margin' });
-    closers.push(() => port.close());
+    teardown.add(() => port.close());
     const reports: OrderReport[] = [];
     const balances: (readonly TradingBalance[])[] = [];
     const subs = [port.orderReports$.subscribe((r) => reports.push(r)), port.balances$.subscribe((b) => balances.push(b))];
-    closers.push(() => subs.forEach((s) => s.unsubscribe()));
+    teardown.add(() => subs.forEach((s) => s.unsubscribe()));
     await port.start(3000);
 
     // Opening: 500 USDT move from spot to the BTCUSDT isolated account; then leverage 5.
@@ -88,7 +77,7 @@ describe('sandbox margin section, through the framework client and the margin ve
 
   it('answers the spec\'s refusals: 2001 for a symbol without margin, 20001 without margin funds, 20002 for an unknown order', async () => {
     const started = await startMarginSandbox();
-    ({ server, transport } = started);
+    teardown.sandbox(started);
     const rest = started.rest;
     expect(await codeOf(rest.margin.getAccount('ETHUSDT'))).toBe(2001);
     expect(await codeOf(rest.margin.updateAccount('ETHUSDT', { margin_balance: '10' }))).toBe(2001);
@@ -103,11 +92,11 @@ describe('sandbox margin section, through the framework client and the margin ve
 
   it('margin_* stream methods see only margin orders and margin symbols, with the exchange\'s codes', async () => {
     const started = await startMarginSandbox();
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     const rest = started.rest;
     await rest.margin.updateAccount('BTCUSDT', { margin_balance: '300', leverage: '3' });
     const session = tradingSessionOf(server);
-    closers.push(() => session.close());
+    teardown.add(() => session.close());
     await session.start(3000);
     await session.spot.newOrder({ client_order_id: 's1', symbol: 'BTCUSDT', side: 'buy', quantity: '1', price: '90' });
     await session.margin.newOrder({ client_order_id: 'm1', symbol: 'BTCUSDT', side: 'sell', quantity: '1', price: '110' });

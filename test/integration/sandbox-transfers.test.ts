@@ -1,30 +1,19 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
-import type { RestTransport } from '../../framework/exchange/rest/rest-transport.js';
 import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import { WalletSession } from '../../framework/exchange/ws/wallet-session.js';
 import type { BalanceNotification, TransactionNotification } from '../../framework/model/stream/balance-update.js';
 import { LiveClock } from '../../framework/time/clock.js';
-import type { SandboxServer } from '../../backtest/sandbox/sandbox-server.js';
 import { startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { codeOf, eventually } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { codeOf, eventually, teardownAfterEach } from '../backtest/sandbox/support/sandbox-fixture.js';
 
-let server: SandboxServer | undefined;
-let transport: RestTransport | undefined;
-const closers: Array<() => Promise<void> | void> = [];
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await transport?.close();
-  await server?.close();
-  server = transport = undefined;
-});
+const teardown = teardownAfterEach();
 
 describe('sandbox transfers between wallet, spot and futures, through the framework client', () => {
   it('moves funds wallet -> spot -> futures and back, keeping the total, with the spec\'s codes on refusals', async () => {
     // Many balance reads: the per-key budget of 20 a second would refuse some (429).
     const started = await startFuturesSandbox({}, { rateLimits: { publicPerSecond: 1000, tradingPerSecond: 1000, otherPerSecond: 1000 } });
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     const { rest } = started;
     const usdt = async () => {
       const wallet = (await rest.wallet.getBalances()).find((b) => b.currency === 'USDT')?.available.toFixed() ?? '0';
@@ -64,17 +53,17 @@ describe('sandbox transfers between wallet, spot and futures, through the framew
 
   it('tells the streams: wallet balances and transactions, spot and futures balances, each with its new figure', async () => {
     const started = await startFuturesSandbox();
-    ({ server, transport } = started);
+    const { server } = teardown.sandbox(started);
     const { rest } = started;
     const key = server.apiKeys[0]!;
     const credentials = ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' });
     const wallet = WalletSession.create({ url: `${server.wsBaseUrl}/api/3/ws/wallet`, clock: new LiveClock(), credentials });
     const trading = TradingSession.create({ url: `${server.wsBaseUrl}/api/3/ws/trading`, clock: new LiveClock(), credentials });
-    closers.push(() => wallet.close(), () => trading.close());
+    teardown.add(() => wallet.close(), () => trading.close());
     const balances: BalanceNotification[] = [];
     const transactions: TransactionNotification[] = [];
     const subs = [wallet.balances$.subscribe((b) => balances.push(b)), trading.balances$.subscribe((b) => balances.push(b)), wallet.transactions$.subscribe((t) => transactions.push(t))];
-    closers.push(() => subs.forEach((s) => s.unsubscribe()));
+    teardown.add(() => subs.forEach((s) => s.unsubscribe()));
     await wallet.start(3000);
     await trading.start(3000);
     await wallet.subscribeWalletBalances();

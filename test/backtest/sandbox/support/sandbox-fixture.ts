@@ -1,5 +1,7 @@
+import { afterEach } from 'vitest';
 import type { ExchangeError } from '../../../../framework/exchange/errors.js';
 import { ApiCredentials } from '../../../../framework/exchange/rest/credentials.js';
+import type { RestTransport } from '../../../../framework/exchange/rest/rest-transport.js';
 import { TradingSession } from '../../../../framework/exchange/ws/trading-session.js';
 import { LiveClock, type Clock } from '../../../../framework/time/clock.js';
 import { parseSymbolInfo, type SymbolInfo } from '../../../../framework/model/resources/symbol.js';
@@ -119,4 +121,32 @@ export function tradingSessionOf(server: SandboxServer, clock: Clock = new LiveC
     url: `${server.wsBaseUrl}/api/3/ws/trading`, clock,
     credentials: ApiCredentials.from({ apiKey: key.apiKey, secretKey: key.secretKey, scheme: 'hs256' }),
   });
+}
+
+/** What a test opened, closed after it, the last opened first. */
+export class Teardown {
+  private readonly closers: (() => Promise<void> | void)[] = [];
+
+  /** Closes each of `closers` after the test, before what was added earlier. */
+  add(...closers: (() => Promise<void> | void)[]): void {
+    this.closers.push(...closers);
+  }
+
+  /** A started sandbox: its REST transport, then its server, closed after what the test adds later. */
+  sandbox<T extends { readonly server: SandboxServer; readonly transport: RestTransport }>(started: T): T {
+    this.add(() => started.server.close(), () => started.transport.close());
+    return started;
+  }
+
+  /** Closes everything added, last first. */
+  async close(): Promise<void> {
+    for (const close of this.closers.splice(0).reverse()) await close();
+  }
+}
+
+/** A {@link Teardown} closed after each test of the file. */
+export function teardownAfterEach(): Teardown {
+  const teardown = new Teardown();
+  afterEach(() => teardown.close());
+  return teardown;
 }
