@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ReplaySubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
 import { Journal } from '../../framework/live/journal.js';
@@ -15,7 +14,7 @@ import { liveSchedulers, type RuntimeLogger } from '../../framework/runtime/runt
 import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { LiveClock } from '../../framework/time/clock.js';
 import { PERP_INFO, perpBook, startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { eventually, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, startedVenuePort, teardownAfterEach } from '../backtest/sandbox/support/sandbox-fixture.js';
 import { book } from '../risk/risk-fixtures.js';
 
 const SYMBOL = 'BTCUSDT_PERP';
@@ -37,11 +36,7 @@ describe('a live bot on a futures account of the sandbox sees its position liqui
     const { rest, market } = started;
     await rest.futures.updateAccount(SYMBOL, { margin_balance: '15' });
     const clock = new LiveClock();
-    const session = tradingSessionOf(server, clock);
-    teardown.add(() => session.close());
-    const port = new ClientVenuePort({ session, rest, account: 'futures' });
-    teardown.add(() => port.close());
-    await port.start(3000);
+    const port = await startedVenuePort(teardown, server, rest, 'futures', clock);
 
     const liquidations: { report: OrderReport; position: string | undefined }[] = [];
     const context: { ctx?: StrategyContext } = {};

@@ -1,6 +1,5 @@
 import { ReplaySubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';
@@ -11,7 +10,7 @@ import { liveSchedulers } from '../../framework/runtime/runtime-ports.js';
 import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { LiveClock } from '../../framework/time/clock.js';
 import { PERP_INFO, startFuturesSandbox } from '../backtest/sandbox/support/futures-sandbox-fixture.js';
-import { eventually, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, startedVenuePort, teardownAfterEach } from '../backtest/sandbox/support/sandbox-fixture.js';
 import { book } from '../risk/risk-fixtures.js';
 
 const SYMBOL = 'BTCUSDT_PERP';
@@ -36,11 +35,7 @@ describe('a live bot on a futures account of the sandbox (real clients, loopback
     // 500 USDT of margin at the exchange's default leverage; the bot sets 10 itself before trading.
     await rest.futures.updateAccount(SYMBOL, { margin_balance: '500' });
     const clock = new LiveClock();
-    const session = tradingSessionOf(server, clock);
-    teardown.add(() => session.close());
-    const port = new ClientVenuePort({ session, rest, account: 'futures' });
-    teardown.add(() => port.close());
-    await port.start(3000);
+    const port = await startedVenuePort(teardown, server, rest, 'futures', clock);
 
     const reports: string[] = [];
     const context: { ctx?: StrategyContext } = {};

@@ -1,6 +1,5 @@
 import { ReplaySubject, Subject } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { ClientVenuePort } from '../../framework/execution/client-venue-port.js';
 import type { BookEvent } from '../../framework/exchange/book/book-event.js';
 import { Decimal, dec } from '../../framework/model/decimal.js';
 import { Instrument } from '../../framework/model/instrument.js';
@@ -11,7 +10,7 @@ import { liveSchedulers } from '../../framework/runtime/runtime-ports.js';
 import type { StrategyContext, StrategyPlugin } from '../../framework/runtime/strategy.js';
 import { LiveClock } from '../../framework/time/clock.js';
 import { MARGIN_SYMBOLS, startMarginSandbox } from '../backtest/sandbox/support/margin-sandbox-fixture.js';
-import { eventually, teardownAfterEach, tradingSessionOf } from '../backtest/sandbox/support/sandbox-fixture.js';
+import { eventually, startedVenuePort, teardownAfterEach } from '../backtest/sandbox/support/sandbox-fixture.js';
 import { book } from '../risk/risk-fixtures.js';
 
 const SYMBOL = 'BTCUSDT';
@@ -27,11 +26,7 @@ describe('a live bot on a margin account of the sandbox (real clients, loopback)
     // 500 USDT on the BTCUSDT isolated account at leverage 1; the bot sets 5 itself before trading.
     await rest.margin.updateAccount(SYMBOL, { margin_balance: '500' });
     const clock = new LiveClock();
-    const session = tradingSessionOf(server, clock);
-    teardown.add(() => session.close());
-    const port = new ClientVenuePort({ session, rest, account: 'margin' });
-    teardown.add(() => port.close());
-    await port.start(3000);
+    const port = await startedVenuePort(teardown, server, rest, 'margin', clock);
 
     const reports: string[] = [];
     const context: { ctx?: StrategyContext } = {};

@@ -1,8 +1,10 @@
 import { afterEach } from 'vitest';
 import type { ExchangeError } from '../../../../framework/exchange/errors.js';
 import { ApiCredentials } from '../../../../framework/exchange/rest/credentials.js';
+import type { RestClient } from '../../../../framework/exchange/rest/rest-client.js';
 import type { RestTransport } from '../../../../framework/exchange/rest/rest-transport.js';
 import { TradingSession } from '../../../../framework/exchange/ws/trading-session.js';
+import { ClientVenuePort } from '../../../../framework/execution/client-venue-port.js';
 import { LiveClock, type Clock } from '../../../../framework/time/clock.js';
 import { parseSymbolInfo, type SymbolInfo } from '../../../../framework/model/resources/symbol.js';
 import type { RecordedFrame } from '../../../../backtest/recording/recording-format.js';
@@ -149,4 +151,19 @@ export function teardownAfterEach(): Teardown {
   const teardown = new Teardown();
   afterEach(() => teardown.close());
   return teardown;
+}
+
+/**
+ * A started venue port on `account` of `server`, over a trading session with its first key on
+ * `clock` and `rest`; both closed after the test.
+ */
+export async function startedVenuePort(
+  teardown: Teardown, server: SandboxServer, rest: RestClient, account: 'spot' | 'margin' | 'futures', clock: Clock,
+): Promise<ClientVenuePort> {
+  const session = tradingSessionOf(server, clock);
+  teardown.add(() => session.close());
+  const port = new ClientVenuePort({ session, rest, account });
+  teardown.add(() => port.close());
+  await port.start(3000);
+  return port;
 }
