@@ -3,7 +3,7 @@ import type { DecimalString } from '../../framework/model/decimal.js';
 import { CANDLE_PERIODS, type CandlePeriod } from '../../framework/model/resources/candle.js';
 import type { CandlesEvent } from '../../framework/model/stream/market-events.js';
 import type { CandleTick } from '../../framework/model/stream/market-records.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, LineScanner, OPEN_BRACE, OPEN_BRACKET, ascii, latin1Text, named } from './line-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, LineScanner, OPEN_BRACE, OPEN_BRACKET, DecimalTextCache, ascii, named } from './line-scanner.js';
 
 /** A `candles/{period}` line the decoder took: the frame's local time and its candle events (one per symbol). */
 export interface DecodedCandleLine {
@@ -21,8 +21,6 @@ const UPDATE_KEY = ascii(',"update":{');
 const PERIOD_NAMES = CANDLE_PERIODS.map(ascii);
 const CHANNELS = CANDLE_PERIODS.map((period) => `candles/${period}`);
 const NO_BOOKS: readonly ScaledOrderBookFrame[] = Object.freeze([]);
-/** Longest decimal text kept for the next candle (a volume often repeats, a price sometimes). */
-const CACHED_TEXT_MAX = 24;
 /** Candle keys: t, o, c, h, l, v, q. */
 const KEY_T = 0x74;
 const KEY_O = 0x6f;
@@ -49,10 +47,13 @@ const KEY_Q = 0x71;
 export class CandleLineDecoder extends LineScanner {
   private readonly names: readonly Uint8Array[];
   private readonly symbols: readonly string[];
-  /** The last candle's decimal texts, one slot per key (o, c, h, l, v, q), as bytes and as the strings handed out. */
-  private readonly cachedBytes = Array.from({ length: 6 }, () => new Uint8Array(CACHED_TEXT_MAX));
-  private readonly cachedLength = [-1, -1, -1, -1, -1, -1];
-  private readonly cachedText = ['', '', '', '', '', ''];
+  /** The last candle's decimal texts, per key (a volume often repeats, a price sometimes). */
+  private readonly lastOpen = new DecimalTextCache();
+  private readonly lastClose = new DecimalTextCache();
+  private readonly lastHigh = new DecimalTextCache();
+  private readonly lastLow = new DecimalTextCache();
+  private readonly lastVolume = new DecimalTextCache();
+  private readonly lastVolumeQuote = new DecimalTextCache();
 
   /** `symbols`: those whose candle lines to decode. */
   constructor(symbols: Iterable<string>) {
@@ -130,17 +131,17 @@ export class CandleLineDecoder extends LineScanner {
         timestamp = this.unsignedInteger();
         if (timestamp < 0) return undefined;
       } else if (key === KEY_O && open === undefined) {
-        if ((open = this.decimalText(0)) === undefined) return undefined;
+        if ((open = this.cachedDecimalText(this.lastOpen)) === undefined) return undefined;
       } else if (key === KEY_C && close === undefined) {
-        if ((close = this.decimalText(1)) === undefined) return undefined;
+        if ((close = this.cachedDecimalText(this.lastClose)) === undefined) return undefined;
       } else if (key === KEY_H && high === undefined) {
-        if ((high = this.decimalText(2)) === undefined) return undefined;
+        if ((high = this.cachedDecimalText(this.lastHigh)) === undefined) return undefined;
       } else if (key === KEY_L && low === undefined) {
-        if ((low = this.decimalText(3)) === undefined) return undefined;
+        if ((low = this.cachedDecimalText(this.lastLow)) === undefined) return undefined;
       } else if (key === KEY_V && volume === undefined) {
-        if ((volume = this.decimalText(4)) === undefined) return undefined;
+        if ((volume = this.cachedDecimalText(this.lastVolume)) === undefined) return undefined;
       } else if (key === KEY_Q && volumeQuote === undefined) {
-        if ((volumeQuote = this.decimalText(5)) === undefined) return undefined;
+        if ((volumeQuote = this.cachedDecimalText(this.lastVolumeQuote)) === undefined) return undefined;
       } else {
         return undefined;
       }
@@ -151,30 +152,5 @@ export class CandleLineDecoder extends LineScanner {
       timestamp, open: open as DecimalString, close: close as DecimalString, high: high as DecimalString, low: low as DecimalString,
       volume: volume as DecimalString, volumeQuote: volumeQuote as DecimalString,
     };
-  }
-
-  /**
-   * A quoted plain decimal's text (`digits` or `digits.digits`); the string of the last candle's
-   * value of the same key again when its bytes are the same. Undefined when it is not one.
-   */
-  private decimalText(slot: number): string | undefined {
-    const start = this.pos + 1;
-    const close = this.plainDecimalEnd();
-    if (close < 0) return undefined;
-    const bytes = this.bytes;
-    const length = close - start;
-    const cached = this.cachedBytes[slot]!;
-    if (length === this.cachedLength[slot]) {
-      let i = 0;
-      while (i < length && cached[i] === bytes[start + i]) i++;
-      if (i === length) return this.cachedText[slot];
-    }
-    const text = latin1Text(bytes, start, close);
-    if (length <= CACHED_TEXT_MAX) {
-      for (let i = 0; i < length; i++) cached[i] = bytes[start + i]!;
-      this.cachedLength[slot] = length;
-      this.cachedText[slot] = text;
-    }
-    return text;
   }
 }

@@ -14,6 +14,16 @@ const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 const NINE = 0x39;
 const CR = 0x0d;
 
+/** Longest decimal text a {@link DecimalTextCache} keeps. */
+const CACHED_TEXT_MAX = 24;
+
+/** The last text of one decimal field, as bytes and as the string handed out ({@link LineScanner.cachedDecimalText}). */
+export class DecimalTextCache {
+  readonly bytes = new Uint8Array(CACHED_TEXT_MAX);
+  length = -1;
+  text = '';
+}
+
 /** The bytes of an ASCII text. */
 export function ascii(text: string): Uint8Array {
   return Uint8Array.from(text, (c) => c.charCodeAt(0));
@@ -102,6 +112,31 @@ export class LineScanner {
     const start = this.pos + 1;
     const close = this.plainDecimalEnd();
     return close < 0 ? undefined : latin1Text(this.bytes, start, close);
+  }
+
+  /**
+   * {@link plainDecimalText}, handing out the string `cache` holds again when the bytes are those it
+   * was made from (a text that repeats from one line to the next is not built again).
+   */
+  protected cachedDecimalText(cache: DecimalTextCache): string | undefined {
+    const start = this.pos + 1;
+    const close = this.plainDecimalEnd();
+    if (close < 0) return undefined;
+    const bytes = this.bytes;
+    const length = close - start;
+    const cached = cache.bytes;
+    if (length === cache.length) {
+      let i = 0;
+      while (i < length && cached[i] === bytes[start + i]) i++;
+      if (i === length) return cache.text;
+    }
+    const text = latin1Text(bytes, start, close);
+    if (length <= CACHED_TEXT_MAX) {
+      for (let i = 0; i < length; i++) cached[i] = bytes[start + i] as number;
+      cache.length = length;
+      cache.text = text;
+    }
+    return text;
   }
 
   /**

@@ -2,7 +2,7 @@ import type { ScaledOrderBookFrame } from '../../framework/exchange/book/order-b
 import type { DecimalString } from '../../framework/model/decimal.js';
 import type { TradeTick } from '../../framework/model/stream/market-records.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, ascii, latin1Text, named, scaledValue, scaledValueEnd } from './line-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, LineScanner, OPEN_BRACE, OPEN_BRACKET, QUOTE, DecimalTextCache, ascii, named, scaledValue, scaledValueEnd } from './line-scanner.js';
 
 /** The decimals a symbol's book values are scaled to (its instrument's tick and increment decimals). */
 export interface BookScales {
@@ -35,8 +35,6 @@ const SIDES = [BUY, SELL];
 const NO_BOOKS: readonly ScaledOrderBookFrame[] = Object.freeze([]);
 const NO_TRADES: readonly TradesEvent[] = Object.freeze([]);
 const NO_LEVELS: readonly number[] = Object.freeze([]);
-/** Longest price text whose string is kept for the next trade (consecutive trades mostly print at one price). */
-const CACHED_TEXT_MAX = 24;
 
 /**
  * Decodes the two kinds of recording line that make up nearly all of a depth recording,
@@ -64,9 +62,7 @@ export class MarketLineDecoder extends LineScanner {
   private readonly scales: readonly BookScales[];
   private readonly scratch: number[] = [];
   /** The last trade price text, as bytes and as the string handed out. */
-  private readonly priceBytes = new Uint8Array(CACHED_TEXT_MAX);
-  private priceLength = -1;
-  private lastPrice = '';
+  private readonly lastPrice = new DecimalTextCache();
 
   /** `scales`: the symbols whose lines to decode, with their scales. */
   constructor(scales: ReadonlyMap<string, BookScales>) {
@@ -253,7 +249,7 @@ export class MarketLineDecoder extends LineScanner {
         // which would keep every trade's id alive past the young generation.
         id = this.bytes.toString('latin1', start, this.pos);
       } else if (key === 0x70 && price === undefined) { // p
-        price = this.priceText();
+        price = this.cachedDecimalText(this.lastPrice);
         if (price === undefined) return undefined;
       } else if (key === 0x71 && quantity === undefined) { // q
         quantity = this.plainDecimalText();
@@ -267,28 +263,6 @@ export class MarketLineDecoder extends LineScanner {
     } while (this.more());
     if (!this.done() || timestamp < 0 || id === undefined || price === undefined || quantity === undefined || side < 0) return undefined;
     return { timestamp, id, price: price as DecimalString, quantity: quantity as DecimalString, side: side === 0 ? 'buy' : 'sell' };
-  }
-
-  /** {@link plainDecimalText} of a trade price: the last price's string again when its bytes are the same. */
-  private priceText(): string | undefined {
-    const start = this.pos + 1;
-    const close = this.plainDecimalEnd();
-    if (close < 0) return undefined;
-    const bytes = this.bytes;
-    const length = close - start;
-    const cached = this.priceBytes;
-    if (length === this.priceLength) {
-      let i = 0;
-      while (i < length && cached[i] === bytes[start + i]) i++;
-      if (i === length) return this.lastPrice;
-    }
-    const text = latin1Text(bytes, start, close);
-    if (length <= CACHED_TEXT_MAX) {
-      for (let i = 0; i < length; i++) cached[i] = bytes[start + i] as number;
-      this.priceLength = length;
-      this.lastPrice = text;
-    }
-    return text;
   }
 
   /** `"SYMBOL":` of a known symbol: its index, or -1. */
