@@ -1,7 +1,7 @@
 import type { BookFrame, BookLevelText } from '../../framework/exchange/book/order-book-frame.js';
 import { ONE, Decimal, type DecimalString } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
-import { parseScaled } from '../../framework/model/scaled.js';
+import { decimalsOf, parseScaled } from '../../framework/model/scaled.js';
 import type { TradesEvent } from '../../framework/model/stream/market-events.js';
 import type { CandleTick, TradeTick } from '../../framework/model/stream/market-records.js';
 
@@ -183,9 +183,4 @@ function isAtLeast(a: string, b: string): boolean {
   const y = parseScaled(b, scale);
   if (Number.isSafeInteger(x) && Number.isSafeInteger(y)) return x >= y;
   return new Decimal(a).greaterThanOrEqualTo(b);
-}
-
-function decimalsOf(text: string): number {
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
 }

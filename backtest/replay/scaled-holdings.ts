@@ -1,6 +1,6 @@
 import type { Decimal } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
-import { parseScaled } from '../../framework/model/scaled.js';
+import { decimalsOf, parseScaled } from '../../framework/model/scaled.js';
 
 /** One balance as the valuation reads it: the quote itself, a currency priced by a symbol, or one no symbol prices. */
 interface HoldingTerm {
@@ -96,9 +96,4 @@ export class ScaledHoldings {
     }
     return terms;
   }
-}
-
-function decimalsOf(text: string): number {
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
 }

@@ -1,5 +1,5 @@
 import type { Decimal } from '../../framework/model/decimal.js';
-import { parseScaled } from '../../framework/model/scaled.js';
+import { decimalsOf, parseScaled } from '../../framework/model/scaled.js';
 
 /**
  * `value / previous - 1` as a float, for a positive `previous`: the number decimal.js gives
@@ -27,9 +27,4 @@ export function periodReturn(value: Decimal, previous: Decimal, valueText?: stri
   }
   if (value === previous || value.equals(previous)) return 0;
   return value.dividedBy(previous).minus(1).toNumber();
-}
-
-function decimalsOf(text: string): number {
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
 }

@@ -1,6 +1,7 @@
 import type { Decimal } from '../../framework/model/decimal.js';
 import type { BacktestResult, FillRecord, PriceBar } from './backtest-result.js';
-import { alignToBars, decimalsOf, lastPerSecond, resolutionSeconds, roundForChart } from './report-series.js';
+import { decimalsOf } from '../../framework/model/scaled.js';
+import { alignToBars, lastPerSecond, resolutionSeconds, roundForChart } from './report-series.js';
 import { chartSymbols, RowDigest } from './row-digest.js';
 
 export { CHART_FILLS_PER_SYMBOL, CHART_SAMPLES } from './row-digest.js';

@@ -46,12 +46,6 @@ export function resolutionSeconds(barTimes: readonly number[]): number {
   return width > 0 ? width : 60;
 }
 
-/** Decimals of a decimal text (`"12.340"` has 3). */
-export function decimalsOf(text: string): number {
-  const dot = text.indexOf('.');
-  return dot < 0 ? 0 : text.length - dot - 1;
-}
-
 /** A float indicator value to 10 significant digits: more only weighs on the page, never on the drawing. */
 export function roundForChart(value: number): number {
   return Number(value.toPrecision(10));

@@ -26,6 +26,12 @@ export function scaleOf(text: string): number {
   return end - dot - 1;
 }
 
+/** Number of digits after the decimal point in a plain decimal text, trailing zeros included (`"12.340"` has 3). */
+export function decimalsOf(text: string): number {
+  const dot = text.indexOf('.');
+  return dot < 0 ? 0 : text.length - dot - 1;
+}
+
 /** Formats a scaled integer back to plain decimal text with exactly `scale` decimals. */
 export function formatScaled(n: number, scale: number): string {
   if (scale === 0) return String(n);
