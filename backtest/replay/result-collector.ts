@@ -340,15 +340,12 @@ export class ResultCollector {
     return { fills: [], orders: [], equity: [], streamed };
   }
 
-  /** Value of one unit of `currency` in the quote currency: last trade price, else the book's mid. */
+  /** Value of one unit of `currency` in the quote currency: the book's mid, else the last trade price. */
   private priceOf(currency: string, time: number): Decimal | undefined {
     const instrument = this.instruments.find((i) => i.baseCurrency === currency && i.quoteCurrency === this.quoteCurrency);
     if (instrument === undefined) return undefined;
-    const mid = this.mid(instrument.symbol);
-    if (mid === undefined) return this.lastDecimal(instrument.symbol);
-    // Without public trades or candles, the sampled mids are the only price series there is.
-    if (!this.tradePriced.has(instrument.symbol)) this.bars.add(instrument.symbol, mid, time);
-    return new Decimal(mid);
+    const mid = this.sampledMid(instrument.symbol, time);
+    return mid === undefined ? this.lastDecimal(instrument.symbol) : new Decimal(mid);
   }
 
   /** The time of the sample being taken, for {@link priceTextNow}. */
@@ -358,12 +355,17 @@ export class ResultCollector {
 
   /** {@link priceOf} a symbol's base currency, as text. */
   private priceText(symbol: string, time: number): string | undefined {
+    const mid = this.sampledMid(symbol, time);
+    if (mid !== undefined) return mid;
+    const last = this.lastPrice.get(symbol);
+    return last === undefined || typeof last === 'string' ? last : last.toFixed();
+  }
+
+  /** The book's mid of `symbol` as a sample at `time` reads it: also a price bar while the symbol has no trades or candles. */
+  private sampledMid(symbol: string, time: number): string | undefined {
     const mid = this.mid(symbol);
-    if (mid === undefined) {
-      const last = this.lastPrice.get(symbol);
-      return last === undefined || typeof last === 'string' ? last : last.toFixed();
-    }
-    if (!this.tradePriced.has(symbol)) this.bars.add(symbol, mid, time);
+    // Without public trades or candles, the sampled mids are the only price series there is.
+    if (mid !== undefined && !this.tradePriced.has(symbol)) this.bars.add(symbol, mid, time);
     return mid;
   }
 
