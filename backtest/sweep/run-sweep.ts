@@ -54,19 +54,30 @@ export async function runSweep(options: SweepOptions): Promise<SweepReport> {
   // would only save microseconds on runs that take seconds.
   const pool = new Piscina<SweepTask, SweepRow>({ filename: SWEEP_WORKER, minThreads: threads, maxThreads: threads, atomics: 'disabled', idleTimeout: 1000 });
   let done = 0;
-  try {
-    const rows = await Promise.all(combinations.map(async (params, index) => {
+  // As many runs at a time as the pool has threads, taken in order; after the first failure no
+  // more start, and the pool is destroyed once the running ones have ended: a worker answering a
+  // task the pool no longer tracks (a destroy with runs still queued) is an uncaught error in it.
+  const rows: SweepRow[] = new Array<SweepRow>(combinations.length);
+  let next = 0;
+  let failure: Error | undefined;
+  const runInTurn = async (): Promise<void> => {
+    while (failure === undefined && next < combinations.length) {
+      const index = next++;
+      const params = combinations[index]!;
       const task: SweepTask = { index, configFile: spec.config, recordings: spec.recordings, params, ...(spec.seed === undefined ? {} : { seed: spec.seed }) };
-      let row: SweepRow;
       try {
-        row = await pool.run(task);
+        rows[index] = await pool.run(task);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new Error(`sweep combination ${index} (${describeCombination(params)}) failed: ${reason}`, { cause: error });
+        failure ??= new Error(`sweep combination ${index} (${describeCombination(params)}) failed: ${reason}`, { cause: error });
+        return;
       }
       options.onProgress?.(++done, combinations.length);
-      return row;
-    }));
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: threads }, runInTurn));
+    if (failure !== undefined) throw failure;
     return { spec, strategy: config.strategy.name, paramKeys: Object.keys(spec.grid), rows: rankRows(rows, spec.rankBy), workers: threads };
   } finally {
     await pool.destroy();
