@@ -309,7 +309,8 @@ export class TradingPipeline implements IntentSink, AccountSource {
     const order = tracker.order;
     const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
     if (order === undefined || instrument === undefined) return false;
-    const remaining = order.quantity.minus(tracker.quantityCumulative);
+    // An order nothing has filled of yet (a replacement, as a rule) needs no subtraction.
+    const remaining = tracker.quantityCumulative.isZero() ? order.quantity : order.quantity.minus(tracker.quantityCumulative);
     if (!remaining.isPositive() || remaining.isZero()) return false;
     const need = fundsFor({
       symbol: order.symbol, side: order.side, type: order.type, quantity: remaining, price: order.price,
