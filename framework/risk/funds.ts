@@ -46,7 +46,7 @@ export class Funds {
       const units = unitsOf(value, scale);
       if (units !== undefined) return units === 0 ? Funds.ZERO : new Funds(units, scale);
     }
-    return Funds.big(BigInt(value.toFixed(scale).replace('.', '')), scale);
+    return Funds.ofBigUnits(BigInt(value.toFixed(scale).replace('.', '')), scale);
   }
 
   /**
@@ -61,8 +61,11 @@ export class Funds {
     return units === 0 ? Funds.ZERO : new Funds(units, scale);
   }
 
-  /** A BigInt count, as a number when it fits; trailing zeros beyond the safe range are dropped from the scale. */
-  private static big(units: bigint, scale: number): Funds {
+  /**
+   * `units` x 10^-`scale` for a BigInt count of any size: held as a number when it fits (trailing
+   * zeros of a count beyond the safe range are dropped from the scale first).
+   */
+  static ofBigUnits(units: bigint, scale: number): Funds {
     let u = units;
     let s = scale;
     while (s > 0 && (u > MAX_SAFE_BIG || u < -MAX_SAFE_BIG) && u % 10n === 0n) {
@@ -84,8 +87,8 @@ export class Funds {
       const x = this.scale === scale ? a : rescaled(a, scale - this.scale);
       const y = other.scale === scale ? b : rescaled(b, scale - other.scale);
       const sum = x + y;
-      // Both safe integers: a sum within the safe range is the exact one.
-      if (Number.isSafeInteger(sum)) return sum === 0 ? Funds.ZERO : new Funds(sum, scale);
+      // Both exact safe integers: a sum within the safe range is the exact one.
+      if (Number.isSafeInteger(sum) && Number.isSafeInteger(x) && Number.isSafeInteger(y)) return sum === 0 ? Funds.ZERO : new Funds(sum, scale);
     }
     return Funds.bigSum(this, other, 1n);
   }
@@ -100,7 +103,7 @@ export class Funds {
   /** -this. */
   negated(): Funds {
     const u = this.units;
-    return u === 0 ? this : typeof u === 'number' ? new Funds(-u, this.scale) : new Funds(-u, this.scale);
+    return u === 0 ? this : new Funds(-u, this.scale);
   }
 
   /** Sign of this - other: -1, 0 or 1. */
@@ -180,19 +183,14 @@ export class Funds {
     return new Decimal(this.toFixed());
   }
 
-  /** Units of this at `scale` (not below this scale) as a BigInt. */
+  /** Units of this at `scale` (this scale or finer) as a BigInt. */
   unitsAt(scale: number): bigint {
     return bigAt(this, scale);
   }
 
-  /** The amount of `units` x 10^-`scale` given as a BigInt (any size). */
-  static ofBigUnits(units: bigint, scale: number): Funds {
-    return Funds.big(units, scale);
-  }
-
   private static bigSum(a: Funds, b: Funds, sign: bigint): Funds {
     const scale = Math.max(a.scale, b.scale);
-    return Funds.big(bigAt(a, scale) + sign * bigAt(b, scale), scale);
+    return Funds.ofBigUnits(bigAt(a, scale) + sign * bigAt(b, scale), scale);
   }
 }
 
