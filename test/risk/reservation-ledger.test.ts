@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import { UnrepresentableValueError } from '../../framework/model/errors.js';
 import { intentKey, groupKey, legKey } from '../../framework/risk/reservation-key.js';
 import { proportionalRemaining, ReservationLedger } from '../../framework/risk/reservation-ledger.js';
 import { d, f } from './risk-fixtures.js';
@@ -42,6 +43,15 @@ describe('ReservationLedger', () => {
     expect(ledger.release(intentKey('a'))).toBe(true);
     expect(ledger.release(intentKey('a'))).toBe(false);
     expect(ledger.reserved('ETH').toFixed()).toBe('0');
+  });
+
+  it('refuses a balance that is not a finite number with an UnrepresentableValueError naming the currency', () => {
+    const ledger = new ReservationLedger();
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => ledger.setBalance('USDT', new Decimal(bad))).toThrow(UnrepresentableValueError);
+    }
+    expect(() => ledger.setBalance('USDT', new Decimal(Number.NaN))).toThrow(/USDT balance/);
+    expect(ledger.balance('USDT').isZero()).toBe(true);
   });
 
   it('refuses negative amounts with a ValidationError naming the field', () => {
