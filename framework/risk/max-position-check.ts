@@ -41,6 +41,8 @@ function withinByUnits(view: RiskView, orders: readonly CheckedOrder[], index: n
   let exposure = unitsOf(order.quantity, scale);
   if (maxUnits === undefined || position === undefined || exposure === undefined) return undefined;
   exposure += order.side === 'buy' ? position : -position;
+  // Every term is a safe integer: each partial sum within the safe range is exact, and checked so.
+  if (!Number.isSafeInteger(exposure)) return undefined;
   const replaced = order.replaces?.clientOrderId;
   for (const open of view.openOrders(order.symbol)) {
     if (open.side !== order.side || open.clientOrderId === replaced) continue;
@@ -48,7 +50,6 @@ function withinByUnits(view: RiskView, orders: readonly CheckedOrder[], index: n
     const filled = unitsOf(open.quantityCumulative, scale);
     if (quantity === undefined || filled === undefined) return undefined;
     exposure += quantity - filled;
-    // Every term is a safe integer: a partial sum within the safe range is exact.
     if (!Number.isSafeInteger(exposure)) return undefined;
   }
   for (let j = 0; j < index; j++) {
@@ -59,7 +60,7 @@ function withinByUnits(view: RiskView, orders: readonly CheckedOrder[], index: n
     exposure += quantity;
     if (!Number.isSafeInteger(exposure)) return undefined;
   }
-  return Number.isSafeInteger(exposure) ? exposure <= maxUnits : undefined;
+  return exposure <= maxUnits;
 }
 
 /** The exposure test in Decimals: the denial with its figures, or undefined when within the limit. */
