@@ -183,11 +183,6 @@ export class Funds {
     return new Decimal(this.toFixed());
   }
 
-  /** Units of this at `scale` (this scale or finer) as a BigInt. */
-  unitsAt(scale: number): bigint {
-    return bigAt(this, scale);
-  }
-
   private static bigSum(a: Funds, b: Funds, sign: bigint): Funds {
     const scale = Math.max(a.scale, b.scale);
     return Funds.ofBigUnits(bigAt(a, scale) + sign * bigAt(b, scale), scale);

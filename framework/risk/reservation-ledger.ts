@@ -21,7 +21,7 @@ export function proportionalRemaining(amount: Funds, quantity: Decimal, filled: 
   const left = total - bigUnits(filled, quantityScale);
   // ceil(amount x left / total) at RESERVE_DECIMALS: amount is A x 10^-s, so the quotient in units
   // of 10^-RESERVE_DECIMALS is A x left x 10^RESERVE_DECIMALS / (total x 10^s), all non-negative.
-  const numerator = amount.unitsAt(amount.scale) * left * RESERVE_SCALE;
+  const numerator = BigInt(amount.units) * left * RESERVE_SCALE;
   const denominator = total * 10n ** BigInt(amount.scale);
   const share = Funds.ofBigUnits((numerator + denominator - 1n) / denominator, RESERVE_DECIMALS);
   return share.min(amount);
