@@ -4,6 +4,7 @@ import { Decimal } from '../framework/model/decimal.js';
 import { Instrument } from '../framework/model/instrument.js';
 import type { Intent, PlaceIntent, ReplaceIntent } from '../framework/model/intent.js';
 import { parseSymbolInfo } from '../framework/model/resources/symbol.js';
+import { Funds } from '../framework/risk/funds.js';
 import { OrderRateWindow } from '../framework/risk/order-rate-window.js';
 import { RiskGate } from '../framework/risk/risk-gate.js';
 import { RiskState } from '../framework/risk/risk-state.js';
@@ -51,7 +52,7 @@ export async function run(): Promise<void> {
       clientOrderId: 'q1', symbol: 'ETHUSDT', side: 'buy', type: 'limit', quantity, quantityCumulative: new Decimal('0'),
       price: new Decimal('1999.00'), reservationKey: quote,
     });
-    if (!ledger.reserve(quote, 'USDT', new Decimal('99.9999'), quantity)) throw new Error('cannot reserve the quote');
+    if (!ledger.reserve(quote, 'USDT', Funds.of(new Decimal('99.9999'), 'USDT', 'amount'), quantity)) throw new Error('cannot reserve the quote');
     const gate = new RiskGate({ maxOrdersPerWindow: 250 }, ledger, state.rateWindow);
     const moves: ReplaceIntent[] = ['1999.50', '1999.40'].map((price) => ({
       kind: 'replace', intentId: 'bench', strategyId: 'bench', clientOrderId: 'q1', newClientOrderId: 'q2', quantity, price: new Decimal(price),

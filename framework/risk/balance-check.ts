@@ -1,6 +1,6 @@
-import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
+import { Funds } from './funds.js';
 import { isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
@@ -19,7 +19,7 @@ import { tradesOnMargin } from './trades-on-margin.js';
 export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
   const e = evaluationOf(intent, view, config, evaluation);
   const { orders, combine } = e.fundedOrders();
-  let needs: Map<string, Decimal> | undefined;
+  let needs: Map<string, Funds> | undefined;
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
     if (instrument === undefined) continue;
@@ -28,8 +28,8 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig,
     if (isDenial(need)) return need;
     if (orders.length === 1) return compare(order.symbol, need.currency, need.amount, view);
     needs ??= new Map();
-    const before = needs.get(need.currency) ?? ZERO;
-    needs.set(need.currency, combine === 'max' ? Decimal.max(before, need.amount) : before.plus(need.amount));
+    const before = needs.get(need.currency) ?? Funds.ZERO;
+    needs.set(need.currency, combine === 'max' ? before.max(need.amount) : before.plus(need.amount));
   }
   if (needs === undefined) return undefined;
   for (const [currency, amount] of needs) {
@@ -39,7 +39,7 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig,
   return undefined;
 }
 
-function compare(symbol: string, currency: string, amount: Decimal, view: RiskView): Denial | undefined {
+function compare(symbol: string, currency: string, amount: Funds, view: RiskView): Denial | undefined {
   if (view.coversFree(currency, amount)) return undefined;
   const free = view.freeBalance(currency);
   return { check: 'balance', reason: `${symbol}: needs ${amount.toFixed()} ${currency}, free balance ${free.toFixed()} ${currency}` };

@@ -1,10 +1,10 @@
-import { ZERO } from '../model/decimal.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
-import type { RiskView } from './risk-state.js';
+import type { EquityView, RiskView } from './risk-state.js';
 
 /**
  * Why the kill switch is engaged, or undefined: drawdown from the peak equity reached
@@ -14,6 +14,26 @@ import type { RiskView } from './risk-state.js';
 export function killSwitchReason(view: RiskView, config: RiskConfig): string | undefined {
   const equity = view.equity;
   if (equity === undefined) return undefined;
+  // The figures change only when the equity is revalued (each a new immutable Decimal), intents
+  // come far more often: the last verdict per config stands while they are the same instances.
+  const last = lastVerdicts.get(config);
+  if (last !== undefined && last.current === equity.current && last.peak === equity.peak && last.dayStart === equity.dayStart) return last.reason;
+  const reason = reasonOf(equity, config);
+  lastVerdicts.set(config, { current: equity.current, peak: equity.peak, dayStart: equity.dayStart, reason });
+  return reason;
+}
+
+/** A verdict of {@link killSwitchReason} and the equity figures it was worked out from. */
+interface Verdict {
+  readonly current: Decimal;
+  readonly peak: Decimal;
+  readonly dayStart: Decimal;
+  readonly reason: string | undefined;
+}
+
+const lastVerdicts = new WeakMap<RiskConfig, Verdict>();
+
+function reasonOf(equity: EquityView, config: RiskConfig): string | undefined {
   const { maxDrawdown, maxDailyLoss } = config.killSwitch;
   if (maxDrawdown !== undefined && equity.peak.isPositive() && !equity.peak.isZero()) {
     const drawdown = equity.peak.minus(equity.current);

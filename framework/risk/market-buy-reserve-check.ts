@@ -1,6 +1,6 @@
-import { Decimal, ZERO } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
+import { Funds } from './funds.js';
 import { fundsFor, isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
@@ -15,7 +15,7 @@ import { tradesOnMargin } from './trades-on-margin.js';
  * their stop price. Refusing here saves the round trip and keeps the reserve in our own ledger.
  */
 export function marketBuyReserveCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
-  let needed: Map<string, Decimal> | undefined;
+  let needed: Map<string, Funds> | undefined;
   const { orders, combine } = evaluationOf(intent, view, config, evaluation).fundedOrders();
   for (const order of orders) {
     const instrument = view.instrument(order.symbol);
@@ -23,8 +23,8 @@ export function marketBuyReserveCheck(intent: Intent, view: RiskView, config: Ri
     const need = fundsFor(order, instrument, view, config);
     if (isDenial(need)) return need;
     needed ??= new Map();
-    const before = needed.get(need.currency) ?? ZERO;
-    const total = combine === 'max' ? Decimal.max(before, need.amount) : before.plus(need.amount);
+    const before = needed.get(need.currency) ?? Funds.ZERO;
+    const total = combine === 'max' ? before.max(need.amount) : before.plus(need.amount);
     needed.set(need.currency, total);
     const free = view.freeBalance(need.currency);
     if (!free.greaterThan(total)) {

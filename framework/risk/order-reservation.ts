@@ -6,15 +6,15 @@ import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
-import { formatScaled } from '../model/scaled.js';
 import { safeProduct, unitsOf } from './decimal-units.js';
+import { Funds } from './funds.js';
 import { tradesOnMargin } from './trades-on-margin.js';
 
 /** Funds an order needs held until it is done. */
 export interface FundsNeed {
   readonly currency: string;
   /** Funds for the whole quantity (zero for reduce-only futures orders). */
-  readonly amount: Decimal;
+  readonly amount: Funds;
   readonly quantity: Decimal;
   /** True when the document 001 market-buy reserve applies (strictly greater balance required). */
   readonly marketBuy: boolean;
@@ -110,32 +110,37 @@ export function marketBuyReserve(notional: Decimal, instrument: Instrument, conf
 export function fundsFor(order: CheckedOrder, instrument: Instrument, view: RiskView, config: RiskConfig): FundsNeed | Denial {
   const quote = instrument.quoteCurrency;
   if (tradesOnMargin(instrument, view)) {
-    if (order.reduceOnly === true) return { currency: quote, amount: ZERO, quantity: order.quantity, marketBuy: false };
+    if (order.reduceOnly === true) return { currency: quote, amount: Funds.ZERO, quantity: order.quantity, marketBuy: false };
     const price = referencePrice(order, view);
     if (price === undefined) return { check: 'balance', reason: `${order.symbol}: no ${order.side === 'buy' ? 'ask' : 'bid'} in the book to value the ${order.type} order` };
     const notional = price.times(order.quantity);
     const leverage = view.leverage(order.symbol) ?? ONE;
-    return { currency: quote, amount: notional.dividedBy(leverage).plus(notional.times(maxFeeRate(instrument))), quantity: order.quantity, marketBuy: false };
+    const margin = notional.dividedBy(leverage).plus(notional.times(maxFeeRate(instrument)));
+    return { currency: quote, amount: Funds.of(margin, order.symbol, 'margin'), quantity: order.quantity, marketBuy: false };
   }
   if (order.side === 'sell') {
-    return { currency: instrument.baseCurrency ?? quote, amount: order.quantity, quantity: order.quantity, marketBuy: false };
+    const base = instrument.baseCurrency ?? quote;
+    return { currency: base, amount: Funds.of(order.quantity, order.symbol, 'quantity'), quantity: order.quantity, marketBuy: false };
   }
   if (isMarketType(order.type)) {
     const notional = marketBuyNotional(order, view);
     if (notional === undefined) return { check: 'market-buy-reserve', reason: `${order.symbol}: no ask in the book to price the market buy` };
-    return { currency: quote, amount: marketBuyReserve(notional, instrument, config), quantity: order.quantity, marketBuy: true };
+    return { currency: quote, amount: Funds.of(marketBuyReserve(notional, instrument, config), order.symbol, 'market buy reserve'), quantity: order.quantity, marketBuy: true };
   }
   const price = order.price;
   if (price === undefined) return { check: 'grid', reason: `${order.symbol}: ${order.type} order without a price` };
   const factors = feeFactorsOf(instrument);
   const units = limitBuyUnits(price, order.quantity, instrument, factors);
-  const amount = units === undefined ? price.times(order.quantity).times(factors.buyFactor) : decimalOfUnits(units, factors.buyScale as number);
+  const amount = units === undefined
+    ? Funds.of(price.times(order.quantity).times(factors.buyFactor), order.symbol, 'buy funds')
+    : Funds.ofUnits(units, factors.buyScale as number, order.symbol, 'buy funds');
   return { currency: quote, amount, quantity: order.quantity, marketBuy: false };
 }
 
 /**
  * price x quantity x (1 + max fee rate) in units of 10^-buyScale: exact, or undefined when a
- * figure or the product has no safe-integer count (the caller then multiplies Decimals).
+ * figure or the product has no safe-integer count (the caller then multiplies Decimals, exact
+ * within their 50 digits, and holds the product as BigInt units).
  */
 function limitBuyUnits(price: Decimal, quantity: Decimal, instrument: Instrument, factors: FeeFactors): number | undefined {
   const factor = factors.buyFactorUnits;
@@ -150,11 +155,6 @@ function limitBuyUnits(price: Decimal, quantity: Decimal, instrument: Instrument
 /** Largest scale of the integer funds figures (10^15 is the largest power of ten below 2^53). */
 const MAX_UNITS_SCALE = 15;
 
-/** The Decimal of `units` x 10^-scale (built from its text, as every Decimal is). */
-function decimalOfUnits(units: number, scale: number): Decimal {
-  return units === 0 ? ZERO : new Decimal(formatScaled(units, scale));
-}
-
 /** True when `value` is a denial rather than a funds need. */
 export function isDenial(value: FundsNeed | Denial): value is Denial {
   return 'check' in value;
@@ -165,42 +165,9 @@ export function isDenial(value: FundsNeed | Denial): value is Denial {
  * only needs the increase (never less than zero).
  */
 export function netFundsFor(order: CheckedOrder, instrument: Instrument, view: RiskView, config: RiskConfig): FundsNeed | Denial {
-  const replaced = order.replaces;
-  const held = replaced === undefined ? ZERO : replaced.reservationKey === undefined ? ZERO : view.reservedFor(replaced.reservationKey);
-  if (replaced !== undefined) {
-    const byUnits = spotIncreaseByUnits(order, instrument, held, view);
-    if (byUnits !== undefined) return byUnits;
-  }
   const need = fundsFor(order, instrument, view, config);
-  if (isDenial(need) || replaced === undefined) return need;
-  // max(0, need - held) by one comparison (Decimal.max copies every argument).
-  const increase = need.amount.minus(held);
-  return { ...need, amount: increase.greaterThan(ZERO) ? increase : ZERO };
-}
-
-/**
- * The increase a spot limit replace needs, in integers (a quote move: the common intent of a
- * market maker): max(0, need - held) with need price x quantity x (1 + max fee rate) for a buy, the
- * quantity for a sell. Only a positive increase becomes a Decimal. Undefined when the order is of
- * another kind or a figure has no safe-integer count at the scale (a held remainder of a partial
- * fill, rounded at 18 decimals, usually has none): {@link netFundsFor} then computes in Decimals.
- */
-function spotIncreaseByUnits(order: CheckedOrder, instrument: Instrument, held: Decimal, view: RiskView): FundsNeed | undefined {
-  if (isMarketType(order.type) || tradesOnMargin(instrument, view)) return undefined;
-  const sell = order.side === 'sell';
-  if (!sell && order.price === undefined) return undefined;
-  const factors = sell ? undefined : feeFactorsOf(instrument);
-  const scale = factors === undefined ? instrument.quantityScale : factors.buyScale;
-  if (scale === undefined || scale > MAX_UNITS_SCALE) return undefined;
-  const need = factors === undefined ? unitsOf(order.quantity, scale) : limitBuyUnits(order.price as Decimal, order.quantity, instrument, factors);
-  const heldUnits = need === undefined ? undefined : unitsOf(held, scale);
-  if (need === undefined || heldUnits === undefined || need < 0 || heldUnits < 0) return undefined;
-  // Both non-negative safe integers: the difference is exact.
-  const increase = need - heldUnits;
-  return {
-    currency: sell ? (instrument.baseCurrency ?? instrument.quoteCurrency) : instrument.quoteCurrency,
-    amount: increase > 0 ? decimalOfUnits(increase, scale) : ZERO,
-    quantity: order.quantity,
-    marketBuy: false,
-  };
+  const replaced = order.replaces;
+  if (isDenial(need) || replaced?.reservationKey === undefined) return need;
+  const increase = need.amount.minus(view.reservedFor(replaced.reservationKey));
+  return { currency: need.currency, amount: increase.isPositive() ? increase : Funds.ZERO, quantity: need.quantity, marketBuy: need.marketBuy };
 }

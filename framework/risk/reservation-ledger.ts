@@ -1,20 +1,35 @@
-import { Decimal, Rounding, ZERO } from '../model/decimal.js';
+import { ZERO, type Decimal } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
+import { Funds } from './funds.js';
 import { intentOf, type ReservationGroup, type ReservationKey } from './reservation-key.js';
 
 /** Decimals of a partially filled reservation's remainder; far finer than any currency's. */
 export const RESERVE_DECIMALS = 18;
 
+const RESERVE_SCALE = 10n ** BigInt(RESERVE_DECIMALS);
+
 /**
  * Funds still held for `amount` covering `quantity` after `filled` was executed: proportional,
  * rounded up at {@link RESERVE_DECIMALS} decimals (exact when the quotient is that fine), never
- * more than `amount`.
+ * more than `amount`. Worked out in BigInt units, exactly.
  */
-export function proportionalRemaining(amount: Decimal, quantity: Decimal, filled: Decimal): Decimal {
-  if (!filled.lessThan(quantity)) return ZERO;
-  if (filled.lessThanOrEqualTo(ZERO)) return amount;
-  const share = amount.times(quantity.minus(filled)).dividedBy(quantity).toDecimalPlaces(RESERVE_DECIMALS, Rounding.up);
-  return Decimal.min(share, amount);
+export function proportionalRemaining(amount: Funds, quantity: Decimal, filled: Decimal): Funds {
+  if (!filled.lessThan(quantity)) return Funds.ZERO;
+  if (filled.isNegative() || filled.isZero()) return amount;
+  const quantityScale = Math.max(quantity.decimalPlaces(), filled.decimalPlaces());
+  const total = bigUnits(quantity, quantityScale);
+  const left = total - bigUnits(filled, quantityScale);
+  // ceil(amount x left / total) at RESERVE_DECIMALS: amount is A x 10^-s, so the quotient in units
+  // of 10^-RESERVE_DECIMALS is A x left x 10^RESERVE_DECIMALS / (total x 10^s), all non-negative.
+  const numerator = BigInt(amount.units) * left * RESERVE_SCALE;
+  const denominator = total * 10n ** BigInt(amount.scale);
+  const share = Funds.ofBigUnits((numerator + denominator - 1n) / denominator, RESERVE_DECIMALS);
+  return share.min(amount);
+}
+
+/** `value` (a quantity with at most `scale` decimals) in units of 10^-scale. */
+function bigUnits(value: Decimal, scale: number): bigint {
+  return BigInt(value.toFixed(scale).replace('.', ''));
 }
 
 /** Where a reservation is in its life: sent and unanswered, or resting on the exchange. */
@@ -25,29 +40,30 @@ export interface Reservation {
   readonly key: ReservationKey;
   readonly currency: string;
   /** Funds held for the whole original quantity. */
-  readonly amount: Decimal;
+  readonly amount: Funds;
   /** Order quantity the amount covers; partial fills release `amount x filled / quantity`. */
   readonly quantity: Decimal;
   /** Cumulative filled quantity seen so far. */
   readonly filled: Decimal;
   /** Funds still held: {@link proportionalRemaining} of the amount. */
-  readonly remaining: Decimal;
+  readonly remaining: Funds;
   readonly state: ReservationState;
 }
 
 interface MutableReservation {
   key: ReservationKey;
   currency: string;
-  amount: Decimal;
+  amount: Funds;
   quantity: Decimal;
   filled: Decimal;
-  remaining: Decimal;
+  remaining: Funds;
   state: ReservationState;
 }
 
 /**
  * Funds held by the bot's intents in flight (sent, not yet acknowledged) and by its open orders,
- * per currency, in exact Decimals; so two intents in flight can never spend the same funds.
+ * per currency, as exact {@link Funds} (integer units, BigInt only beyond 2^53); so two intents in
+ * flight can never spend the same funds.
  *
  * Life cycle: {@link reserve} when the risk gate passes an intent (refused when it would take more
  * than is free), {@link accept} when the exchange acknowledges the order, {@link fill} on each
@@ -67,34 +83,37 @@ interface MutableReservation {
  * rounding up never holds less than the order may still spend.
  */
 export class ReservationLedger {
-  private readonly balances = new Map<string, Decimal>();
-  private readonly totals = new Map<string, Decimal>();
+  private readonly balances = new Map<string, Funds>();
+  private readonly totals = new Map<string, Funds>();
   /** Live reservations by their key's id. */
   private readonly reservations = new Map<string, MutableReservation>();
   /** Ids of the live leg and group reservations of each list intent: what {@link releaseIntent} ends besides a single order's. */
   private readonly byIntent = new Map<string, Set<string>>();
   /** `free` per currency since its balance or total last changed: every intent asks, usually twice. */
-  private readonly freeByCurrency = new Map<string, Decimal>();
+  private readonly freeByCurrency = new Map<string, Funds>();
 
-  /** Sets the funds the bot may commit in `currency` (replaces the previous figure). */
+  /**
+   * Sets the funds the bot may commit in `currency` (replaces the previous figure): the account's
+   * figure as the exchange reports it, converted once here. Throws UnrepresentableValueError for a
+   * balance that is not a finite number.
+   */
   setBalance(currency: string, balance: Decimal): void {
-    if (!balance.isFinite()) throw new ValidationError('balance', 'must be a finite decimal', balance.toString());
-    this.balances.set(currency, balance);
+    this.balances.set(currency, Funds.of(balance, currency, 'balance'));
     this.freeByCurrency.delete(currency);
   }
 
   /** Funds the bot may commit in `currency`; zero when never set. */
-  balance(currency: string): Decimal {
-    return this.balances.get(currency) ?? ZERO;
+  balance(currency: string): Funds {
+    return this.balances.get(currency) ?? Funds.ZERO;
   }
 
   /** Sum of the live reservations in `currency`. */
-  reserved(currency: string): Decimal {
-    return this.totals.get(currency) ?? ZERO;
+  reserved(currency: string): Funds {
+    return this.totals.get(currency) ?? Funds.ZERO;
   }
 
   /** Balance minus reservations; negative only when the balance was lowered under what is held. */
-  free(currency: string): Decimal {
+  free(currency: string): Funds {
     let free = this.freeByCurrency.get(currency);
     if (free === undefined) {
       free = this.balance(currency).minus(this.reserved(currency));
@@ -104,14 +123,14 @@ export class ReservationLedger {
   }
 
   /**
-   * Whether `amount` is within the free funds (amount <= free). A zero amount asks only whether
-   * the balance covers what is held, which needs no subtraction when the free figure is not at hand.
+   * Whether `amount` is within the free funds (amount <= free). Without the free figure at hand it
+   * asks whether reserved + amount <= balance: the sum stays at the reservations' scale (a large
+   * balance at a coarse scale is then only compared, never rescaled into BigInt units).
    */
-  covers(currency: string, amount: Decimal): boolean {
+  covers(currency: string, amount: Funds): boolean {
     const free = this.freeByCurrency.get(currency);
     if (free !== undefined) return amount.lessThanOrEqualTo(free);
-    if (amount.isZero()) return !this.balance(currency).lessThan(this.reserved(currency));
-    return amount.lessThanOrEqualTo(this.free(currency));
+    return this.reserved(currency).plus(amount).lessThanOrEqualTo(this.balance(currency));
   }
 
   /** The live reservation under `key`, if any. */
@@ -128,13 +147,13 @@ export class ReservationLedger {
    * Holds `amount` of `currency` for an intent in flight covering `quantity`. Returns false (and
    * holds nothing) when the amount exceeds the free funds or the key is already live.
    */
-  reserve(key: ReservationKey, currency: string, amount: Decimal, quantity: Decimal): boolean {
-    if (!amount.isFinite() || amount.isNegative()) throw new ValidationError('amount', 'must be a finite, non-negative decimal', amount.toString());
+  reserve(key: ReservationKey, currency: string, amount: Funds, quantity: Decimal): boolean {
+    if (amount.isNegative()) throw new ValidationError('amount', 'must be non-negative', amount.toFixed());
     if (!quantity.isFinite() || !quantity.isPositive() || quantity.isZero()) {
       throw new ValidationError('quantity', 'must be a finite decimal greater than zero', quantity.toString());
     }
     if (this.reservations.has(key.id)) return false;
-    if (amount.greaterThan(this.free(currency))) return false;
+    if (!this.covers(currency, amount)) return false;
     this.reservations.set(key.id, { key, currency, amount, quantity, filled: ZERO, remaining: amount, state: 'inFlight' });
     // A single order's reservation is found by its intent id directly (see releaseIntent): only
     // lists, whose legs and groups hold several, are indexed per intent.
@@ -162,10 +181,10 @@ export class ReservationLedger {
    * fill actually used, fee included) from the balance. Reports older than what was already seen
    * change nothing; a complete fill ends the reservation.
    */
-  fill(key: ReservationKey, cumulativeFilled: Decimal, spent: Decimal = ZERO): boolean {
+  fill(key: ReservationKey, cumulativeFilled: Decimal, spent: Funds = Funds.ZERO): boolean {
     const r = this.reservations.get(key.id);
     if (r === undefined || !cumulativeFilled.greaterThan(r.filled)) return false;
-    const filled = Decimal.min(cumulativeFilled, r.quantity);
+    const filled = cumulativeFilled.greaterThan(r.quantity) ? r.quantity : cumulativeFilled;
     const remaining = proportionalRemaining(r.amount, r.quantity, filled);
     this.add(r.currency, remaining.minus(r.remaining));
     this.balances.set(r.currency, this.balance(r.currency).minus(spent));
@@ -181,7 +200,7 @@ export class ReservationLedger {
    * Moves an open order's reservation to a new amount and quantity (an accepted replace). Refused
    * (false, nothing changed) when the increase exceeds the free funds.
    */
-  amend(key: ReservationKey, amount: Decimal, quantity: Decimal): boolean {
+  amend(key: ReservationKey, amount: Funds, quantity: Decimal): boolean {
     const r = this.reservations.get(key.id);
     if (r === undefined || !quantity.isPositive() || quantity.isZero() || amount.isNegative()) return false;
     const increase = amount.minus(r.remaining);
@@ -234,7 +253,7 @@ export class ReservationLedger {
     if (ids?.size === 0) this.byIntent.delete(intentId);
   }
 
-  private add(currency: string, delta: Decimal): void {
+  private add(currency: string, delta: Funds): void {
     if (delta.isZero()) return;
     const total = this.reserved(currency).plus(delta);
     if (total.isZero()) this.totals.delete(currency);

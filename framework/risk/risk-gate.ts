@@ -167,7 +167,7 @@ function largestFirst(orders: readonly CheckedOrder[], evaluation: RiskEvaluatio
     const need = instrument === undefined ? undefined : evaluation.netFunds(order, instrument);
     return { order, amount: need === undefined || isDenial(need) ? undefined : need.amount };
   });
-  return sized.sort((a, b) => (a.amount === undefined ? 1 : b.amount === undefined ? -1 : b.amount.comparedTo(a.amount))).map((s) => s.order);
+  return sized.sort((a, b) => (a.amount === undefined ? 1 : b.amount === undefined ? -1 : b.amount.compare(a.amount))).map((s) => s.order);
 }
 
 /** Reservations of a pass that holds nothing (cancels, checks without funds), shared. */

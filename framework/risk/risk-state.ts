@@ -1,8 +1,9 @@
 import type { OrderBook } from '../exchange/book/order-book.js';
-import { Decimal, ZERO } from '../model/decimal.js';
+import { Decimal } from '../model/decimal.js';
 import type { Instrument, Side } from '../model/instrument.js';
 import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
 import type { OrderType } from '../model/resources/order.js';
+import { Funds } from './funds.js';
 import type { OrderRateWindow } from './order-rate-window.js';
 import type { ReservationKey } from './reservation-key.js';
 import type { ReservationLedger } from './reservation-ledger.js';
@@ -61,11 +62,11 @@ export interface RiskView {
    */
   lastPrice(symbol: string): Decimal | undefined;
   /** Funds not yet reserved by intents in flight or open orders (ledger's free funds). */
-  freeBalance(currency: string): Decimal;
+  freeBalance(currency: string): Funds;
   /** amount <= {@link freeBalance}, without computing the free funds when a cheaper test settles it. */
-  coversFree(currency: string, amount: Decimal): boolean;
+  coversFree(currency: string, amount: Funds): boolean;
   /** Funds the ledger holds under `key` now (an open order's reservation), zero when none. */
-  reservedFor(key: ReservationKey): Decimal;
+  reservedFor(key: ReservationKey): Funds;
   openOrders(symbol?: string): readonly OpenOrderView[];
   openOrder(clientOrderId: string): OpenOrderView | undefined;
   /** Signed position (spot: base held by the bot; futures: the contract position); undefined = flat. */
@@ -129,17 +130,17 @@ export class RiskState implements RiskView {
     return text === undefined ? undefined : new Decimal(text);
   }
 
-  freeBalance(currency: string): Decimal {
+  freeBalance(currency: string): Funds {
     return this.ledger.free(currency);
   }
 
-  coversFree(currency: string, amount: Decimal): boolean {
+  coversFree(currency: string, amount: Funds): boolean {
     return this.ledger.covers(currency, amount);
   }
 
-  reservedFor(key: ReservationKey): Decimal {
+  reservedFor(key: ReservationKey): Funds {
     const r = this.ledger.get(key);
-    return r === undefined ? ZERO : r.remaining;
+    return r === undefined ? Funds.ZERO : r.remaining;
   }
 
   openOrders(symbol?: string): readonly OpenOrderView[] {

@@ -154,7 +154,7 @@ export class BotKernel {
       errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
       positions: (symbol) => withMargin(symbol, this.adapter.account.positions.position(options.strategyId, symbol), this.adapter.account.marginAccount(symbol)),
       nextClientOrderId: () => this.ids.next(),
-      freeBalance: (currency) => (this.adapter.account.balance(currency) === undefined ? undefined : this.ledger.free(currency)),
+      freeBalance: (currency) => (this.adapter.account.balance(currency) === undefined ? undefined : this.ledger.free(currency).toDecimal()),
       onIndicator: hooks.onIndicator?.bind(hooks),
       market: { books$: market.books$, market$: market.market$, candleClosed$: market.candleClosed$ ?? closedCandles(market.market$) },
     });

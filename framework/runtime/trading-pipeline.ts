@@ -10,6 +10,7 @@ import type { AcceptedReport, DeniedReport, OrderUpdateReport, RejectedReport, S
 import type { OrderReport } from '../model/stream/order-report.js';
 import { EquityTracker } from '../risk/equity-tracker.js';
 import { flattenIntents, shouldFlatten } from '../risk/kill-switch.js';
+import { Funds } from '../risk/funds.js';
 import { fundsFor, isDenial } from '../risk/order-reservation.js';
 import { intentKey, type ReservationKey } from '../risk/reservation-key.js';
 import { accountTotals, reservationKey, riskAccountView } from './account-views.js';
@@ -308,7 +309,8 @@ export class TradingPipeline implements IntentSink, AccountSource {
     const order = tracker.order;
     const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
     if (order === undefined || instrument === undefined) return false;
-    const remaining = order.quantity.minus(tracker.quantityCumulative);
+    // An order nothing has filled of yet (a replacement, as a rule) needs no subtraction.
+    const remaining = tracker.quantityCumulative.isZero() ? order.quantity : order.quantity.minus(tracker.quantityCumulative);
     if (!remaining.isPositive() || remaining.isZero()) return false;
     const need = fundsFor({
       symbol: order.symbol, side: order.side, type: order.type, quantity: remaining, price: order.price,
@@ -318,7 +320,7 @@ export class TradingPipeline implements IntentSink, AccountSource {
     const ledger = this.options.ledger;
     // min(need, max(free, 0)) by comparisons, reusing the operands (Decimal.min and max copy every argument).
     const free = ledger.free(need.currency);
-    const cap = free.lessThan(ZERO) ? ZERO : free;
+    const cap = free.isNegative() ? Funds.ZERO : free;
     if (!ledger.reserve(key, need.currency, need.amount.greaterThan(cap) ? cap : need.amount, remaining)) return false;
     ledger.accept(key);
     this.fillOffsets.set(key.id, tracker.quantityCumulative);
@@ -326,12 +328,12 @@ export class TradingPipeline implements IntentSink, AccountSource {
   }
 
   /** What a fill spent of its reservation's currency: quote (plus a quote fee) for a spot buy, base for a sell, nothing on margin. */
-  private spentBy(tracker: OrderTracker, quantity: Decimal, price: Decimal, fee: Decimal | undefined): Decimal {
+  private spentBy(tracker: OrderTracker, quantity: Decimal, price: Decimal, fee: Decimal | undefined): Funds {
     const instrument = this.instrumentBySymbol.get(tracker.info.symbol);
-    if (instrument === undefined || tradesOnMargin(instrument, this.risk)) return ZERO;
-    if (tracker.info.side === 'sell') return quantity;
+    if (instrument === undefined || tradesOnMargin(instrument, this.risk)) return Funds.ZERO;
+    if (tracker.info.side === 'sell') return Funds.of(quantity, tracker.info.symbol, 'trade quantity');
     const feeInQuote = fee !== undefined && instrument.info.fee_currency === instrument.quoteCurrency ? fee : ZERO;
-    return quantity.times(price).plus(feeInQuote);
+    return Funds.of(quantity.times(price).plus(feeInQuote), tracker.info.symbol, 'trade cost');
   }
 
   private sharedMembers(key: string): Set<string> {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Intent, OrderSpec } from '../../framework/model/intent.js';
 import { balanceCheck } from '../../framework/risk/balance-check.js';
 import { intentKey } from '../../framework/risk/reservation-key.js';
-import { config, d, place, spotState } from './risk-fixtures.js';
+import { config, d, f, place, spotState } from './risk-fixtures.js';
 
 describe('balanceCheck', () => {
   it('a limit buy needs price x quantity x (1 + max fee rate); exactly that passes', () => {
@@ -19,9 +19,9 @@ describe('balanceCheck', () => {
 
   it('sees what intents in flight already hold', () => {
     const state = spotState({ USDT: '3000' });
-    state.ledger.reserve(intentKey('other'), 'USDT', d('995'), d('1'));
+    state.ledger.reserve(intentKey('other'), 'USDT', f('995'), d('1'));
     expect(balanceCheck(place({ side: 'buy', quantity: '1', price: '2000' }), state, config())).toBeUndefined();
-    state.ledger.reserve(intentKey('more'), 'USDT', d('0.01'), d('1'));
+    state.ledger.reserve(intentKey('more'), 'USDT', f('0.01'), d('1'));
     expect(balanceCheck(place({ side: 'buy', quantity: '1', price: '2000' }), state, config())?.check).toBe('balance');
   });
 
@@ -36,7 +36,7 @@ describe('balanceCheck', () => {
 
   it('a replace needs only the increase over what its order holds', () => {
     const state = spotState({ USDT: '3007.5' });
-    state.ledger.reserve(intentKey('placed'), 'USDT', d('2005'), d('1'));
+    state.ledger.reserve(intentKey('placed'), 'USDT', f('2005'), d('1'));
     state.orders.set('c1', { clientOrderId: 'c1', symbol: 'ETHUSDT', side: 'buy', type: 'limit', quantity: d('1'), quantityCumulative: d('0'), price: d('2000'), reservationKey: intentKey('placed') });
     const replace = (quantity: string): Intent => ({ kind: 'replace', intentId: 'r', strategyId: 's', clientOrderId: 'c1', quantity: d(quantity) });
     // 1.5 x 2000 x 1.0025 = 3007.5, of which 2005 is held: 1002.5 more, exactly free.

@@ -23,6 +23,19 @@ describe('killSwitchCheck', () => {
     });
   });
 
+  it('follows the equity as it is revalued, with one config and one view across intents', () => {
+    const state = halted('900');
+    expect(killSwitchCheck(buy, state, cfg)).toBeUndefined();
+    state.equity = { current: d('800'), peak: d('1000'), dayStart: d('900') };
+    expect(killSwitchCheck(buy, state, cfg)?.reason).toMatch(/drawdown 200 from peak 1000/);
+    state.equity = { current: d('800'), peak: d('1000'), dayStart: d('950') };
+    expect(killSwitchCheck(buy, state, cfg)?.reason).toMatch(/drawdown 200 from peak 1000/);
+    state.equity = { current: d('900'), peak: d('1000'), dayStart: d('950') };
+    expect(killSwitchCheck(buy, state, cfg)).toBeUndefined();
+    state.equity = { current: d('900'), peak: d('1000'), dayStart: d('1050') };
+    expect(killSwitchCheck(buy, state, cfg)?.reason).toMatch(/daily loss 150/);
+  });
+
   it('engages exactly at the max daily loss', () => {
     expect(killSwitchCheck(buy, halted('900', '1049.99'), cfg)).toBeUndefined();
     expect(killSwitchCheck(buy, halted('900', '1050'), cfg)?.reason).toMatch(/daily loss 150 reached max daily loss 150/);

@@ -1,8 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../framework/model/decimal.js';
+import { Decimal as DecimalJs } from 'decimal.js';
 import type { Side } from '../../framework/model/instrument.js';
 import type { CheckedOrder } from '../../framework/risk/intent-orders.js';
+import { Funds } from '../../framework/risk/funds.js';
 import { fundsFor, isDenial, netFundsFor } from '../../framework/risk/order-reservation.js';
 import { intentKey } from '../../framework/risk/reservation-key.js';
 import { config, spotInstrument, spotState } from './risk-fixtures.js';
@@ -24,6 +26,9 @@ const grid = fc.record({
 
 /** Prices and quantities from tiny to beyond 2^53 units, so both the integer and the Decimal paths run. */
 const magnitude = fc.oneof(fc.bigInt({ min: 1n, max: 10n ** 6n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.bigInt({ min: 10n ** 15n, max: 10n ** 20n }));
+
+/** Decimals at 200 significant digits: exact for every difference of the figures generated here. */
+const ExactDecimal = DecimalJs.clone({ precision: 200, toExpNeg: -300, toExpPos: 300 });
 
 describe('fundsFor and netFundsFor on spot limit orders', () => {
   it('property: a buy needs price x quantity x (1 + max fee rate), a sell its quantity; a replace the increase over what is held, never below zero', () => {
@@ -48,12 +53,13 @@ describe('fundsFor and netFundsFor on spot limit orders', () => {
 
         const held = new Decimal(text(heldUnits, heldScale));
         state.ledger.setBalance(currency, held.plus(1));
-        expect(state.ledger.reserve(intentKey('old'), currency, held, new Decimal(1))).toBe(true);
+        expect(state.ledger.reserve(intentKey('old'), currency, Funds.of(held, currency, 'held'), new Decimal(1))).toBe(true);
         const replace: CheckedOrder = {
           ...order, key: intentKey('r'),
           replaces: { clientOrderId: 'c', symbol: 'ETHUSDT', side, type: 'limit', quantity, quantityCumulative: new Decimal(0), price, reservationKey: intentKey('old') },
         };
-        const increase = expected.minus(held);
+        // The increase is exact (funds are integer units): the oracle subtracts at a precision no figure here reaches.
+        const increase = new ExactDecimal(expected.toFixed()).minus(held.toFixed());
         const net = netFundsFor(replace, instrument, state, config());
         if (isDenial(net)) throw new Error(net.reason);
         expect(net.amount.toFixed()).toBe(increase.isPositive() && !increase.isZero() ? increase.toFixed() : '0');

@@ -1,31 +1,32 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
+import { UnrepresentableValueError } from '../../framework/model/errors.js';
 import { intentKey, groupKey, legKey } from '../../framework/risk/reservation-key.js';
 import { proportionalRemaining, ReservationLedger } from '../../framework/risk/reservation-ledger.js';
-import { d } from './risk-fixtures.js';
+import { d, f } from './risk-fixtures.js';
 
 describe('ReservationLedger', () => {
   it('two intents in flight cannot spend the same funds', () => {
     const ledger = new ReservationLedger();
     ledger.setBalance('USDT', d('1000'));
-    expect(ledger.reserve(intentKey('a'), 'USDT', d('600'), d('1'))).toBe(true);
-    expect(ledger.reserve(intentKey('b'), 'USDT', d('400.000001'), d('1'))).toBe(false);
-    expect(ledger.reserve(intentKey('b'), 'USDT', d('400'), d('1'))).toBe(true);
+    expect(ledger.reserve(intentKey('a'), 'USDT', f('600'), d('1'))).toBe(true);
+    expect(ledger.reserve(intentKey('b'), 'USDT', f('400.000001'), d('1'))).toBe(false);
+    expect(ledger.reserve(intentKey('b'), 'USDT', f('400'), d('1'))).toBe(true);
     expect(ledger.free('USDT').toFixed()).toBe('0');
-    expect(ledger.reserve(intentKey('a'), 'USDT', d('0'), d('1'))).toBe(false);
+    expect(ledger.reserve(intentKey('a'), 'USDT', f('0'), d('1'))).toBe(false);
   });
 
   it('partial fills release proportionally and debit what was spent; the final fill ends it', () => {
     const ledger = new ReservationLedger();
     ledger.setBalance('USDT', d('10000'));
-    ledger.reserve(intentKey('a'), 'USDT', d('2005'), d('1'));
+    ledger.reserve(intentKey('a'), 'USDT', f('2005'), d('1'));
     ledger.accept(intentKey('a'));
     expect(ledger.get(intentKey('a'))?.state).toBe('open');
-    expect(ledger.fill(intentKey('a'), d('0.3'), d('600.9'))).toBe(true);
+    expect(ledger.fill(intentKey('a'), d('0.3'), f('600.9'))).toBe(true);
     expect(ledger.reserved('USDT').toFixed()).toBe('1403.5');
     expect(ledger.balance('USDT').toFixed()).toBe('9399.1');
-    expect(ledger.fill(intentKey('a'), d('0.3'), d('600.9'))).toBe(false);
+    expect(ledger.fill(intentKey('a'), d('0.3'), f('600.9'))).toBe(false);
     expect(ledger.balance('USDT').toFixed()).toBe('9399.1');
     expect(ledger.fill(intentKey('a'), d('1'))).toBe(true);
     expect(ledger.get(intentKey('a'))).toBeUndefined();
@@ -35,19 +36,28 @@ describe('ReservationLedger', () => {
   it('release is idempotent; amend moves an open reservation within the free funds', () => {
     const ledger = new ReservationLedger();
     ledger.setBalance('ETH', d('2'));
-    ledger.reserve(intentKey('a'), 'ETH', d('1'), d('1'));
-    expect(ledger.amend(intentKey('a'), d('2.5'), d('2.5'))).toBe(false);
-    expect(ledger.amend(intentKey('a'), d('2'), d('2'))).toBe(true);
+    ledger.reserve(intentKey('a'), 'ETH', f('1'), d('1'));
+    expect(ledger.amend(intentKey('a'), f('2.5'), d('2.5'))).toBe(false);
+    expect(ledger.amend(intentKey('a'), f('2'), d('2'))).toBe(true);
     expect(ledger.free('ETH').toFixed()).toBe('0');
     expect(ledger.release(intentKey('a'))).toBe(true);
     expect(ledger.release(intentKey('a'))).toBe(false);
     expect(ledger.reserved('ETH').toFixed()).toBe('0');
   });
 
+  it('refuses a balance that is not a finite number with an UnrepresentableValueError naming the currency', () => {
+    const ledger = new ReservationLedger();
+    for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => ledger.setBalance('USDT', new Decimal(bad))).toThrow(UnrepresentableValueError);
+    }
+    expect(() => ledger.setBalance('USDT', new Decimal(Number.NaN))).toThrow(/USDT balance/);
+    expect(ledger.balance('USDT').isZero()).toBe(true);
+  });
+
   it('refuses negative amounts with a ValidationError naming the field', () => {
     const ledger = new ReservationLedger();
-    expect(() => ledger.reserve(intentKey('a'), 'USDT', d('-1'), d('1'))).toThrow(/amount/);
-    expect(() => ledger.reserve(intentKey('a'), 'USDT', d('1'), d('0'))).toThrow(/quantity/);
+    expect(() => ledger.reserve(intentKey('a'), 'USDT', f('-1'), d('1'))).toThrow(/amount/);
+    expect(() => ledger.reserve(intentKey('a'), 'USDT', f('1'), d('0'))).toThrow(/quantity/);
   });
 
   type Op =
@@ -68,12 +78,12 @@ describe('ReservationLedger', () => {
     const ledger = new ReservationLedger();
     ledger.setBalance('USDT', d('1000'));
     ledger.setBalance('ETH', d('10'));
-    ledger.reserve(legKey('L', 0), 'USDT', d('100'), d('1'));
-    ledger.reserve(groupKey('L', 'oneCancelOther'), 'USDT', d('200'), d('1'));
-    ledger.reserve(groupKey('L', 'oneCancelOther', 'ETH'), 'ETH', d('1'), d('1'));
-    ledger.reserve(groupKey('L', 'exits'), 'ETH', d('2'), d('2'));
+    ledger.reserve(legKey('L', 0), 'USDT', f('100'), d('1'));
+    ledger.reserve(groupKey('L', 'oneCancelOther'), 'USDT', f('200'), d('1'));
+    ledger.reserve(groupKey('L', 'oneCancelOther', 'ETH'), 'ETH', f('1'), d('1'));
+    ledger.reserve(groupKey('L', 'exits'), 'ETH', f('2'), d('2'));
     // Another intent whose id starts the same way is not touched.
-    ledger.reserve(intentKey('L1'), 'USDT', d('5'), d('1'));
+    ledger.reserve(intentKey('L1'), 'USDT', f('5'), d('1'));
     ledger.releaseGroup('L', 'oneCancelOther');
     expect([...ledger.entries()].map((r) => r.key.id).sort()).toEqual(['L#0', 'L#secondaries', 'L1']);
     ledger.releaseIntent('L');
@@ -82,29 +92,52 @@ describe('ReservationLedger', () => {
     expect(ledger.reserved('ETH').toFixed()).toBe('0');
   });
 
-  it('property: covers(amount) is amount <= free, whether or not the free figure was computed since the last change', () => {
-    const units = fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n });
-    const text = (n: bigint): string => {
-      const digits = (n < 0n ? -n : n).toString().padStart(5, '0');
-      return `${n < 0n ? '-' : ''}${digits.slice(0, -4)}.${digits.slice(-4)}`;
-    };
-    fc.assert(fc.property(units, fc.array(fc.bigInt({ min: 1n, max: 10n ** 12n }), { maxLength: 4 }), fc.oneof(fc.constant(0n), units), fc.boolean(), (balance, held, amount, computed) => {
+  it('property: reserve and covers agree with a Decimal oracle, at mixed scales and beyond 2^53 units', () => {
+    // Units up to 10^20 at 0 to 18 decimals: many of them beyond 2^53 at their own scale or once rescaled.
+    const amountText = fc.tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 18 })).map(([n, scale]) => decimalText(n, scale));
+    const positive = amountText.filter((t) => !t.startsWith('-'));
+    fc.assert(fc.property(amountText, fc.array(positive, { maxLength: 5 }), fc.oneof(fc.constant('0'), positive), fc.boolean(), (balance, held, amount, computed) => {
       const ledger = new ReservationLedger();
-      ledger.setBalance('X', d(text(balance)));
-      held.forEach((h, i) => ledger.reserve(intentKey(`h${i}`), 'X', d(text(h)), d('1')));
-      if (computed) ledger.free('X');
-      // Oracle: the balance less what the ledger holds, from its own figures.
-      const expected = d(text(amount)).lessThanOrEqualTo(ledger.balance('X').minus(ledger.reserved('X')));
-      expect(ledger.covers('X', d(text(amount)))).toBe(expected);
+      ledger.setBalance('X', d(balance));
+      // Oracle: a reservation is taken when it fits under the balance less what is already held, in Decimals.
+      let sum = ZERO;
+      held.forEach((h, i) => {
+        const fits = d(h).lessThanOrEqualTo(d(balance).minus(sum));
+        expect(ledger.reserve(intentKey(`h${i}`), 'X', f(h), d('1'))).toBe(fits);
+        if (fits) sum = sum.plus(d(h));
+      });
+      if (computed) expect(ledger.free('X').toFixed()).toBe(d(balance).minus(sum).toFixed());
+      expect(ledger.reserved('X').toFixed()).toBe(sum.toFixed());
+      expect(ledger.covers('X', f(amount))).toBe(d(amount).lessThanOrEqualTo(d(balance).minus(sum)));
     }), { numRuns: 1000 });
+  });
+
+  it('property: proportionalRemaining is amount x (quantity - filled) / quantity rounded up at 18 decimals, at most the amount', () => {
+    const units = fc.bigInt({ min: 0n, max: 10n ** 22n });
+    fc.assert(fc.property(units, fc.integer({ min: 0, max: 18 }), fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.integer({ min: 0, max: 8 }), fc.bigInt({ min: -10n, max: 10n ** 12n + 10n }), (a, aScale, q, qScale, filledUnits) => {
+      const amount = d(decimalText(a, aScale));
+      const quantity = d(decimalText(q, qScale));
+      const filled = d(decimalText(filledUnits, qScale));
+      // Oracle: the rational quotient in BigInts, rounded up on the 10^-18 grid.
+      let expected: Decimal;
+      if (!filled.lessThan(quantity)) expected = ZERO;
+      else if (!filled.isPositive() || filled.isZero()) expected = amount;
+      else {
+        const aUnits = a * 10n ** BigInt(18 - aScale);
+        const numerator = aUnits * (q - filledUnits);
+        const share = (numerator + q - 1n) / q;
+        expected = Decimal.min(d(decimalText(share, 18)), amount);
+      }
+      expect(proportionalRemaining(f(amount.toFixed()), quantity, filled).toFixed()).toBe(expected.toFixed());
+    }), { numRuns: 2000 });
   });
 
   it('ends a single order\'s reservation by its intent too, and nothing of another intent', () => {
     const ledger = new ReservationLedger();
     ledger.setBalance('USDT', d('1000'));
-    ledger.reserve(intentKey('P'), 'USDT', d('100'), d('1'));
-    ledger.reserve(intentKey('P2'), 'USDT', d('7'), d('1'));
-    ledger.reserve(legKey('Q', 0), 'USDT', d('3'), d('1'));
+    ledger.reserve(intentKey('P'), 'USDT', f('100'), d('1'));
+    ledger.reserve(intentKey('P2'), 'USDT', f('7'), d('1'));
+    ledger.reserve(legKey('Q', 0), 'USDT', f('3'), d('1'));
     ledger.releaseIntent('P');
     expect([...ledger.entries()].map((r) => r.key.id).sort()).toEqual(['P2', 'Q#0']);
     expect(ledger.free('USDT').toFixed()).toBe('990');
@@ -120,7 +153,7 @@ describe('ReservationLedger', () => {
       ledger.setBalance('X', d(balance));
       for (const o of ops) {
         const k = intentKey(`k${o.key}`);
-        if (o.op === 'reserve') ledger.reserve(k, 'X', d(o.amount), new Decimal(o.quantity));
+        if (o.op === 'reserve') ledger.reserve(k, 'X', f(o.amount), new Decimal(o.quantity));
         else if (o.op === 'accept') ledger.accept(k);
         else if (o.op === 'release') {
           ledger.release(k);
@@ -130,15 +163,15 @@ describe('ReservationLedger', () => {
           if (r !== undefined) {
             const cumulative = r.quantity.times(o.num).dividedBy(1000).toDecimalPlaces(0, Decimal.ROUND_DOWN);
             // A fill never spends more than the share of the reservation it releases.
-            const released = cumulative.greaterThan(r.filled) ? r.remaining.minus(proportionalRemaining(r.amount, r.quantity, cumulative)) : ZERO;
-            ledger.fill(k, cumulative, released.times(o.spendShare).dividedBy(100));
+            const released = cumulative.greaterThan(r.filled) ? r.remaining.minus(proportionalRemaining(r.amount, r.quantity, cumulative)).toDecimal() : ZERO;
+            ledger.fill(k, cumulative, f(released.times(o.spendShare).dividedBy(100).toFixed()));
           }
         }
         let sum = ZERO;
         for (const r of ledger.entries()) {
           expect(r.remaining.isNegative()).toBe(false);
           expect(r.remaining.lessThanOrEqualTo(r.amount)).toBe(true);
-          sum = sum.plus(r.remaining);
+          sum = sum.plus(r.remaining.toDecimal());
         }
         expect(ledger.reserved('X').toFixed()).toBe(sum.toFixed());
         expect(ledger.reserved('X').lessThanOrEqualTo(ledger.balance('X'))).toBe(true);
@@ -147,3 +180,12 @@ describe('ReservationLedger', () => {
     }), { numRuns: 300 });
   });
 });
+
+/** Decimal text of `units` x 10^-`scale`, written independently of the code under test. */
+function decimalText(units: bigint, scale: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = digits.slice(digits.length - scale);
+  return `${negative ? '-' : ''}${whole}${scale > 0 ? `.${fraction}` : ''}`;
+}

@@ -4,6 +4,7 @@ import { Decimal } from '../../framework/model/decimal.js';
 import { Instrument, type Side } from '../../framework/model/instrument.js';
 import type { Intent, OrderSpec, PlaceIntent } from '../../framework/model/intent.js';
 import { parseSymbolInfo } from '../../framework/model/resources/symbol.js';
+import { Funds } from '../../framework/risk/funds.js';
 import { OrderRateWindow } from '../../framework/risk/order-rate-window.js';
 import { parseRiskConfig, type RiskConfig } from '../../framework/risk/risk-config.js';
 import { RiskState } from '../../framework/risk/risk-state.js';
@@ -31,6 +32,11 @@ export function book(instrument: Instrument, asks: BookLevelText[], bids: BookLe
   const b = new OrderBook(instrument.symbol, { instrument });
   b.apply({ symbol: instrument.symbol, sequence: 1, exchangeTime: 0, receivedAt: 0, snapshot: true, asks, bids });
   return b;
+}
+
+/** An amount of funds from its decimal text. */
+export function f(text: string): Funds {
+  return Funds.of(new Decimal(text), 'test', 'amount');
 }
 
 /** A state with the spot instrument, a 2000.00 / 2000.10 book, and the given balances. */

@@ -95,7 +95,7 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
         let sum = ZERO;
         for (const r of t.ledger.entries()) {
           expect(r.remaining.isNegative()).toBe(false);
-          if (r.currency === currency) sum = sum.plus(r.remaining);
+          if (r.currency === currency) sum = sum.plus(r.remaining.toDecimal());
         }
         expect(t.ledger.reserved(currency).toFixed()).toBe(sum.toFixed());
         expect(t.ledger.reserved(currency).isNegative()).toBe(false);
@@ -112,7 +112,7 @@ describe('TradingPipeline reservations against the simulated venue (property)', 
         const order = tracker.order!;
         const left = order.quantity.minus(tracker.quantityCumulative);
         const need = order.side === 'sell' ? left : left.times(order.price!).times('1.001');
-        expect(held!.remaining.greaterThanOrEqualTo(need), `${tracker.clientOrderId} holds ${held!.remaining.toFixed()}, needs ${need.toFixed()}`).toBe(true);
+        expect(held!.remaining.toDecimal().greaterThanOrEqualTo(need), `${tracker.clientOrderId} holds ${held!.remaining.toFixed()}, needs ${need.toFixed()}`).toBe(true);
       }
     };
     for (const [step, settleNow] of steps) {

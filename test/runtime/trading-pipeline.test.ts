@@ -231,7 +231,7 @@ describe('TradingPipeline over the simulated venue', () => {
     t.trade('99.5', '0.5', 'sell');
     expect(t.venue.openOrders('main').map((o) => [o.client_order_id, o.quantity_cumulative.toFixed()])).toEqual([[idOf(1), '0.5']]);
     // At least 1.5 left x 99.5 x 1.001 stays held (the shared reservation is released by the filled share of the leg that executes).
-    expect(t.ledger.reserved('USDT').greaterThanOrEqualTo('149.39925')).toBe(true);
+    expect(t.ledger.reserved('USDT').toDecimal().greaterThanOrEqualTo('149.39925')).toBe(true);
     expect([...t.ledger.entries()].map((r) => r.key.id)).toEqual(['O#oco']);
   });
 
