@@ -405,7 +405,9 @@ export class BookLadder {
       this.bits.flip(index);
     }
     this.inWindow = to - from;
-    this.top = to > from ? (outside.keys[to - 1] as number) - this.base : -1;
+    // From the bitmap, an int: a value read from the keys (a double) would turn the field into a
+    // boxed double that every level write loads through.
+    this.top = this.bits.highestAtOrBelow(this.span - 1);
     outside.removeRange(from, to);
   }
 }
