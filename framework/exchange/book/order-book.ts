@@ -152,9 +152,9 @@ export class OrderBook {
     if (asks === undefined || frame.snapshot) {
       this.applyWhole(frame);
     } else {
-      // The path of nearly every message, kept small so the optimiser inlines the ladders' work
-      // into it: a side without levels costs no call, and a small frame no gathering pass (many
-      // messages change one level: a BTC feed often sends one per order event).
+      // The path of nearly every message: a side without levels costs no call, and a small frame
+      // no gathering pass (many messages change one level: a BTC feed often sends one per order
+      // event).
       const bids = frame.bids;
       const bidCount = bids.length;
       const askCount = asks.length;
