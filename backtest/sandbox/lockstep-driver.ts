@@ -3,6 +3,7 @@ import { ParseError } from '../../framework/model/errors.js';
 import type { AdvanceMessage, AdvanceStep, HelloMessage, ReadyMessage } from '../../framework/live/lockstep-protocol.js';
 import type { LatencyKind, LatencyModel } from '../venue/matching/latency-model.js';
 import { SentCount } from './sent-count.js';
+import { inMicrotask } from '../../framework/time/microtask.js';
 
 export { SentCount, countSentOn, noteSent } from './sent-count.js';
 
@@ -101,8 +102,8 @@ export class LockstepDriver {
    */
   acceptLocal(toBot: (text: string) => void): (text: string) => void {
     if (this.link !== undefined) throw new Error('a lockstep bot is already connected');
-    this.link = { send: (text) => queueMicrotask(() => toBot(text)), close: () => undefined };
-    return (text) => queueMicrotask(() => this.onMessage(text));
+    this.link = { send: (text) => inMicrotask(() => toBot(text)), close: () => undefined };
+    return (text) => inMicrotask(() => this.onMessage(text));
   }
 
   /** A trading-stream request: runs at once outside the replay, else when the bot's report counts it. */
@@ -242,7 +243,7 @@ export class LockstepDriver {
     const ready = await new Promise<ReadyMessage>((resolve) => {
       this.waitingReady = resolve;
       // After the turn's market writes (queued for its end): the steps' messages go first.
-      queueMicrotask(() => this.link?.send(JSON.stringify(advance)));
+      inMicrotask(() => this.link?.send(JSON.stringify(advance)));
     });
     this.rounds++;
     this.botTime = ready.time;

@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
+import { inMicrotask } from '../../framework/time/microtask.js';
 
 /** Messages the sandbox has handed to the sockets of one stream kind. */
 export class SentCount {
@@ -30,6 +31,6 @@ export function noteSent(socket: WebSocket): void {
   const transport = BY_TURN.get(socket);
   if (transport !== undefined && transport.writableCorked === 0 && !transport.destroyed) {
     transport.cork();
-    queueMicrotask(() => transport.uncork());
+    inMicrotask(() => transport.uncork());
   }
 }

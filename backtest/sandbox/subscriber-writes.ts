@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { noteSent } from './lockstep-driver.js';
+import { inMicrotask } from '../../framework/time/microtask.js';
 
 /** A subscriber as {@link SubscriberWrites} sees it: its WebSocket and the socket under it. */
 export interface Subscriber {
@@ -44,7 +45,7 @@ export class SubscriberWrites {
     queue.push(message);
     if (this.flushQueued) return;
     this.flushQueued = true;
-    queueMicrotask(() => this.flush());
+    inMicrotask(() => this.flush());
   }
 
   /**

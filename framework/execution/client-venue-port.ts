@@ -8,6 +8,7 @@ import type { TradingSession } from '../exchange/ws/trading-session.js';
 import { ZERO, type Decimal } from '../model/decimal.js';
 import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
 import type { MarginAccount } from '../model/resources/margin-account.js';
+import { inMicrotask } from '../time/microtask.js';
 import { marginAccountEndpoints, type AccountEndpoints } from './margin-account-endpoints.js';
 import type { TradingBalance } from '../model/resources/balance.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
@@ -16,9 +17,6 @@ import type { OrderReport } from '../model/stream/order-report.js';
 import type {
   HistoryBatch, HistoryPage, HistoryRange, VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest,
 } from './venue-port.js';
-
-/** Settled once: `then` on it queues a microtask. */
-const SETTLED: Promise<void> = Promise.resolve();
 
 /** Largest page of the history endpoints (document 001: limit max 1000). */
 const HISTORY_PAGE = 1000;
@@ -206,9 +204,8 @@ export class ClientVenuePort implements VenuePort {
   private soon<T>(request: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.outgoing.push(() => attempt(request).then(resolve, reject));
-      // A settled promise's reaction: queueMicrotask would wrap the call in an AsyncResource. A
-      // flush may come first: the microtask then finds nothing, or the requests held since.
-      if (this.outgoing.length === 1) void SETTLED.then(this.sendOutgoing);
+      // A flush may come first: the microtask then finds nothing, or the requests held since.
+      if (this.outgoing.length === 1) inMicrotask(this.sendOutgoing);
     });
   }
 

@@ -2,6 +2,7 @@ import WebSocket from 'ws';
 import { ParseError } from '../model/errors.js';
 import type { VirtualClockScheduler } from '../runtime/virtual-clock-scheduler.js';
 import type { AdvanceMessage, AdvanceStep, LockstepToSandbox } from './lockstep-protocol.js';
+import { inMicrotask } from '../time/microtask.js';
 
 /** Messages of one stream that arrived but were not handed on yet. */
 class HeldMessages {
@@ -133,7 +134,7 @@ export class LockstepClient {
     held.hold(handOn);
     if (this.round !== undefined && !this.handedOn && !this.arrivalsQueued) {
       this.arrivalsQueued = true;
-      queueMicrotask(this.onArrivals);
+      inMicrotask(this.onArrivals);
     }
   }
 

@@ -1,13 +1,7 @@
 import { Subscription, asyncScheduler, type SchedulerAction, type SchedulerLike } from 'rxjs';
+import { inMicrotask } from '../time/microtask.js';
 
 type Work<T> = (this: SchedulerAction<T>, state?: T) => void;
-
-/**
- * Settled once: `then` on it queues a microtask natively. Node's `queueMicrotask` wraps each call in
- * an AsyncResource (an async id, a bound function, before and after hooks), work that every book
- * event would pay for.
- */
-const SETTLED: Promise<void> = Promise.resolve();
 
 /**
  * Runs work given no delay in a microtask (a settled promise's reaction): after the code running now, in the
@@ -52,7 +46,7 @@ class MicrotaskAction<T> extends Subscription implements SchedulerAction<T> {
     this.state = state;
     if (!this.queued) {
       this.queued = true;
-      void SETTLED.then(this.run);
+      inMicrotask(this.run);
     }
     return this;
   }

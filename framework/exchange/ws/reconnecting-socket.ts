@@ -1,6 +1,7 @@
 import { BehaviorSubject, Subject, type Observable } from 'rxjs';
 import WebSocket from 'ws';
 import type { Clock } from '../../time/clock.js';
+import { inMicrotask } from '../../time/microtask.js';
 import { ValidationError } from '../../model/errors.js';
 import { ConnectionStateError, NetworkError, TimeoutError } from '../errors.js';
 import { backoffDelay, DEFAULT_BACKOFF, validateBackoff, type BackoffOptions } from './backoff.js';
@@ -171,7 +172,7 @@ export class ReconnectingSocket {
     if (unsent + text.length > this.options.maxBufferedBytes) {
       throw new NetworkError(`cannot send: ${unsent} bytes still unsent (limit ${this.options.maxBufferedBytes})`);
     }
-    if (this.outbox.length === 0) queueMicrotask(this.flushNow);
+    if (this.outbox.length === 0) inMicrotask(this.flushNow);
     this.outbox.push(text);
     this.outboxBytes += text.length;
     this.options.onSent();
