@@ -8,7 +8,8 @@ import { CANDLE_SYMBOL, writeCandleRecording } from './support/candle-recording.
 import { repoRoot, sharedData } from './support/paths.js';
 import { printTable, type Row } from './support/report.js';
 
-const BIN = path.join(repoRoot, 'bin', 'tradeloop.mjs');
+/** The `tradeloop` command as npm links it (`npx tradeloop`, `node_modules/.bin/tradeloop`). */
+const BIN = path.join(repoRoot, 'bin', 'tradeloop');
 const EXIT_FIGURES = path.join(repoRoot, 'bench', 'support', 'exit-figures.mjs');
 const RECORDING_NAME = 'ethusdt-2024-08-08.v3.jsonl.gz';
 const ROUNDS = 3;
@@ -85,7 +86,8 @@ function row(run: string, figures: ProcessFigures, target: string, met: boolean,
 }
 
 /**
- * Runs `node bin/tradeloop.mjs ...args` with the exit-figures preload. A backtest that is not
+ * Runs `bin/tradeloop ...args`, the command a user runs, with the exit-figures preload (through
+ * NODE_OPTIONS: the command starts node itself). A backtest that is not
  * quiet prints `backtest <strategy> on ...` as it starts the replay: the time that line arrives is
  * its start-up.
  */
@@ -94,8 +96,9 @@ async function runCli(args: readonly string[], dir: string): Promise<ProcessFigu
   const started = performance.now();
   let toReplayMs: number | undefined;
   const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', EXIT_FIGURES, BIN, ...args], {
-      cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, TRADELOOP_EXIT_FIGURES: figuresFile },
+    const nodeOptions = [process.env.NODE_OPTIONS, `--import ${JSON.stringify(EXIT_FIGURES)}`].filter((o) => o !== undefined && o !== '').join(' ');
+    const child = spawn(BIN, args, {
+      cwd: dir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: nodeOptions, TRADELOOP_EXIT_FIGURES: figuresFile },
     });
     child.stdout.on('data', (chunk: Buffer) => {
       if (toReplayMs === undefined && chunk.toString().startsWith('backtest ')) toReplayMs = performance.now() - started;
