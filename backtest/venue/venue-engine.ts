@@ -2,6 +2,7 @@ import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { OrderStatus, OrderTrade } from '../../framework/model/resources/order.js';
 import type { ReportType } from '../../framework/model/stream/order-report.js';
+import type { Funds } from '../../framework/risk/funds.js';
 import { expiryTime, ExpiryQueue } from './expiry.js';
 import { tradeFee } from './fees.js';
 import { lotsDecimal, ticksDecimal } from './grid-decimals.js';
@@ -232,9 +233,9 @@ export class VenueEngine {
   }
 
   /** True when the account's reserved total in `currency` (spot, or a futures or margin pocket key) could be `target`. */
-  canHold(account: AccountId, currency: string, target: Decimal): boolean {
+  canHold(account: AccountId, currency: string, target: Funds): boolean {
     const pocket = parsePocketKey(currency);
-    if (pocket !== undefined) return this.accountsOf(pocket.book).canReserve(account, pocket.pocket, target);
+    if (pocket !== undefined) return this.accountsOf(pocket.book).canReserve(account, pocket.pocket, target.toDecimal());
     return this.ledger.canReserve(account, currency, target);
   }
 
@@ -249,7 +250,7 @@ export class VenueEngine {
     if (this.dirty.size > 0) {
       for (const { account, currency } of this.dirty.values()) {
         const pocket = parsePocketKey(currency);
-        if (pocket !== undefined) this.accountsOf(pocket.book).setOrdersReserved(account, pocket.pocket, this.reservations.total(account, currency));
+        if (pocket !== undefined) this.accountsOf(pocket.book).setOrdersReserved(account, pocket.pocket, this.reservations.total(account, currency).toDecimal());
         else this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
       }
       this.dirty.clear();

@@ -58,3 +58,41 @@ describe('Reservations.totalWith', () => {
     }));
   });
 });
+
+describe('Reservations totals', () => {
+  /** A decimal of 0 to 30 integer digits and 0 to 18 decimals: beyond 2^53 units at either end. */
+  const amountText = fc
+    .tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 18 }))
+    .map(([digits, scale]) => {
+      const text = digits.toString().padStart(scale + 1, '0');
+      return scale === 0 ? text : `${text.slice(0, text.length - scale)}.${text.slice(text.length - scale)}`;
+    });
+  const step = fc.record({
+    key: fc.integer({ min: 1, max: 6 }),
+    group: fc.constantFrom('order:g1', 'list:L', 'list:M'),
+    currency: fc.constantFrom('ETH', 'USDT'),
+    amount: fc.option(amountText, { nil: undefined }),
+  });
+
+  it('property: each total is the sum over groups of their largest holding, exactly, at any scale and size', () => {
+    fc.assert(fc.property(fc.array(step, { maxLength: 20 }), (steps) => {
+      const r = new Reservations();
+      // The oracle: the holdings themselves, summed in decimal.js here.
+      const holdings = new Map<number, { group: string; currency: string; amount: Decimal }>();
+      for (const s of steps) {
+        r.set(s.key, 'a', s.group, s.amount === undefined ? undefined : { currency: s.currency, amount: d(s.amount) });
+        if (s.amount === undefined || d(s.amount).isZero()) holdings.delete(s.key);
+        else holdings.set(s.key, { group: s.group, currency: s.currency, amount: d(s.amount) });
+        for (const currency of ['ETH', 'USDT']) {
+          const largest = new Map<string, Decimal>();
+          for (const h of holdings.values()) {
+            if (h.currency === currency) largest.set(h.group, Decimal.max(largest.get(h.group) ?? d('0'), h.amount));
+          }
+          const expected = [...largest.values()].reduce((sum, x) => sum.plus(x), d('0'));
+          expect(r.total('a', currency).toFixed()).toBe(expected.toFixed());
+        }
+        for (const [key, h] of holdings) expect(r.held(key).toFixed()).toBe(h.amount.toFixed());
+      }
+    }));
+  });
+});
