@@ -120,6 +120,11 @@ export class Ledger {
     return this.pockets[kind].get(account)?.get(currency)?.availableAsDecimal() ?? ZERO;
   }
 
+  /** Spot available funds in exact units (funds checks). */
+  availableUnits(account: AccountId, currency: string): Funds {
+    return this.pockets.spot.get(account)?.get(currency)?.available ?? Funds.ZERO;
+  }
+
   reserved(kind: PocketKind, account: AccountId, currency: string): Decimal {
     return this.pockets[kind].get(account)?.get(currency)?.reservedAsDecimal() ?? ZERO;
   }

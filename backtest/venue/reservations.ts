@@ -1,5 +1,6 @@
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument, Side } from '../../framework/model/instrument.js';
+import { safeProduct, unitsOf } from '../../framework/risk/decimal-units.js';
 import { Funds } from '../../framework/risk/funds.js';
 import { reserveRate, type FeeRates } from './fees.js';
 import type { AccountId } from './venue-types.js';
@@ -7,10 +8,10 @@ import type { AccountId } from './venue-types.js';
 /** Slippage allowance of a market buy's reserve (document 001: "up to 10% slippage"). */
 export const MARKET_BUY_SLIPPAGE = new Decimal('1.1');
 
-/** Funds an order holds: an amount of one currency. */
+/** Funds an order holds: an exact amount of one currency. */
 export interface ReservationNeed {
   readonly currency: string;
-  readonly amount: Decimal;
+  readonly amount: Funds;
 }
 
 /** The currency an order of `side` spends: quote for a buy, base for a sell. */
@@ -32,7 +33,54 @@ export function receiveCurrency(instrument: Instrument, side: Side): string {
 export function limitNeed(instrument: Instrument, side: Side, price: Decimal, quantity: Decimal, rates: FeeRates): ReservationNeed {
   const currency = spendCurrency(instrument, side);
   const principal = side === 'buy' ? price.times(quantity) : quantity;
-  return { currency, amount: withFee(instrument, currency, principal, rates) };
+  return { currency, amount: Funds.of(withFee(instrument, currency, principal, rates), currency, 'reservation') };
+}
+
+/**
+ * {@link limitNeed} for a price of `priceTicks` ticks and a quantity of `lots` lots, worked out in
+ * integer units (the per-request path: every placement, replace and partial fill asks for it).
+ * Falls back to {@link limitNeed} when a figure has no safe-integer count, so it is exact always.
+ */
+export function limitNeedOnGrid(instrument: Instrument, side: Side, priceTicks: number, lots: number, rates: FeeRates): ReservationNeed {
+  const currency = spendCurrency(instrument, side);
+  const quantityUnits = safeProduct(lots, instrument.lotUnits);
+  let units = quantityUnits;
+  let scale = instrument.quantityScale;
+  if (side === 'buy' && units !== undefined) {
+    const priceUnits = safeProduct(priceTicks, instrument.tickUnits);
+    units = priceUnits === undefined ? undefined : safeProduct(priceUnits, units);
+    scale += instrument.priceScale;
+  }
+  if (units !== undefined && instrument.info.fee_currency === currency) {
+    const factor = feeFactorOf(rates);
+    units = factor === undefined ? undefined : safeProduct(units, factor.units);
+    scale += factor?.scale ?? 0;
+  }
+  if (units === undefined || !Number.isSafeInteger(units)) {
+    return limitNeed(instrument, side, instrument.ticksToDecimal(priceTicks), instrument.lotsToDecimal(lots), rates);
+  }
+  return { currency, amount: Funds.ofUnits(units, scale, currency, 'reservation') };
+}
+
+/** 1 + max(take, make) as integer units over 10^scale (undefined when it has no safe count). */
+interface FeeFactor {
+  readonly units: number;
+  readonly scale: number;
+}
+
+/** Fee factor per rates object: an order's rates are made once, when it is accepted. */
+const feeFactors = new WeakMap<FeeRates, FeeFactor | null>();
+
+function feeFactorOf(rates: FeeRates): FeeFactor | undefined {
+  let factor = feeFactors.get(rates);
+  if (factor === undefined) {
+    const value = reserveRate(rates).plus(1);
+    const scale = value.decimalPlaces();
+    const units = unitsOf(value, scale);
+    factor = units === undefined ? null : { units, scale };
+    feeFactors.set(rates, factor);
+  }
+  return factor ?? undefined;
 }
 
 /**
@@ -43,7 +91,8 @@ export function limitNeed(instrument: Instrument, side: Side, price: Decimal, qu
 export function marketNeed(instrument: Instrument, side: Side, price: Decimal, quantity: Decimal, rates: FeeRates): ReservationNeed {
   if (side === 'sell') return limitNeed(instrument, side, price, quantity, rates);
   const currency = spendCurrency(instrument, side);
-  return { currency, amount: withFee(instrument, currency, price.times(quantity).times(MARKET_BUY_SLIPPAGE), rates) };
+  const amount = withFee(instrument, currency, price.times(quantity).times(MARKET_BUY_SLIPPAGE), rates);
+  return { currency, amount: Funds.of(amount, currency, 'reservation') };
 }
 
 function withFee(instrument: Instrument, currency: string, principal: Decimal, rates: FeeRates): Decimal {
@@ -77,7 +126,7 @@ export class Reservations {
   /** Sets (or with `undefined`, clears) what order `orderKey` holds; returns the touched currency. */
   set(orderKey: number, account: AccountId, group: string, need: ReservationNeed | undefined): string | undefined {
     if (need === undefined) return this.hold(orderKey, account, group, undefined, Funds.ZERO);
-    return this.hold(orderKey, account, group, need.currency, fundsOf(need));
+    return this.hold(orderKey, account, group, need.currency, need.amount);
   }
 
   /** What the order holds now (zero when nothing). */
@@ -95,7 +144,7 @@ export class Reservations {
   totalWith(orderKey: number, account: AccountId, group: string, need: ReservationNeed): Funds {
     const old = this.holdings.get(orderKey);
     const total = this.total(account, need.currency);
-    const amount = fundsOf(need);
+    const amount = need.amount;
     if (old === undefined && amount.isZero()) return total;
     if (old === undefined || (old.account === account && old.currency === need.currency && old.group === group)) {
       // What `hold` would store, computed without changing anything (the per-request path: a replace
@@ -150,11 +199,6 @@ export class Reservations {
     }
     return amount !== undefined && amount.greaterThan(max) ? amount : max;
   }
-}
-
-/** The need's amount in exact units (a non-finite amount is a typed error, never a holding). */
-function fundsOf(need: ReservationNeed): Funds {
-  return Funds.of(need.amount, need.currency, 'reservation');
 }
 
 function totalKey(account: AccountId, currency: string): string {
