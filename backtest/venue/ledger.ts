@@ -34,12 +34,33 @@ class Pocket {
   }
 
   availableAsDecimal(): Decimal {
-    return (this.availableDecimal ??= this.availableUnits.toDecimal());
+    return (this.availableDecimal ??= decimalOf(this.availableUnits));
   }
 
   reservedAsDecimal(): Decimal {
-    return (this.reservedDecimal ??= this.reservedUnits.toDecimal());
+    return (this.reservedDecimal ??= decimalOf(this.reservedUnits));
   }
+}
+
+/** Decimals made per scale before that memo starts over. */
+const MAX_MEMO_DECIMALS = 4096;
+
+/** Reported Decimals by scale, then units: a quoting account's balances come back to the same few values. */
+const reportedDecimals: Map<number, Decimal>[] = [];
+
+/** `funds` as a Decimal, shared per value (Decimals are immutable). */
+function decimalOf(funds: Funds): Decimal {
+  const units = funds.units;
+  if (typeof units !== 'number') return funds.toDecimal();
+  let memo = reportedDecimals[funds.scale];
+  if (memo === undefined) reportedDecimals[funds.scale] = memo = new Map();
+  let value = memo.get(units);
+  if (value === undefined) {
+    if (memo.size >= MAX_MEMO_DECIMALS) memo.clear();
+    value = funds.toDecimal();
+    memo.set(units, value);
+  }
+  return value;
 }
 
 /** Where an account holds funds. */
