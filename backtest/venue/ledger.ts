@@ -1,11 +1,66 @@
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { TradingBalance, WalletBalance } from '../../framework/model/resources/balance.js';
+import { Funds } from '../../framework/risk/funds.js';
 import type { AccountId, InitialBalances } from './venue-types.js';
 
-/** One currency's balance in one pocket (spot or wallet) of an account. */
-interface Pocket {
-  available: Decimal;
-  reserved: Decimal;
+/**
+ * One currency's balance in one pocket (spot or wallet) of an account, in exact units; the Decimals
+ * the balance reports carry are made once per changed value, when first asked for.
+ */
+class Pocket {
+  private availableUnits: Funds = Funds.ZERO;
+  private reservedUnits: Funds = Funds.ZERO;
+  private availableDecimal: Decimal | undefined = ZERO;
+  private reservedDecimal: Decimal | undefined = ZERO;
+
+  get available(): Funds {
+    return this.availableUnits;
+  }
+
+  set available(value: Funds) {
+    if (value === this.availableUnits) return;
+    this.availableUnits = value;
+    this.availableDecimal = undefined;
+  }
+
+  get reserved(): Funds {
+    return this.reservedUnits;
+  }
+
+  set reserved(value: Funds) {
+    if (value === this.reservedUnits) return;
+    this.reservedUnits = value;
+    this.reservedDecimal = undefined;
+  }
+
+  availableAsDecimal(): Decimal {
+    return (this.availableDecimal ??= decimalOf(this.availableUnits));
+  }
+
+  reservedAsDecimal(): Decimal {
+    return (this.reservedDecimal ??= decimalOf(this.reservedUnits));
+  }
+}
+
+/** Decimals made per scale before that memo starts over. */
+const MAX_MEMO_DECIMALS = 4096;
+
+/** Reported Decimals by scale, then units: a quoting account's balances come back to the same few values. */
+const reportedDecimals: Map<number, Decimal>[] = [];
+
+/** `funds` as a Decimal, shared per value (Decimals are immutable). */
+function decimalOf(funds: Funds): Decimal {
+  const units = funds.units;
+  if (typeof units !== 'number') return funds.toDecimal();
+  let memo = reportedDecimals[funds.scale];
+  if (memo === undefined) reportedDecimals[funds.scale] = memo = new Map();
+  let value = memo.get(units);
+  if (value === undefined) {
+    if (memo.size >= MAX_MEMO_DECIMALS) memo.clear();
+    value = funds.toDecimal();
+    memo.set(units, value);
+  }
+  return value;
 }
 
 /** Where an account holds funds. */
@@ -49,7 +104,7 @@ export class LedgerInvariantError extends Error {
 
 /**
  * Balances of every account: spot (trading) and wallet, each with available and reserved, exact
- * Decimal. Every mutation records the touched currency so the venue can emit one balance event per
+ * (integer units, see {@link Funds}; Decimals where they are reported). Every mutation records the touched currency so the venue can emit one balance event per
  * change set. The ledger enforces "available never negative" and "reserved never negative".
  */
 export class Ledger {
@@ -64,7 +119,7 @@ export class Ledger {
         for (const [currency, amount] of Object.entries(balances[kind] ?? {})) {
           const value = new Decimal(amount);
           if (value.isNegative()) throw new LedgerInvariantError(`initial ${kind} balance of ${currency} for ${account} is negative`);
-          this.pocket(kind, account, currency).available = value;
+          this.pocket(kind, account, currency).available = Funds.of(value, currency, `initial ${kind} balance`);
         }
       }
     }
@@ -83,18 +138,23 @@ export class Ledger {
   }
 
   available(kind: PocketKind, account: AccountId, currency: string): Decimal {
-    return this.pockets[kind].get(account)?.get(currency)?.available ?? ZERO;
+    return this.pockets[kind].get(account)?.get(currency)?.availableAsDecimal() ?? ZERO;
+  }
+
+  /** Spot available funds in exact units (funds checks). */
+  availableUnits(account: AccountId, currency: string): Funds {
+    return this.pockets.spot.get(account)?.get(currency)?.available ?? Funds.ZERO;
   }
 
   reserved(kind: PocketKind, account: AccountId, currency: string): Decimal {
-    return this.pockets[kind].get(account)?.get(currency)?.reserved ?? ZERO;
+    return this.pockets[kind].get(account)?.get(currency)?.reservedAsDecimal() ?? ZERO;
   }
 
   /** Adds to available (proceeds of a trade, a rebate). */
   credit(account: AccountId, currency: string, amount: Decimal): void {
     if (amount.isZero()) return;
     const p = this.pocket('spot', account, currency);
-    p.available = p.available.plus(amount);
+    p.available = p.available.plus(Funds.of(amount, currency, 'credit'));
     if (p.available.isNegative()) throw new LedgerInvariantError(`spot ${currency} of ${account} would go negative`);
   }
 
@@ -102,7 +162,7 @@ export class Ledger {
   creditWallet(account: AccountId, currency: string, amount: Decimal): void {
     if (amount.isZero()) return;
     const p = this.pocket('wallet', account, currency);
-    p.available = p.available.plus(amount);
+    p.available = p.available.plus(Funds.of(amount, currency, 'wallet credit'));
     if (p.available.isNegative()) throw new LedgerInvariantError(`wallet ${currency} of ${account} would go negative`);
   }
 
@@ -110,21 +170,21 @@ export class Ledger {
   spendReserved(account: AccountId, currency: string, amount: Decimal): void {
     if (amount.isZero()) return;
     const p = this.pocket('spot', account, currency);
-    p.reserved = p.reserved.minus(amount);
+    p.reserved = p.reserved.minus(Funds.of(amount, currency, 'reserved spending'));
     if (p.reserved.isNegative()) throw new LedgerInvariantError(`spot reserved ${currency} of ${account} would go negative`);
   }
 
   /** True when `reserved` could be set to `target`, moving the difference from available. */
-  canReserve(account: AccountId, currency: string, target: Decimal): boolean {
+  canReserve(account: AccountId, currency: string, target: Funds): boolean {
     const p = this.pockets.spot.get(account)?.get(currency);
-    const available = p?.available ?? ZERO;
-    const reserved = p?.reserved ?? ZERO;
+    const available = p?.available ?? Funds.ZERO;
+    const reserved = p?.reserved ?? Funds.ZERO;
     return !available.minus(target.minus(reserved)).isNegative();
   }
 
   /** Sets reserved to `target`, moving the difference between available and reserved. */
-  setReserved(account: AccountId, currency: string, target: Decimal): void {
-    if (target.equals(this.reserved('spot', account, currency))) return;
+  setReserved(account: AccountId, currency: string, target: Funds): void {
+    if (target.compare(this.pockets.spot.get(account)?.get(currency)?.reserved ?? Funds.ZERO) === 0) return;
     const p = this.pocket('spot', account, currency);
     const delta = target.minus(p.reserved);
     const available = p.available.minus(delta);
@@ -135,11 +195,12 @@ export class Ledger {
 
   /** Moves available funds between the wallet and the spot account; false when the source is short. */
   move(account: AccountId, currency: string, amount: Decimal, source: PocketKind, destination: PocketKind): boolean {
+    const units = Funds.of(amount, currency, 'transfer');
     const from = this.pocket(source, account, currency);
-    if (from.available.lessThan(amount)) return false;
+    if (from.available.lessThan(units)) return false;
     const to = this.pocket(destination, account, currency);
-    from.available = from.available.minus(amount);
-    to.available = to.available.plus(amount);
+    from.available = from.available.minus(units);
+    to.available = to.available.plus(units);
     return true;
   }
 
@@ -150,7 +211,7 @@ export class Ledger {
     const currencies = only ?? [...map.keys()].sort();
     return currencies.map((currency) => {
       const p = map.get(currency);
-      return { currency, available: p?.available ?? ZERO, reserved: p?.reserved ?? ZERO };
+      return { currency, available: p?.availableAsDecimal() ?? ZERO, reserved: p?.reservedAsDecimal() ?? ZERO };
     });
   }
 
@@ -162,24 +223,26 @@ export class Ledger {
     const out: WalletBalance[] = [];
     for (const currency of currencies) {
       const p = map.get(currency);
-      const available = p?.available ?? ZERO;
-      const reserved = p?.reserved ?? ZERO;
-      if (only === undefined && available.isZero() && reserved.isZero()) continue;
-      out.push({ currency, available, reserved });
+      if (p === undefined) {
+        if (only !== undefined) out.push({ currency, available: ZERO, reserved: ZERO });
+        continue;
+      }
+      if (only === undefined && p.available.isZero() && p.reserved.isZero()) continue;
+      out.push({ currency, available: p.availableAsDecimal(), reserved: p.reservedAsDecimal() });
     }
     return out;
   }
 
   /** Sum over every account and pocket of a currency (available + reserved): conservation checks. */
   total(currency: string): Decimal {
-    let sum = ZERO;
+    let sum = Funds.ZERO;
     for (const kind of ['spot', 'wallet'] as const) {
       for (const map of this.pockets[kind].values()) {
         const p = map.get(currency);
         if (p !== undefined) sum = sum.plus(p.available).plus(p.reserved);
       }
     }
-    return sum;
+    return sum.toDecimal();
   }
 
   /** Returns and forgets the currencies changed since the previous call. */
@@ -200,7 +263,7 @@ export class Ledger {
     }
     let p = map.get(currency);
     if (p === undefined) {
-      p = { available: ZERO, reserved: ZERO };
+      p = new Pocket();
       map.set(currency, p);
     }
     let touched = this.changed[kind].get(account);

@@ -89,7 +89,7 @@ export function initialNeed(engine: VenueEngine, order: OrderRecord): Reservatio
     }
     const inst = order.instrument;
     const need = marketNeed(inst, 'buy', inst.ticksToDecimal(ask), inst.lotsToDecimal(order.quantityLots), order.rates);
-    order.marketBudget = need.amount;
+    order.marketBudget = need.amount.toDecimal();
     return need;
   }
   return engine.needOf({ ...order, status: 'new' });
@@ -107,7 +107,7 @@ export function insufficient(order: OrderRecord, need: ReservationNeed): VenueRe
 export function assertFunds(engine: VenueEngine, order: OrderRecord, need: ReservationNeed | undefined): void {
   if (need === undefined) return;
   if (order.type === 'market' && order.side === 'buy' && !tradesPosition(order)) {
-    if (!engine.ledger.available('spot', order.account, need.currency).greaterThan(need.amount)) throw insufficient(order, need);
+    if (!engine.ledger.availableUnits(order.account, need.currency).greaterThan(need.amount)) throw insufficient(order, need);
     return;
   }
   if (!engine.fits(order, need)) throw insufficient(order, need);

@@ -2,6 +2,7 @@ import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { OrderStatus, OrderTrade } from '../../framework/model/resources/order.js';
 import type { ReportType } from '../../framework/model/stream/order-report.js';
+import { Funds } from '../../framework/risk/funds.js';
 import { expiryTime, ExpiryQueue } from './expiry.js';
 import { tradeFee } from './fees.js';
 import { lotsDecimal, ticksDecimal } from './grid-decimals.js';
@@ -9,7 +10,7 @@ import { Ledger, type AccountBalances } from './ledger.js';
 import type { SymbolMarket, MatchFill } from './matching/market-port.js';
 import type { ListRole, ListState } from './order-lists.js';
 import { isActive, remainingLots, toReport, transition, type OrderRecord } from './order-state.js';
-import { limitNeed, marketNeed, receiveCurrency, Reservations, spendCurrency, type ReservationNeed } from './reservations.js';
+import { limitNeed, limitNeedOnGrid, marketNeed, receiveCurrency, Reservations, spendCurrency, type ReservationNeed } from './reservations.js';
 import { hasLimitPrice, isConditionalType } from './triggers.js';
 import { ClientOrderIdRegistry, VenueIds } from './venue-ids.js';
 import { FuturesAccounts } from './futures/futures-accounts.js';
@@ -209,11 +210,14 @@ export class VenueEngine {
     if (!isActive(order) || order.inactive) return undefined;
     if (order.margin) return positionOrderNeed(this, this.marginBook, order);
     if (order.instrument.info.type === 'futures') return positionOrderNeed(this, this.futuresBook, order);
-    if (order.marketBudget !== undefined) return { currency: spendCurrency(order.instrument, order.side), amount: order.marketBudget };
+    if (order.marketBudget !== undefined) {
+      const currency = spendCurrency(order.instrument, order.side);
+      return { currency, amount: Funds.of(order.marketBudget, currency, 'market budget') };
+    }
     const lots = remainingLots(order);
     const inst = order.instrument;
+    if (hasLimitPrice(order.type)) return limitNeedOnGrid(inst, order.side, order.priceTicks as number, lots, order.rates);
     const quantity = lotsDecimal(inst, lots);
-    if (hasLimitPrice(order.type)) return limitNeed(inst, order.side, ticksDecimal(inst, order.priceTicks as number), quantity, order.rates);
     if (isConditionalType(order.type)) return marketNeed(inst, order.side, ticksDecimal(inst, order.stopTicks as number), quantity, order.rates);
     // A market sell in flight; a market buy always carries a budget.
     return limitNeed(inst, order.side, ZERO, quantity, order.rates);
@@ -232,9 +236,9 @@ export class VenueEngine {
   }
 
   /** True when the account's reserved total in `currency` (spot, or a futures or margin pocket key) could be `target`. */
-  canHold(account: AccountId, currency: string, target: Decimal): boolean {
+  canHold(account: AccountId, currency: string, target: Funds): boolean {
     const pocket = parsePocketKey(currency);
-    if (pocket !== undefined) return this.accountsOf(pocket.book).canReserve(account, pocket.pocket, target);
+    if (pocket !== undefined) return this.accountsOf(pocket.book).canReserve(account, pocket.pocket, target.toDecimal());
     return this.ledger.canReserve(account, currency, target);
   }
 
@@ -249,7 +253,7 @@ export class VenueEngine {
     if (this.dirty.size > 0) {
       for (const { account, currency } of this.dirty.values()) {
         const pocket = parsePocketKey(currency);
-        if (pocket !== undefined) this.accountsOf(pocket.book).setOrdersReserved(account, pocket.pocket, this.reservations.total(account, currency));
+        if (pocket !== undefined) this.accountsOf(pocket.book).setOrdersReserved(account, pocket.pocket, this.reservations.total(account, currency).toDecimal());
         else this.ledger.setReserved(account, currency, this.reservations.total(account, currency));
       }
       this.dirty.clear();

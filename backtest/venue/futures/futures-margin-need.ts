@@ -1,4 +1,5 @@
 import type { Decimal } from '../../../framework/model/decimal.js';
+import { Funds } from '../../../framework/risk/funds.js';
 import { reserveRate, type FeeRates } from '../fees.js';
 import { lotsDecimal, ticksDecimal } from '../grid-decimals.js';
 import { remainingLots, type OrderRecord } from '../order-state.js';
@@ -15,10 +16,8 @@ import { pocketKey, type PositionBook } from './position-book.js';
  * (both rebates) provisions no fee.
  */
 export function orderMargin(book: PositionBook['name'], terms: FuturesTerms, notional: Decimal, leverage: Decimal, rates: FeeRates): ReservationNeed {
-  return {
-    currency: pocketKey(book, terms.pocket),
-    amount: ceilToUnit(notional, leverage, terms.unit).plus(notional.times(reserveRate(rates))),
-  };
+  const currency = pocketKey(book, terms.pocket);
+  return { currency, amount: Funds.of(ceilToUnit(notional, leverage, terms.unit).plus(notional.times(reserveRate(rates))), currency, 'order margin') };
 }
 
 /**

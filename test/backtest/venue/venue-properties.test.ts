@@ -143,7 +143,8 @@ function expectedReserved(orders: readonly Order[]): Map<string, Decimal> {
     const g = groups.get(key) ?? new Map<string, Decimal>();
     groups.set(key, g);
     const prev = g.get(need.currency) ?? ZERO;
-    if (need.amount.greaterThan(prev)) g.set(need.currency, need.amount);
+    const amount = need.amount.toDecimal();
+    if (amount.greaterThan(prev)) g.set(need.currency, amount);
   }
   const out = new Map<string, Decimal>();
   for (const g of groups.values()) for (const [c, a] of g) out.set(c, (out.get(c) ?? ZERO).plus(a));
