@@ -4,7 +4,7 @@ import { Decimal } from '../framework/model/decimal.js';
 import { Instrument } from '../framework/model/instrument.js';
 import type { Intent, PlaceIntent, ReplaceIntent } from '../framework/model/intent.js';
 import { parseSymbolInfo } from '../framework/model/resources/symbol.js';
-import { Funds } from '../framework/risk/funds.js';
+import { Funds } from '../framework/model/funds.js';
 import { OrderRateWindow } from '../framework/risk/order-rate-window.js';
 import { RiskGate } from '../framework/risk/risk-gate.js';
 import { RiskState } from '../framework/risk/risk-state.js';

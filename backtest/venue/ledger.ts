@@ -1,6 +1,6 @@
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { TradingBalance, WalletBalance } from '../../framework/model/resources/balance.js';
-import { Funds } from '../../framework/risk/funds.js';
+import { Funds } from '../../framework/model/funds.js';
 import type { AccountId, InitialBalances } from './venue-types.js';
 
 /**

@@ -1,7 +1,7 @@
 import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument, Side } from '../../framework/model/instrument.js';
-import { safeProduct, unitsOf } from '../../framework/risk/decimal-units.js';
-import { Funds } from '../../framework/risk/funds.js';
+import { safeProduct, unitsOf } from '../../framework/model/decimal-units.js';
+import { Funds } from '../../framework/model/funds.js';
 import { reserveRate, type FeeRates } from './fees.js';
 import type { AccountId } from './venue-types.js';
 

@@ -2,7 +2,7 @@ import { Decimal, ZERO } from '../../framework/model/decimal.js';
 import type { Instrument } from '../../framework/model/instrument.js';
 import type { OrderStatus, OrderTrade } from '../../framework/model/resources/order.js';
 import type { ReportType } from '../../framework/model/stream/order-report.js';
-import { Funds } from '../../framework/risk/funds.js';
+import { Funds } from '../../framework/model/funds.js';
 import { expiryTime, ExpiryQueue } from './expiry.js';
 import { tradeFee } from './fees.js';
 import { lotsDecimal, ticksDecimal } from './grid-decimals.js';

@@ -1,6 +1,6 @@
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
-import { Funds } from './funds.js';
+import { Funds } from '../model/funds.js';
 import { isDenial, isMarketType } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';

@@ -2,7 +2,7 @@ import type { Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { OrderType } from '../model/resources/order.js';
-import { unitsOf } from './decimal-units.js';
+import { unitsOf } from '../model/decimal-units.js';
 import type { Denial } from './denial.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';

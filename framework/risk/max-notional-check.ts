@@ -1,7 +1,7 @@
 import type { Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
-import { safeProduct, unitsOf } from './decimal-units.js';
+import { safeProduct, unitsOf } from '../model/decimal-units.js';
 import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import { referencePrice } from './order-reservation.js';

@@ -1,7 +1,7 @@
 import { ZERO, type Decimal } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
 import type { Side } from '../model/instrument.js';
-import { unitsOf } from './decimal-units.js';
+import { unitsOf } from '../model/decimal-units.js';
 import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import { limitsFor, type RiskConfig } from './risk-config.js';

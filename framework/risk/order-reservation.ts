@@ -6,8 +6,8 @@ import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
-import { safeProduct, unitsOf } from './decimal-units.js';
-import { Funds } from './funds.js';
+import { safeProduct, unitsOf } from '../model/decimal-units.js';
+import { Funds } from '../model/funds.js';
 import { tradesOnMargin } from './trades-on-margin.js';
 
 /** Funds an order needs held until it is done. */

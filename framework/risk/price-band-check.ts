@@ -1,6 +1,6 @@
 import { Decimal } from '../model/decimal.js';
 import type { Intent } from '../model/intent.js';
-import { safeProduct, unitsOf } from './decimal-units.js';
+import { safeProduct, unitsOf } from '../model/decimal-units.js';
 import type { Denial } from './denial.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';

@@ -1,6 +1,6 @@
 import { ZERO, type Decimal } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
-import { Funds } from './funds.js';
+import { Funds } from '../model/funds.js';
 import { intentOf, type ReservationGroup, type ReservationKey } from './reservation-key.js';
 
 /** Decimals of a partially filled reservation's remainder; far finer than any currency's. */

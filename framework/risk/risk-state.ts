@@ -3,7 +3,7 @@ import { Decimal } from '../model/decimal.js';
 import type { Instrument, Side } from '../model/instrument.js';
 import type { FuturesPositionConfig } from '../model/resources/futures-config.js';
 import type { OrderType } from '../model/resources/order.js';
-import { Funds } from './funds.js';
+import { Funds } from '../model/funds.js';
 import type { OrderRateWindow } from './order-rate-window.js';
 import type { ReservationKey } from './reservation-key.js';
 import type { ReservationLedger } from './reservation-ledger.js';

@@ -10,7 +10,7 @@ import type { AcceptedReport, DeniedReport, OrderUpdateReport, RejectedReport, S
 import type { OrderReport } from '../model/stream/order-report.js';
 import { EquityTracker } from '../risk/equity-tracker.js';
 import { flattenIntents, shouldFlatten } from '../risk/kill-switch.js';
-import { Funds } from '../risk/funds.js';
+import { Funds } from '../model/funds.js';
 import { fundsFor, isDenial } from '../risk/order-reservation.js';
 import { intentKey, type ReservationKey } from '../risk/reservation-key.js';
 import { accountTotals, reservationKey, riskAccountView } from './account-views.js';

@@ -4,7 +4,7 @@ import { Decimal } from '../../framework/model/decimal.js';
 import { Decimal as DecimalJs } from 'decimal.js';
 import type { Side } from '../../framework/model/instrument.js';
 import type { CheckedOrder } from '../../framework/risk/intent-orders.js';
-import { Funds } from '../../framework/risk/funds.js';
+import { Funds } from '../../framework/model/funds.js';
 import { fundsFor, isDenial, netFundsFor } from '../../framework/risk/order-reservation.js';
 import { intentKey } from '../../framework/risk/reservation-key.js';
 import { config, spotInstrument, spotState } from './risk-fixtures.js';

@@ -4,7 +4,7 @@ import { Decimal } from '../../framework/model/decimal.js';
 import { Instrument, type Side } from '../../framework/model/instrument.js';
 import type { Intent, OrderSpec, PlaceIntent } from '../../framework/model/intent.js';
 import { parseSymbolInfo } from '../../framework/model/resources/symbol.js';
-import { Funds } from '../../framework/risk/funds.js';
+import { Funds } from '../../framework/model/funds.js';
 import { OrderRateWindow } from '../../framework/risk/order-rate-window.js';
 import { parseRiskConfig, type RiskConfig } from '../../framework/risk/risk-config.js';
 import { RiskState } from '../../framework/risk/risk-state.js';

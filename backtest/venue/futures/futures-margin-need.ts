@@ -1,5 +1,5 @@
 import type { Decimal } from '../../../framework/model/decimal.js';
-import { Funds } from '../../../framework/risk/funds.js';
+import { Funds } from '../../../framework/model/funds.js';
 import { reserveRate, type FeeRates } from '../fees.js';
 import { lotsDecimal, ticksDecimal } from '../grid-decimals.js';
 import { remainingLots, type OrderRecord } from '../order-state.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../framework/model/decimal.js';
-import { Funds } from '../../../framework/risk/funds.js';
+import { Funds } from '../../../framework/model/funds.js';
 import { Ledger, LedgerInvariantError } from '../../../backtest/venue/ledger.js';
 
 const units = (text: string): Funds => Funds.of(new Decimal(text), 'X', 'test');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../../framework/model/decimal.js';
 import { Instrument } from '../../../framework/model/instrument.js';
 import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
-import { Funds } from '../../../framework/risk/funds.js';
+import { Funds } from '../../../framework/model/funds.js';
 import { effectiveRates } from '../../../backtest/venue/fees.js';
 import { limitNeed, limitNeedOnGrid, marketNeed, Reservations } from '../../../backtest/venue/reservations.js';
 import { ETHUSDT } from './support/venue-fixture.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../framework/model/decimal.js';
-import { safeProduct, unitsOf } from '../../framework/risk/decimal-units.js';
+import { safeProduct, unitsOf } from '../../framework/model/decimal-units.js';
 
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 

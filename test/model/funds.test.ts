@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Decimal } from '../../framework/model/decimal.js';
 import { UnrepresentableValueError } from '../../framework/model/errors.js';
-import { Funds } from '../../framework/risk/funds.js';
+import { Funds } from '../../framework/model/funds.js';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 

@@ -1,4 +1,4 @@
-import type { Decimal } from '../model/decimal.js';
+import type { Decimal } from './decimal.js';
 
 /** 10^0 .. 10^15: every power of ten below 2^53. */
 const POW10: readonly number[] = Array.from({ length: 16 }, (_, k) => 10 ** k);

@@ -1,7 +1,7 @@
-import { Decimal } from '../model/decimal.js';
-import { UnrepresentableValueError } from '../model/errors.js';
-import { formatScaled } from '../model/scaled.js';
-import { formatScaledBig } from '../model/scaled-big.js';
+import { Decimal } from './decimal.js';
+import { UnrepresentableValueError } from './errors.js';
+import { formatScaled } from './scaled.js';
+import { formatScaledBig } from './scaled-big.js';
 import { unitsOf } from './decimal-units.js';
 
 /** 10^0 .. 10^15: every power of ten below 2^53. */
@@ -19,9 +19,10 @@ const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
  * beyond that they are a BigInt, so no amount is ever rounded: a result that leaves the safe range
  * moves to the BigInt path and comes back once it fits again. Immutable.
  *
- * The one representation of reserved and free funds in the risk engine and its ledger; a Decimal
- * becomes one through {@link Funds.of} only, and goes back through {@link toDecimal} only where
- * money is reported (a strategy's free balance).
+ * The one representation of reserved and free funds in the risk engine's ledger and in the
+ * simulated exchange's ledger and reservations; a Decimal becomes one through {@link Funds.of},
+ * and goes back through {@link toDecimal} only where money is reported (a strategy's free
+ * balance, a balance report).
  */
 export class Funds {
   private constructor(
