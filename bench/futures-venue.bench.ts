@@ -4,7 +4,7 @@ import { parseSymbolInfo, type SymbolInfo } from '../framework/model/resources/s
 import { ReplayedSymbolMarket } from '../backtest/venue/matching/replayed-symbol-market.js';
 import { SimulatedVenue } from '../backtest/venue/simulated-venue.js';
 import { bookDataSets } from './support/book-data-sets.js';
-import { benchClock } from './support/bench-clock.js';
+import { benchClock, runBudget } from './support/bench-clock.js';
 import { collectGarbage } from './support/collect-garbage.js';
 import type { RecordedMessage } from './support/recording-messages.js';
 import { printTable } from './support/report.js';
@@ -50,7 +50,8 @@ export async function run(): Promise<void> {
     for (const frame of frames) if (frame.t >= v.now()) v.onMarketFrame(frame.msg, frame.t);
   };
   const clock = benchClock();
-  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 5, ...(clock.now === undefined ? {} : { now: clock.now }) });
+  const budget = runBudget(3000, () => build(perp, true), replay, 5);
+  const bench = new Bench({ ...budget, ...(clock.now === undefined ? {} : { now: clock.now }) });
   bench.add('(a) spot symbol, no order', replay, { beforeAll: collectGarbage, beforeEach: () => { build(spot, false); } });
   bench.add('(b) perpetual, no position', replay, { beforeAll: collectGarbage, beforeEach: () => { build(perp, false); } });
   bench.add('(c) perpetual, 1 ETH long open', replay, { beforeAll: collectGarbage, beforeEach: () => { build(perp, true); } });

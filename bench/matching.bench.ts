@@ -9,7 +9,7 @@ import type { OutsideTrade } from '../backtest/venue/matching/outside-trade.js';
 import { ReplayedSymbolMarket } from '../backtest/venue/matching/replayed-symbol-market.js';
 import type { RecordedMessage } from './support/recording-messages.js';
 import { bookDataSets, type BookDataSet } from './support/book-data-sets.js';
-import { benchClock } from './support/bench-clock.js';
+import { benchClock, runBudget } from './support/bench-clock.js';
 import { collectGarbage } from './support/collect-garbage.js';
 import { printTable, type Row } from './support/report.js';
 
@@ -52,7 +52,8 @@ async function runOn(set: BookDataSet): Promise<Row> {
   const reset = { beforeAll: collectGarbage, beforeEach: () => { restart(market, snapshot); } };
   const resetBare = { beforeAll: collectGarbage, beforeEach: () => { restart(market, snapshot, 0); } };
   const clock = benchClock();
-  const bench = new Bench({ time: 3000, warmupTime: 500, iterations: 10, ...(clock.now === undefined ? {} : { now: clock.now }) });
+  const budget = runBudget(3000, () => restart(market, snapshot), () => replay(market, events));
+  const bench = new Bench({ ...budget, ...(clock.now === undefined ? {} : { now: clock.now }) });
   bench.add('(a0) book frames, no order resting', () => { fills += replay(market, books); }, resetBare);
   bench.add('(a) book frames', () => { fills += replay(market, books); }, reset);
   bench.add('(b) trades', () => { fills += replay(market, trades); }, reset);
