@@ -1,7 +1,10 @@
 import type { Decimal } from './decimal.js';
 
 /** 10^0 .. 10^15: every power of ten below 2^53. */
-const POW10: readonly number[] = Array.from({ length: 16 }, (_, k) => 10 ** k);
+export const POW10: readonly number[] = Array.from({ length: 16 }, (_, k) => 10 ** k);
+
+/** Largest scale whose power of ten is a safe integer. */
+export const MAX_UNITS_SCALE = 15;
 
 /** Base of decimal.js's digit words. */
 const WORD_DIGITS = 7;
@@ -16,7 +19,7 @@ const WORD_DIGITS = 7;
  */
 export function unitsOf(value: Decimal, scale: number): number | undefined {
   const words = value.d;
-  if (words === null || words === undefined || !(scale >= 0 && scale <= 15)) return undefined;
+  if (words === null || words === undefined || !(scale >= 0 && scale <= MAX_UNITS_SCALE)) return undefined;
   const first = words[0] as number;
   if (first === 0) return 0;
   // Exponent of the last digit of the first word, at the requested scale.
@@ -40,6 +43,14 @@ export function unitsOf(value: Decimal, scale: number): number | undefined {
     if (term > Number.MAX_SAFE_INTEGER || units > Number.MAX_SAFE_INTEGER) return undefined;
   }
   return value.s < 0 ? -units : units;
+}
+
+/**
+ * `value` x 10^scale as a BigInt, of any size: exact when `value` has at most `scale` decimals (the
+ * callers' case; more would be cut by its text). The way beyond {@link unitsOf}'s range.
+ */
+export function bigUnitsOf(value: Decimal, scale: number): bigint {
+  return BigInt(value.toFixed(scale).replace('.', ''));
 }
 
 /** a x b when the product is a safe integer (then it is exact); undefined otherwise. */

@@ -1,16 +1,9 @@
 import { Decimal } from './decimal.js';
 import { UnrepresentableValueError } from './errors.js';
 import { formatScaled } from './scaled.js';
-import { formatScaledBig } from './scaled-big.js';
-import { unitsOf } from './decimal-units.js';
+import { formatScaledBig, MAX_EXACT } from './scaled-big.js';
+import { bigUnitsOf, MAX_UNITS_SCALE, POW10, unitsOf } from './decimal-units.js';
 
-/** 10^0 .. 10^15: every power of ten below 2^53. */
-const POW10: readonly number[] = Array.from({ length: 16 }, (_, k) => 10 ** k);
-
-/** Largest scale whose power of ten is a safe integer. */
-const MAX_NUMBER_SCALE = 15;
-
-const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * An exact amount of money: `units` x 10^-`scale`. The units are a plain number while they are a
@@ -43,11 +36,11 @@ export class Funds {
   static of(value: Decimal, owner: string, field: string): Funds {
     if (!value.isFinite()) throw new UnrepresentableValueError(owner, field, value.toString(), 'must be a finite decimal');
     const scale = value.decimalPlaces();
-    if (scale <= MAX_NUMBER_SCALE) {
+    if (scale <= MAX_UNITS_SCALE) {
       const units = unitsOf(value, scale);
       if (units !== undefined) return units === 0 ? Funds.ZERO : new Funds(units, scale);
     }
-    return Funds.ofBigUnits(BigInt(value.toFixed(scale).replace('.', '')), scale);
+    return Funds.ofBigUnits(bigUnitsOf(value, scale), scale);
   }
 
   /**
@@ -69,12 +62,12 @@ export class Funds {
   static ofBigUnits(units: bigint, scale: number): Funds {
     let u = units;
     let s = scale;
-    while (s > 0 && (u > MAX_SAFE_BIG || u < -MAX_SAFE_BIG) && u % 10n === 0n) {
+    while (s > 0 && (u > MAX_EXACT || u < -MAX_EXACT) && u % 10n === 0n) {
       u /= 10n;
       s--;
     }
     if (u === 0n) return Funds.ZERO;
-    return u <= MAX_SAFE_BIG && u >= -MAX_SAFE_BIG ? new Funds(Number(u), s) : new Funds(u, s);
+    return u <= MAX_EXACT && u >= -MAX_EXACT ? new Funds(Number(u), s) : new Funds(u, s);
   }
 
   /** this + other, exact. */
@@ -192,7 +185,7 @@ export class Funds {
 
 /** `units` x 10^shift in float arithmetic: exact when the result is a safe integer (callers check). */
 function rescaled(units: number, shift: number): number {
-  return shift <= MAX_NUMBER_SCALE ? units * (POW10[shift] as number) : units * 10 ** shift;
+  return shift <= MAX_UNITS_SCALE ? units * (POW10[shift] as number) : units * 10 ** shift;
 }
 
 function bigAt(funds: Funds, scale: number): bigint {

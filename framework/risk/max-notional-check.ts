@@ -1,16 +1,13 @@
 import type { Decimal } from '../model/decimal.js';
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
-import { safeProduct, unitsOf } from '../model/decimal-units.js';
+import { MAX_UNITS_SCALE, safeProduct, unitsOf } from '../model/decimal-units.js';
 import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import { referencePrice } from './order-reservation.js';
 import { limitsFor, type RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
-
-/** Largest scale of a notional in integers (10^15 is the largest power of ten below 2^53). */
-const MAX_NOTIONAL_SCALE = 15;
 
 /**
  * Refuses an order whose notional (quantity x limit price, or x stop price, or x the touch for
@@ -39,7 +36,7 @@ export function maxNotionalCheck(intent: Intent, view: RiskView, config: RiskCon
 /** price x quantity <= max in units of 10^-(price scale + quantity scale); undefined when a figure or the product has no safe-integer count. */
 function withinByUnits(price: Decimal, order: CheckedOrder, max: Decimal, instrument: Instrument): boolean | undefined {
   const scale = instrument.priceScale + instrument.quantityScale;
-  if (scale > MAX_NOTIONAL_SCALE) return undefined;
+  if (scale > MAX_UNITS_SCALE) return undefined;
   const priceUnits = unitsOf(price, instrument.priceScale);
   const quantityUnits = unitsOf(order.quantity, instrument.quantityScale);
   const maxUnits = unitsOf(max, scale);

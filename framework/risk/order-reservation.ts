@@ -6,7 +6,7 @@ import type { Denial } from './denial.js';
 import type { CheckedOrder } from './intent-orders.js';
 import type { RiskConfig } from './risk-config.js';
 import type { RiskView } from './risk-state.js';
-import { safeProduct, unitsOf } from '../model/decimal-units.js';
+import { MAX_UNITS_SCALE, safeProduct, unitsOf } from '../model/decimal-units.js';
 import { Funds } from '../model/funds.js';
 import { tradesOnMargin } from './trades-on-margin.js';
 
@@ -152,8 +152,6 @@ function limitBuyUnits(price: Decimal, quantity: Decimal, instrument: Instrument
   return notional === undefined ? undefined : safeProduct(notional, factor);
 }
 
-/** Largest scale of the integer funds figures (10^15 is the largest power of ten below 2^53). */
-const MAX_UNITS_SCALE = 15;
 
 /** True when `value` is a denial rather than a funds need. */
 export function isDenial(value: FundsNeed | Denial): value is Denial {

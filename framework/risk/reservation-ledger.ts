@@ -1,5 +1,6 @@
 import { ZERO, type Decimal } from '../model/decimal.js';
 import { ValidationError } from '../model/errors.js';
+import { bigUnitsOf } from '../model/decimal-units.js';
 import { Funds } from '../model/funds.js';
 import { intentOf, type ReservationGroup, type ReservationKey } from './reservation-key.js';
 
@@ -17,19 +18,14 @@ export function proportionalRemaining(amount: Funds, quantity: Decimal, filled: 
   if (!filled.lessThan(quantity)) return Funds.ZERO;
   if (filled.isNegative() || filled.isZero()) return amount;
   const quantityScale = Math.max(quantity.decimalPlaces(), filled.decimalPlaces());
-  const total = bigUnits(quantity, quantityScale);
-  const left = total - bigUnits(filled, quantityScale);
+  const total = bigUnitsOf(quantity, quantityScale);
+  const left = total - bigUnitsOf(filled, quantityScale);
   // ceil(amount x left / total) at RESERVE_DECIMALS: amount is A x 10^-s, so the quotient in units
   // of 10^-RESERVE_DECIMALS is A x left x 10^RESERVE_DECIMALS / (total x 10^s), all non-negative.
   const numerator = BigInt(amount.units) * left * RESERVE_SCALE;
   const denominator = total * 10n ** BigInt(amount.scale);
   const share = Funds.ofBigUnits((numerator + denominator - 1n) / denominator, RESERVE_DECIMALS);
   return share.min(amount);
-}
-
-/** `value` (a quantity with at most `scale` decimals) in units of 10^-scale. */
-function bigUnits(value: Decimal, scale: number): bigint {
-  return BigInt(value.toFixed(scale).replace('.', ''));
 }
 
 /** Where a reservation is in its life: sent and unanswered, or resting on the exchange. */
