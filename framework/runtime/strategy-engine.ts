@@ -5,14 +5,14 @@ import { ValidationError } from '../model/errors.js';
 import type { MarketEvent } from '../model/stream/market-events.js';
 import type { Clock } from '../time/clock.js';
 import { eventSource, subscribeAll } from './engine-sources.js';
-import { EventQueue, type RuntimeEvent } from './event-queue.js';
+import { EventQueue, runtimeEvent, type RuntimeEvent } from './event-queue.js';
 import { IntentOutbox } from './intent-outbox.js';
 import { SILENT_LOGGER, type AccountSource, type IntentSink, type MarketSource, type RuntimeLogger, type RuntimeSchedulers } from './runtime-ports.js';
 import { RuntimeState } from './runtime-state.js';
 import { RuntimeStrategyContext } from './strategy-context.js';
 import { StrategyTimers } from './strategy-timers.js';
 import type { IndicatorDeclaration, IndicatorValue } from './strategy-indicators.js';
-import type { Intents, PositionView, Strategy } from './strategy.js';
+import type { Intents, PositionView, Strategy, StrategyContext } from './strategy.js';
 import type { StrategyReport } from '../model/strategy-report.js';
 import type { Decimal } from '../model/decimal.js';
 import type { DecisionFrame } from '../model/decision-frame.js';
@@ -27,6 +27,9 @@ export type ErrorPolicy = 'halt' | 'continue';
 
 /** Rounds of queued events one drain may run before the strategy is considered runaway. */
 export const MAX_ROUNDS_PER_TURN = 10_000;
+
+/** A strategy's event handlers by name (`onBook`, `onFill`, ...). */
+type HandlerName = Extract<keyof Strategy<unknown>, `on${string}`>;
 
 /** Where the engine stands. */
 export type EngineStatus = 'idle' | 'running' | 'halted' | 'stopped';
@@ -114,7 +117,7 @@ export class StrategyEngine<Params = unknown> {
     if (options.strategyId.length === 0) throw new ValidationError('strategyId', 'must not be empty', options.strategyId);
     this.logger = options.logger ?? SILENT_LOGGER;
     this.state = new RuntimeState(options.instruments);
-    this.timers = new StrategyTimers(options.schedulers.timers, (timerId, token) => this.enqueue({ kind: 'timer', timerId, token }));
+    this.timers = new StrategyTimers(options.schedulers.timers, (timerId, token) => this.enqueue(runtimeEvent('timer', { timerId, token })));
     let ordersMade = 0;
     const nextClientOrderId = options.nextClientOrderId ?? (() => `${options.strategyId}-o${++ordersMade}`);
     this.context = new RuntimeStrategyContext(options.strategyId, options.params, options.clock, this.state, {
@@ -176,14 +179,14 @@ export class StrategyEngine<Params = unknown> {
     // answers to onStart's own intents (a denial is told at once) wait in the queue for the drain.
     const { market, account, sink } = this.options;
     this.sources = subscribeAll([
-      eventSource(sink.reports$, (report) => ({ kind: 'report', report })),
-      eventSource(account.orderReports$, (report) => ({ kind: 'report', report })),
-      eventSource(account.balances$, (balances) => ({ kind: 'balances', balances })),
-      eventSource(market.books$, (event) => ({ kind: 'book', event })),
+      eventSource(sink.reports$, (report) => runtimeEvent('report', report)),
+      eventSource(account.orderReports$, (report) => runtimeEvent('report', report)),
+      eventSource(account.balances$, (balances) => runtimeEvent('balances', balances)),
+      eventSource(market.books$, (event) => runtimeEvent('book', event)),
       eventSource(market.market$, toMarketEvent),
-      eventSource(market.candleClosed$ ?? EMPTY, (event) => ({ kind: 'candle', event, closed: true })),
+      eventSource(market.candleClosed$ ?? EMPTY, (event) => runtimeEvent('candle', event, true)),
     ], (event) => this.enqueue(event));
-    this.run(() => this.options.strategy.onStart?.(this.context), 'onStart');
+    this.run('onStart', this.options.strategy.onStart);
   }
 
   /**
@@ -195,7 +198,7 @@ export class StrategyEngine<Params = unknown> {
       this.currentStatus = 'stopped';
       return;
     }
-    if (this.currentStatus === 'running') this.run(() => this.options.strategy.onStop?.(this.context), 'onStop');
+    if (this.currentStatus === 'running') this.run('onStop', this.options.strategy.onStop);
     this.currentStatus = 'stopped';
     this.sources?.unsubscribe();
     this.drainTask?.unsubscribe();
@@ -221,17 +224,16 @@ export class StrategyEngine<Params = unknown> {
     this.draining = true;
     let rounds = 0;
     try {
-      for (let batch = this.queue.take(); batch.length > 0; batch = this.queue.take()) {
+      for (let count = this.queue.take(); count > 0; count = this.queue.take()) {
         if (++rounds > MAX_ROUNDS_PER_TURN) {
           this.runaway(rounds);
           if (this.currentStatus !== 'running') break;
           rounds = 0;
         }
-        for (let i = 0; i < batch.length; i++) {
-          const entry = batch[i]!;
-          this.queue.settle(entry);
-          if (this.currentStatus === 'running') this.dispatch(entry.event, entry.time);
-          else if (this.currentStatus === 'halted' && entry.event.kind === 'report') this.afterHaltReport(entry.event);
+        for (let i = 0; i < count; i++) {
+          const event = this.queue.dispatchAt(i);
+          if (this.currentStatus === 'running') this.dispatch(event);
+          else if (this.currentStatus === 'halted' && event.kind === 'report') this.afterHaltReport(event.payload);
           else this.stats.dropped++;
         }
       }
@@ -240,47 +242,52 @@ export class StrategyEngine<Params = unknown> {
     }
   }
 
-  private dispatch(event: RuntimeEvent, arrivedAt: number): void {
+  private dispatch(event: RuntimeEvent): void {
     const { strategy } = this.options;
-    const ctx = this.context;
     this.stats.dispatched++;
     switch (event.kind) {
       case 'report':
-        this.dispatchReport(event.report);
+        this.dispatchReport(event.payload);
         return;
       case 'balances':
-        this.state.applyBalances(event.balances);
-        if (strategy.onBalance !== undefined) this.run(() => strategy.onBalance?.(ctx, event.balances), 'onBalance');
+        this.state.applyBalances(event.payload);
+        this.run('onBalance', strategy.onBalance, event.payload);
         return;
       case 'book': {
-        const book = event.event;
+        const book = event.payload;
         if (book.kind === 'stale') {
           this.state.setBook(book.symbol, undefined);
           return;
         }
         this.state.setBook(book.symbol, book.book);
         const received = book.book.receivedAt;
-        this.seeFrame(book.symbol, Number.isFinite(received) ? received : arrivedAt, book.book.exchangeTime, book.book.sequence);
-        if (strategy.onBook !== undefined) this.run(() => strategy.onBook?.(ctx, book.symbol, book.book), 'onBook');
+        this.seeFrame(book.symbol, Number.isFinite(received) ? received : event.time, book.book.exchangeTime, book.book.sequence);
+        this.run('onBook', strategy.onBook, book.symbol, book.book);
         return;
       }
-      case 'trades':
-        this.seeFrame(event.event.symbol, event.event.receivedAt, event.event.exchangeTime, -1);
-        if (strategy.onTrades !== undefined) this.run(() => strategy.onTrades?.(ctx, event.event), 'onTrades');
+      case 'trades': {
+        const trades = event.payload;
+        this.seeFrame(trades.symbol, trades.receivedAt, trades.exchangeTime, -1);
+        this.run('onTrades', strategy.onTrades, trades);
         return;
-      case 'ticker':
-        this.seeFrame(event.event.symbol, event.event.receivedAt, event.event.exchangeTime, -1);
-        if (strategy.onTicker !== undefined) this.run(() => strategy.onTicker?.(ctx, event.event), 'onTicker');
+      }
+      case 'ticker': {
+        const ticker = event.payload;
+        this.seeFrame(ticker.symbol, ticker.receivedAt, ticker.exchangeTime, -1);
+        this.run('onTicker', strategy.onTicker, ticker);
         return;
-      case 'candle':
-        this.seeFrame(event.event.symbol, event.event.receivedAt, event.event.exchangeTime, -1);
-        if (strategy.onCandle !== undefined) this.run(() => strategy.onCandle?.(ctx, event.event, event.closed), 'onCandle');
+      }
+      case 'candle': {
+        const candles = event.payload;
+        this.seeFrame(candles.symbol, candles.receivedAt, candles.exchangeTime, -1);
+        this.run('onCandle', strategy.onCandle, candles, event.closed);
         return;
-      case 'timer':
-        if (this.timers.claim(event.timerId, event.token) && strategy.onTimer !== undefined) {
-          this.run(() => strategy.onTimer?.(ctx, event.timerId), 'onTimer');
-        }
+      }
+      case 'timer': {
+        const { timerId, token } = event.payload;
+        if (this.timers.claim(timerId, token)) this.run('onTimer', strategy.onTimer, timerId);
         return;
+      }
     }
   }
 
@@ -301,12 +308,21 @@ export class StrategyEngine<Params = unknown> {
     this.fail(new Error(`runaway strategy: ${rounds} rounds of events within one turn without time passing (a denial or rejection answered by the same intent?)`), 'drain');
   }
 
-  /** Calls one handler, collecting its intents; applies the error policy when it throws. */
-  private run(handler: () => Intents, name: string): void {
+  /**
+   * Calls one handler (as a method of the strategy) with the context and `a`, `b`, collecting its
+   * intents; applies the error policy when it throws. An absent handler is not called. The
+   * arguments are passed through rather than captured in a closure: a replay calls a handler per
+   * event, and a closure per call was a steady share of its garbage.
+   */
+  private run(name: HandlerName, handler: ((ctx: StrategyContext<Params>) => Intents) | undefined): void;
+  private run<A>(name: HandlerName, handler: ((ctx: StrategyContext<Params>, a: A) => Intents) | undefined, a: A): void;
+  private run<A, B>(name: HandlerName, handler: ((ctx: StrategyContext<Params>, a: A, b: B) => Intents) | undefined, a: A, b: B): void;
+  private run(name: HandlerName, handler: ((ctx: StrategyContext<Params>, a?: unknown, b?: unknown) => Intents) | undefined, a?: unknown, b?: unknown): void {
+    if (handler === undefined) return;
     this.outbox.open();
     let returned: Intents;
     try {
-      returned = handler();
+      returned = handler.call(this.options.strategy, this.context, a, b);
     } catch (error) {
       this.outbox.drop();
       this.fail(error, name);
@@ -314,30 +330,30 @@ export class StrategyEngine<Params = unknown> {
     }
     this.outbox.close(returned);
   }
+
   /**
    * A report: the handles move first, then the typed callbacks run (each fill, a close, a denial),
    * then `onReport`; a handler failure that halts the strategy ends the sequence.
    */
   private dispatchReport(report: StrategyReport): void {
     const { strategy } = this.options;
-    const ctx = this.context;
     const updates = this.state.applyReport(report);
     for (const update of updates) {
       const handle = update.handle;
       if (strategy.onFill !== undefined) {
         for (const fill of update.fills) {
           if (this.currentStatus !== 'running') return;
-          this.run(() => strategy.onFill?.(ctx, handle, fill), 'onFill');
+          this.run('onFill', strategy.onFill, handle, fill);
         }
       }
       if (update.closed && handle.status !== 'denied' && strategy.onOrderClosed !== undefined && this.currentStatus === 'running') {
-        this.run(() => strategy.onOrderClosed?.(ctx, handle), 'onOrderClosed');
+        this.run('onOrderClosed', strategy.onOrderClosed, handle);
       }
     }
     if (report.kind === 'denied' && strategy.onDenied !== undefined && this.currentStatus === 'running') {
-      this.run(() => strategy.onDenied?.(ctx, report, updates[0]?.handle), 'onDenied');
+      this.run('onDenied', strategy.onDenied, report, updates[0]?.handle);
     }
-    if (strategy.onReport !== undefined && this.currentStatus === 'running') this.run(() => strategy.onReport?.(ctx, report), 'onReport');
+    if (this.currentStatus === 'running') this.run('onReport', strategy.onReport, report);
   }
 
   private fail(error: unknown, handler: string): void {
@@ -359,8 +375,8 @@ export class StrategyEngine<Params = unknown> {
   }
 
   /** While halted, reports still update the state, and any order not yet covered is cancelled. */
-  private afterHaltReport(event: Extract<RuntimeEvent, { kind: 'report' }>): void {
-    this.state.applyReport(event.report);
+  private afterHaltReport(report: StrategyReport): void {
+    this.state.applyReport(report);
     for (const order of this.state.orders()) {
       if (order.status === 'pendingNew' || this.haltCancelled.has(order.clientOrderId)) continue;
       this.haltCancelled.add(order.clientOrderId);
@@ -372,9 +388,9 @@ export class StrategyEngine<Params = unknown> {
 
 function toMarketEvent(event: MarketEvent): RuntimeEvent | undefined {
   switch (event.kind) {
-    case 'trades': return { kind: 'trades', event };
-    case 'ticker': return { kind: 'ticker', event };
-    case 'candles': return { kind: 'candle', event, closed: false };
+    case 'trades': return runtimeEvent('trades', event);
+    case 'ticker': return runtimeEvent('ticker', event);
+    case 'candles': return runtimeEvent('candle', event);
     default: return undefined;
   }
 }

@@ -2,12 +2,12 @@ import fc from 'fast-check';
 import { BehaviorSubject, config, map, merge, Subject, type Observable, type Subscription } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventSource, subscribeAll } from '../../framework/runtime/engine-sources.js';
-import type { RuntimeEvent } from '../../framework/runtime/event-queue.js';
+import { runtimeEvent, type RuntimeEvent } from '../../framework/runtime/event-queue.js';
 
 type Step = { readonly op: 'next' | 'error' | 'complete'; readonly source: number } | { readonly op: 'unsubscribe' };
 
 const toEvent = (source: number) => (value: number): RuntimeEvent | undefined =>
-  (value % 5 === 0 ? undefined : { kind: 'timer', timerId: `${source}`, token: value });
+  (value % 5 === 0 ? undefined : runtimeEvent('timer', { timerId: `${source}`, token: value }));
 
 /** Runs the steps against three sources (the first replays a value on subscription) and records what comes out. */
 function run(steps: readonly Step[], subscribe: (sources: readonly Observable<number>[], deliver: (e: RuntimeEvent) => void) => Subscription): unknown[] {
