@@ -80,6 +80,8 @@ export class ResultCollector {
   private nextSample = Number.NEGATIVE_INFINITY;
   private pendingFillSample = false;
   private readonly tops = new Map<string, SampledSeries<SampledTop>>();
+  /** The keys of {@link tops}. */
+  private readonly topSymbols: string[] = [];
   /** The bot's resting limit orders by client_order_id, from its order reports. */
   private readonly resting = new Map<string, RestingQuote>();
   private readonly declared = new Map<string, IndicatorDeclaration>();
@@ -98,7 +100,10 @@ export class ResultCollector {
   ) {
     this.bars = new PriceBars(barMs, CHART_POINTS);
     this.holdings = new ScaledHoldings(quoteCurrency, instruments);
-    if (top !== undefined) for (const i of instruments) this.tops.set(i.symbol, new SampledSeries<SampledTop>(CHART_POINTS, barMs));
+    if (top !== undefined) {
+      for (const i of instruments) this.tops.set(i.symbol, new SampledSeries<SampledTop>(CHART_POINTS, barMs));
+      this.topSymbols.push(...this.tops.keys());
+    }
   }
 
   /** The strategy's indicator declarations (already checked by the runtime). */
@@ -191,7 +196,12 @@ export class ResultCollector {
 
   /** Reads each book's top once per bucket of its series; mids also make the bars where no trade prices do. */
   private sampleTops(time: number): void {
-    for (const [symbol, series] of this.tops) {
+    // Runs on every frame: the symbols are walked as an array (a Map's entries iterator and its
+    // [key, value] pairs would be garbage made per frame).
+    const symbols = this.topSymbols;
+    for (let i = 0; i < symbols.length; i++) {
+      const symbol = symbols[i]!;
+      const series = this.tops.get(symbol)!;
       if (!series.startsBucket(time)) continue;
       const top = this.top!(symbol);
       if (top === undefined || (top.bid === undefined && top.ask === undefined)) continue;
