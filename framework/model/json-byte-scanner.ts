@@ -17,7 +17,7 @@ const CR = 0x0d;
 /** Longest decimal text a {@link DecimalTextCache} keeps. */
 const CACHED_TEXT_MAX = 24;
 
-/** The last text of one decimal field, as bytes and as the string handed out ({@link LineScanner.cachedDecimalText}). */
+/** The last text of one decimal field, as bytes and as the string handed out ({@link JsonByteScanner.cachedDecimalText}). */
 export class DecimalTextCache {
   readonly bytes = new Uint8Array(CACHED_TEXT_MAX);
   length = -1;
@@ -30,23 +30,24 @@ export function ascii(text: string): Uint8Array {
 }
 
 /**
- * A cursor over one line of bytes with the few strict JSON pieces a recording line decoder needs.
- * Every reader answers a sentinel (false, -1, undefined) instead of throwing: a decoder that meets
- * anything unexpected leaves the line to the general parser. Readers never look past the line.
+ * A cursor over one JSON text in bytes (a recording line, a socket message) with the few strict
+ * JSON pieces a decoder of such texts needs. Every reader answers a sentinel (false, -1,
+ * undefined) instead of throwing: a decoder that meets anything unexpected leaves the text to the
+ * general parser (`JSON.parse`). Readers never look past the text.
  */
-export class LineScanner {
+export class JsonByteScanner {
   protected bytes: Buffer = Buffer.alloc(0);
   protected pos = 0;
   protected end = 0;
 
-  /** Starts on `bytes[start, end)`; a trailing `\r` is not part of the line. */
+  /** Starts on `bytes[start, end)`; a trailing `\r` (of a CRLF line end; JSON.parse skips it too) is not part of the text. */
   protected reset(bytes: Buffer, start: number, end: number): void {
     this.bytes = bytes;
     this.pos = start;
     this.end = end > start && bytes[end - 1] === CR ? end - 1 : end;
   }
 
-  /** True at the end of the line. */
+  /** True at the end of the text. */
   protected atEnd(): boolean {
     return this.pos === this.end;
   }
@@ -61,7 +62,7 @@ export class LineScanner {
     return true;
   }
 
-  /** The next byte (and past it); -1 at the end of the line. */
+  /** The next byte (and past it); -1 at the end of the text. */
   protected next(): number {
     return this.pos < this.end ? (this.bytes[this.pos++] as number) : -1;
   }
@@ -220,7 +221,7 @@ export class LineScanner {
     return value === value ? value : Number(this.bytes.toString('latin1', start, end));
   }
 
-  /** The byte at `pos` of the line; -1 past its end. */
+  /** The byte at `pos` of the text; -1 past its end. */
   private byteAt(pos: number): number {
     return pos < this.end ? (this.bytes[pos] as number) : -1;
   }
@@ -317,7 +318,7 @@ function isDigit(c: number): boolean {
   return c >= ZERO && c <= NINE;
 }
 
-/** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such lines go the general way). */
+/** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such texts go the general way). */
 export function named(items: readonly { readonly symbol: string }[], symbol: string): boolean {
   for (let i = 0; i < items.length; i++) if ((items[i] as { readonly symbol: string }).symbol === symbol) return true;
   return false;
