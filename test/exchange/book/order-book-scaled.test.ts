@@ -6,6 +6,7 @@ import { Instrument } from '../../../framework/model/instrument.js';
 import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
 import { frameSequence, movingFrameSequence } from './book-arbitraries.js';
 import { NaiveBook, normalised } from './naive-book.js';
+import { scaledUnits } from './scaled-units.js';
 
 const PRICE_SCALE = 2;
 const QUANTITY_SCALE = 4;
@@ -14,21 +15,13 @@ const INSTRUMENT = new Instrument('TEST', parseSymbolInfo({
   take_rate: '0.001', make_rate: '0.001', fee_currency: 'USDT',
 }));
 
-/** `text` x 10^scale by BigInt digit arithmetic; undefined when not an integer there or beyond 2^53 - 1. */
-function scaled(text: string, scale: number): number | undefined {
-  const [whole = '', fraction = ''] = text.split('.');
-  if (/[1-9]/.test(fraction.slice(scale))) return undefined;
-  const units = BigInt(whole + fraction.slice(0, scale).padEnd(scale, '0'));
-  return units > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(units);
-}
-
 /** The frame as a decoder makes it at the instrument's scales; undefined when one of its values does not fit them. */
 function asScaled(frame: OrderBookFrame): ScaledOrderBookFrame | undefined {
   const levels = (list: readonly BookLevelText[]): number[] | undefined => {
     const out: number[] = [];
     for (const [price, quantity] of list) {
-      const p = scaled(price, PRICE_SCALE);
-      const q = scaled(quantity, QUANTITY_SCALE);
+      const p = scaledUnits(price, PRICE_SCALE);
+      const q = scaledUnits(quantity, QUANTITY_SCALE);
       if (p === undefined || q === undefined) return undefined;
       out.push(p, q);
     }
