@@ -89,7 +89,9 @@ const plainText = (v: unknown): v is string => typeof v === 'string' && /^[0-9]+
 const plainInteger = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < 1e15;
 
 /** True when the decoder must take the message: canonical, known symbols, integer t and s, every level plain and exact at its scales. */
-function mustTake(entries: Record<string, fc.RecordValue<typeof entry>>, layout: string): boolean {
+type Entry = typeof entry extends fc.Arbitrary<infer T> ? T : never;
+
+function mustTake(entries: Record<string, Entry>, layout: string): boolean {
   return layout === 'canonical' && Object.entries(entries).every(([symbol, e]) => {
     const scales = SCALES.get(symbol);
     return scales !== undefined && plainInteger(e.t) && plainInteger(e.s) && [...(e.a ?? []), ...(e.b ?? [])].every(([p, q]) =>
