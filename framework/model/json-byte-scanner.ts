@@ -73,16 +73,24 @@ export class JsonByteScanner {
 
   /** Past a `,` (true: another item follows) or not (false: the caller expects its closer). */
   protected more(): boolean {
-    if (this.peek() !== COMMA) return false;
-    this.pos++;
+    return this.skip(COMMA);
+  }
+
+  /** True (and past it) when the next byte is `byte`. */
+  protected skip(byte: number): boolean {
+    const pos = this.pos;
+    if (pos >= this.end || this.bytes[pos] !== byte) return false;
+    this.pos = pos + 1;
     return true;
   }
 
-  /** `"k":` with a one-letter key: the key's byte, or -1. */
+  /** `"k":` with a one-letter key: the key's byte (and past the colon), or -1. */
   protected shortKey(): number {
-    if (this.next() !== QUOTE) return -1;
-    const key = this.next();
-    return this.next() === QUOTE && this.next() === COLON ? key : -1;
+    const bytes = this.bytes;
+    const pos = this.pos;
+    if (pos + 4 > this.end || bytes[pos] !== QUOTE || bytes[pos + 2] !== QUOTE || bytes[pos + 3] !== COLON) return -1;
+    this.pos = pos + 4;
+    return bytes[pos + 1] as number;
   }
 
   /** Index in `names` of the quoted name that follows (through its closing quote); -1 when it is none of them. */

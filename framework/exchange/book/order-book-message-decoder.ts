@@ -91,18 +91,18 @@ export class OrderBookMessageDecoder extends JsonByteScanner {
   /** `"SYMBOL":` of a known symbol: its index, or -1. */
   protected symbolKey(): number {
     const symbol = this.quotedName(this.names);
-    return symbol >= 0 && this.next() === COLON ? symbol : -1;
+    return symbol >= 0 && this.skip(COLON) ? symbol : -1;
   }
 
   /** Past the `}` that closes an object. */
   protected done(): boolean {
-    return this.next() === CLOSE_BRACE;
+    return this.skip(CLOSE_BRACE);
   }
 
   /** `SYMBOL:{...}` of a book message. */
   private bookOf(snapshot: boolean, receivedAt: number): ScaledOrderBookFrame | undefined {
     const symbol = this.symbolKey();
-    if (symbol < 0 || this.next() !== OPEN_BRACE) return undefined;
+    if (symbol < 0 || !this.skip(OPEN_BRACE)) return undefined;
     return this.bookEntry(symbol, snapshot, receivedAt);
   }
 
