@@ -5,22 +5,14 @@ import { OrderBookKeeper } from '../../framework/exchange/book/order-book-keeper
 import { PublicSession } from '../../framework/exchange/ws/public-session.js';
 import type { SessionEvent } from '../../framework/exchange/ws/session-event.js';
 import { LiveMarketFeed } from '../../framework/live/live-market-feed.js';
-import { Instrument } from '../../framework/model/instrument.js';
-import { parseSymbolInfo } from '../../framework/model/resources/symbol.js';
 import { SILENT_LOGGER } from '../../framework/runtime/runtime-ports.js';
 import { VirtualClock } from '../../framework/time/clock.js';
+import { bookInstrument } from '../exchange/book/book-instrument.js';
 import { until, WsTestServer } from '../support/ws-test-server.js';
 
 const RECEIVED_AT = 7;
 
-function instrument(symbol: string, tick: string, increment: string): Instrument {
-  return new Instrument(symbol, parseSymbolInfo({
-    type: 'spot', base_currency: 'B', quote_currency: 'Q', tick_size: tick, quantity_increment: increment,
-    take_rate: '0.001', make_rate: '0.001', fee_currency: 'Q',
-  }));
-}
-
-const INSTRUMENTS = [instrument('ETHUSDT', '0.01', '0.0001'), instrument('BTCUSDT', '0.1', '0.00001')];
+const INSTRUMENTS = [bookInstrument('ETHUSDT', '0.01', '0.0001'), bookInstrument('BTCUSDT', '0.1', '0.00001')];
 
 type Levels = [string, string][];
 const book = (kind: 'snapshot' | 'update', symbol: string, s: unknown, b: Levels, a: Levels): Record<string, unknown> =>

@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { OrderBookMessageDecoder, type BookScales } from '../../../framework/exchange/book/order-book-message-decoder.js';
 import { parseOrderBookFrames, type OrderBookFrame, type ScaledOrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import { OrderBook } from '../../../framework/exchange/book/order-book.js';
-import { Instrument } from '../../../framework/model/instrument.js';
-import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
+import type { Instrument } from '../../../framework/model/instrument.js';
+import { decimalText } from './book-arbitraries.js';
+import { bookInstrument } from './book-instrument.js';
 import { scaledUnits } from './scaled-units.js';
 
 const SCALES = new Map<string, BookScales>([
@@ -21,10 +22,7 @@ function step(scale: number): string {
 
 function instrumentOf(symbol: string): Instrument {
   const scales = SCALES.get(symbol)!;
-  return new Instrument(symbol, parseSymbolInfo({
-    type: 'spot', base_currency: 'B', quote_currency: 'Q', tick_size: step(scales.priceScale), quantity_increment: step(scales.quantityScale),
-    take_rate: '0.001', make_rate: '0.001', fee_currency: 'Q',
-  }));
+  return bookInstrument(symbol, step(scales.priceScale), step(scales.quantityScale));
 }
 
 /** Decodes `text` from the middle of a larger buffer, as bytes, the way a socket hands them over. */
@@ -40,16 +38,6 @@ function general(text: string, receivedAt = 5): OrderBookFrame[] | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Decimal text of `units` x 10^-decimals, with `padding` trailing zeros. */
-function decimalText(units: bigint, decimals: number, padding: number): string {
-  let digits = units.toString();
-  if (decimals > 0) {
-    digits = digits.padStart(decimals + 1, '0');
-    digits = `${digits.slice(0, -decimals)}.${digits.slice(-decimals)}`;
-  }
-  return padding === 0 ? digits : `${digits}${decimals === 0 ? '.' : ''}${'0'.repeat(padding)}`;
 }
 
 const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);

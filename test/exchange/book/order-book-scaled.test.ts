@@ -2,18 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { OrderBook } from '../../../framework/exchange/book/order-book.js';
 import type { BookFrame, BookLevelText, OrderBookFrame, ScaledOrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
-import { Instrument } from '../../../framework/model/instrument.js';
-import { parseSymbolInfo } from '../../../framework/model/resources/symbol.js';
 import { frameSequence, movingFrameSequence } from './book-arbitraries.js';
+import { bookInstrument } from './book-instrument.js';
 import { NaiveBook, normalised } from './naive-book.js';
 import { scaledUnits } from './scaled-units.js';
 
 const PRICE_SCALE = 2;
 const QUANTITY_SCALE = 4;
-const INSTRUMENT = new Instrument('TEST', parseSymbolInfo({
-  type: 'spot', base_currency: 'ETH', quote_currency: 'USDT', tick_size: '0.01', quantity_increment: '0.0001',
-  take_rate: '0.001', make_rate: '0.001', fee_currency: 'USDT',
-}));
+const INSTRUMENT = bookInstrument('TEST', '0.01', '0.0001');
 
 /** The frame as a decoder makes it at the instrument's scales; undefined when one of its values does not fit them. */
 function asScaled(frame: OrderBookFrame): ScaledOrderBookFrame | undefined {
