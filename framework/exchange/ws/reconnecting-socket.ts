@@ -48,8 +48,9 @@ const CLOSE_GRACE_MS = 1_000;
  * One logical WebSocket connection over the `ws` package that survives drops: dials with a
  * timeout, redials with exponential backoff and full jitter, pings and detects silent peers.
  * Frames are JSON-parsed once and pushed to `frames$` (unless a raw-message handler took them,
- * see {@link takeRawMessages}); a frame that is not JSON is reported on `events$` and skipped. Nothing is buffered while disconnected: `send` refuses instead, so the
- * caller decides what an unsent message means.
+ * see {@link takeRawMessages}); a frame that is not JSON is reported on `events$` and skipped.
+ * Nothing is buffered while disconnected: `send` refuses instead, so the caller decides what an
+ * unsent message means.
  *
  * Messages sent while open are written at the end of the current turn (a microtask), in order:
  * the socket write is the dearest step of a request (framing, masking and a system call that, over
