@@ -98,19 +98,20 @@ export class JsonByteScanner {
     return this.next() === QUOTE ? this.quotedNameRest(names) : -1;
   }
 
-  /** The rest of a quoted name whose opening quote was read (through its closing quote): its index in `names`, or -1. */
+  /**
+   * The rest of a quoted name whose opening quote was read (through its closing quote): its index
+   * in `names`, or -1. Names hold neither quotes nor backslashes, so a name's bytes followed by a
+   * quote are the whole string, read once.
+   */
   protected quotedNameRest(names: readonly Uint8Array[]): number {
     const bytes = this.bytes;
     const start = this.pos;
-    let close = start;
-    while (close < this.end && bytes[close] !== QUOTE) close++;
-    if (close >= this.end) return -1;
-    this.pos = close + 1;
-    const length = close - start;
     outer: for (let n = 0; n < names.length; n++) {
       const name = names[n] as Uint8Array;
-      if (name.length !== length) continue;
-      for (let i = 0; i < length; i++) if (name[i] !== bytes[start + i]) continue outer;
+      const close = start + name.length;
+      if (close >= this.end || bytes[close] !== QUOTE) continue;
+      for (let i = 0; i < name.length; i++) if (name[i] !== bytes[start + i]) continue outer;
+      this.pos = close + 1;
       return n;
     }
     return -1;
