@@ -1,54 +1,68 @@
 import { Bench } from 'tinybench';
 import { Instrument } from '../framework/model/instrument.js';
 import { OrderBook } from '../framework/exchange/book/order-book.js';
-import { OrderBookKeeper } from '../framework/exchange/book/order-book-keeper.js';
-import { parseOrderBookFrames, type OrderBookFrame } from '../framework/exchange/book/order-book-frame.js';
+import { parseOrderBookFrames, type BookFrame, type OrderBookFrame } from '../framework/exchange/book/order-book-frame.js';
+import { OrderBookMessageDecoder } from '../framework/exchange/book/order-book-message-decoder.js';
 import type { RecordedMessage } from './support/recording-messages.js';
 import { bookDataSets, type BookDataSet } from './support/book-data-sets.js';
 import { benchClock, runBudget } from './support/bench-clock.js';
 import { collectGarbage } from './support/collect-garbage.js';
 import { printTable, type Row } from './support/report.js';
 
-const NO_RESYNC = { resync: async (): Promise<void> => {} };
-
 /**
  * L2 book cost against the JSON decoding it rides on, on real depth diffs, each stage timed on
  * its own over every update of the recording (one iteration replays them all):
- * (a) `JSON.parse` of each update frame's text;
+ * (a) `JSON.parse` of each update message's text;
+ * (a2) OrderBookMessageDecoder on the same messages' bytes (what the live socket now does instead
+ *      of (a) and (b): scaled levels straight from the bytes);
  * (b) `parseOrderBookFrames` on the already-parsed object (validation and extraction);
- * (c) `book.apply(frame)` + a best bid/ask read, frames prepared beforehand, the books reset to
- *     the initial snapshots (untimed) before each iteration (see resetBooks);
- * (d) the keeper end to end on the parsed object: (b) + (c) + sequence and crossed checks (a new
- *     keeper per iteration, whose snapshots make new books).
- * (c) and (d) walk ~20 MB of frames prepared beforehand, so they pay a cache miss or more per
- * level that a frame applied right after its JSON.parse does not.
- * Targets: (c) / (a) <= 0.25 (applying a parsed update) and (c) <= 60 ns per level change, on
- * each data set (see bookDataSets: recorded ETHUSDT, synthetic BTCUSDT); (b)/(a) and (b+c)/(a)
- * are reported too.
+ * (c) `book.apply(frame)` + a best bid/ask read on the frames as the live socket handler has
+ *     them (decoded, or parsed where the decoder leaves a message to the general way), prepared
+ *     beforehand, the books reset to the initial snapshots (untimed) before each iteration (see
+ *     resetBooks);
+ * (c0) the same on the text frames of (b), the apply of the general path;
+ * (e0) the live path before the decoder, end to end: the bytes as text, `JSON.parse`,
+ *      `parseOrderBookFrames`, apply + best read;
+ * (e) the live path now: decode from the bytes (the general path for what it leaves), apply +
+ *     best read.
+ * (c) and (c0) walk ~20 MB of frames prepared beforehand, so they pay a cache miss or more per
+ * level that a frame applied right after its decoding ((e), (e0)) does not.
+ * Targets: (c) / (a) <= 0.25 and (c) <= 60 ns per level change, on each data set (see
+ * bookDataSets: recorded ETHUSDT, the same x22, synthetic BTCUSDT).
  */
 export async function run(): Promise<void> {
   const summary: Row[] = [];
   for (const set of await bookDataSets()) summary.push(await runOn(set));
-  printTable('book summary: (c) apply, per data set', summary);
+  printTable('book summary: (c) apply, (a2) decode and the live path, per data set', summary);
 }
 
 async function runOn(set: BookDataSet): Promise<Row> {
   const { header, messages } = set;
   const instruments = new Map(Object.entries(header.symbols).map(([s, info]) => [s, new Instrument(s, info)]));
+  const decoder = new OrderBookMessageDecoder(new Map([...instruments].map(([s, i]) => [s, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
   const { snapshots, updates, levelChanges } = splitBookMessages(messages);
   const texts = updates.map((m) => m.text);
+  const bytes = texts.map((text) => Buffer.from(text, 'utf8'));
   const parsed = updates.map((m) => m.msg);
   const times = updates.map((m) => m.t);
-  // (c) gets frames as a socket handler has them: parsed from the update texts, nothing else;
-  // parsed again just before its runs, so their heap layout does not depend on the garbage the
-  // earlier tasks left for the collector to compact.
-  const prepareFrames = (): OrderBookFrame[] => texts.flatMap((text, i) => parseOrderBookFrames(JSON.parse(text), times[i] as number));
+  /** The live socket handler's frames: decoded from the bytes, or parsed where the decoder declines. */
+  const liveFrames = (i: number): readonly BookFrame[] => {
+    const message = bytes[i] as Buffer;
+    const receivedAt = times[i] as number;
+    return decoder.decodeMessage(message, 0, message.length, receivedAt) ?? parseOrderBookFrames(JSON.parse(message.toString('utf8')), receivedAt);
+  };
+  // (c) and (c0) get frames prepared from the update messages, nothing else; prepared again just
+  // before their runs, so their heap layout does not depend on the garbage the earlier tasks left
+  // for the collector to compact.
+  const prepareFrames = (): BookFrame[] => texts.flatMap((_, i) => liveFrames(i));
+  const prepareTextFrames = (): OrderBookFrame[] => texts.flatMap((text, i) => parseOrderBookFrames(JSON.parse(text), times[i] as number));
   let frames = prepareFrames();
+  const decodedShare = frames.filter((f) => f.asks === undefined).length / frames.length;
+  let textFrames: OrderBookFrame[] = [];
   const symbols = [...new Set(snapshots.flatMap((m) => parseOrderBookFrames(m.msg, m.t).map((f) => f.symbol)))];
   const frameBook = Int32Array.from(frames, (f) => symbols.indexOf(f.symbol));
 
   const books = freshBooks(snapshots, symbols, instruments);
-  let keeper = freshKeeper(snapshots, instruments);
   // Each task sums into a local and adds to the sink once per iteration: the sink is a captured
   // variable, and once its total leaves the small-integer range (+-2^30; the BTC set's (c) adds
   // its bid-ask spread, ~10^3 ticks, per frame, and gets there in its first iterations) every
@@ -56,11 +70,21 @@ async function runOn(set: BookDataSet): Promise<Row> {
   // harness, charged to each frame.
   let sink = 0;
   const clock = benchClock();
-  const livePath = (): void => {
+  const apply = (list: readonly BookFrame[]): void => {
     const b = books;
     let sum = 0;
-    for (let i = 0; i < texts.length; i++) {
-      const list = parseOrderBookFrames(JSON.parse(texts[i] as string), times[i] as number);
+    for (let i = 0; i < list.length; i++) {
+      const book = b[frameBook[i] as number] as OrderBook;
+      book.apply(list[i] as BookFrame);
+      sum += book.bestBidPrice - book.bestAskPrice;
+    }
+    sink += sum;
+  };
+  const livePathBefore = (): void => {
+    const b = books;
+    let sum = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const list = parseOrderBookFrames(JSON.parse((bytes[i] as Buffer).toString('utf8')), times[i] as number);
       for (let j = 0; j < list.length; j++) {
         const frame = list[j] as OrderBookFrame;
         const book = b[symbols.indexOf(frame.symbol)] as OrderBook;
@@ -70,12 +94,21 @@ async function runOn(set: BookDataSet): Promise<Row> {
     }
     sink += sum;
   };
+  const reset = { beforeEach: () => { resetBooks(books, snapshots, symbols); } };
   // The costliest task, with the reset the apply tasks share.
-  const budget = runBudget(3000, () => resetBooks(books, snapshots, symbols), livePath);
+  const budget = runBudget(3000, () => resetBooks(books, snapshots, symbols), livePathBefore);
   const bench = new Bench({ ...budget, ...(clock.now === undefined ? {} : { now: clock.now }) });
-  bench.add('(a) JSON.parse of update frame', () => {
+  bench.add('(a) JSON.parse of update message', () => {
     let sum = 0;
     for (let i = 0; i < texts.length; i++) sum += (JSON.parse(texts[i] as string) as { ch: string }).ch.length;
+    sink += sum;
+  });
+  bench.add('(a2) decode of the same bytes', () => {
+    let sum = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const message = bytes[i] as Buffer;
+      sum += decoder.decodeMessage(message, 0, message.length, times[i] as number)?.length ?? 0;
+    }
     sink += sum;
   });
   bench.add('(b) parseOrderBookFrames', () => {
@@ -83,45 +116,38 @@ async function runOn(set: BookDataSet): Promise<Row> {
     for (let i = 0; i < parsed.length; i++) sum += parseOrderBookFrames(parsed[i], times[i] as number).length;
     sink += sum;
   });
-  bench.add(
-    '(c) book.apply + best bid/ask read',
-    () => {
-      const b = books;
-      let sum = 0;
-      for (let i = 0; i < frames.length; i++) {
-        const book = b[frameBook[i] as number] as OrderBook;
-        book.apply(frames[i] as OrderBookFrame);
+  bench.add('(c) apply decoded frames + best bid/ask', () => apply(frames), {
+    beforeAll: () => {
+      frames = prepareFrames();
+      collectGarbage();
+    },
+    ...reset,
+  });
+  bench.add('(c0) apply text frames + best bid/ask', () => apply(textFrames), {
+    beforeAll: () => {
+      frames = [];
+      textFrames = prepareTextFrames();
+      collectGarbage();
+    },
+    afterAll: () => { textFrames = []; },
+    ...reset,
+  });
+  bench.add('(e0) live path before: text, JSON.parse, frames, apply', livePathBefore, reset);
+  bench.add('(e) live path now: decode, apply', () => {
+    const b = books;
+    let sum = 0;
+    for (let i = 0; i < bytes.length; i++) {
+      const list = liveFrames(i);
+      for (let j = 0; j < list.length; j++) {
+        const frame = list[j] as BookFrame;
+        const book = b[symbols.indexOf(frame.symbol)] as OrderBook;
+        book.apply(frame);
         sum += book.bestBidPrice - book.bestAskPrice;
       }
-      sink += sum;
-    },
-    {
-      beforeAll: () => {
-        frames = prepareFrames();
-        collectGarbage();
-      },
-      beforeEach: () => { resetBooks(books, snapshots, symbols); },
-    },
-  );
-  bench.add(
-    '(d) keeper end to end (b + c + checks)',
-    () => {
-      const k = keeper;
-      let sum = 0;
-      for (let i = 0; i < parsed.length; i++) {
-        k.handleMessage(parsed[i], times[i] as number);
-        const book = k.book(symbols[0] as string);
-        if (book !== undefined) sum += book.bestBidPrice - book.bestAskPrice;
-      }
-      sink += sum;
-    },
-    { beforeEach: () => { keeper = freshKeeper(snapshots, instruments); } },
-  );
-  bench.add('(e) live path: JSON.parse + frames + apply + best', livePath, { beforeEach: () => { resetBooks(books, snapshots, symbols); } });
+    }
+    sink += sum;
+  }, reset);
   await bench.run();
-  if (keeper.stats.gaps + keeper.stats.crossed + keeper.stats.invalid !== 0) {
-    throw new Error(`replay was not clean: ${JSON.stringify(keeper.stats)}`);
-  }
   for (const book of books) if (!book.valid) throw new Error(`${book.symbol}: book invalid after the replay`);
 
   const perUpdate = bench.tasks.map((task) => {
@@ -134,15 +160,16 @@ async function runOn(set: BookDataSet): Promise<Row> {
       rme: result.latency.rme,
     };
   });
-  const [a, b, c, d, e] = perUpdate.map((r) => r.ns) as [number, number, number, number, number];
-  const [am, bm, cm, dm, em] = perUpdate.map((r) => r.medianNs) as [number, number, number, number, number];
+  const [a, a2, b, c, c0, e0, e] = perUpdate.map((r) => r.ns) as [number, number, number, number, number, number, number];
+  const [am, a2m, bm, cm, c0m, e0m, em] = perUpdate.map((r) => r.medianNs) as [number, number, number, number, number, number, number];
   console.log(`\nbook: ${set.label} (${set.source}); timed in ${clock.name}`);
-  console.log(`${updates.length.toLocaleString('en-US')} updates, ${levelChanges.toLocaleString('en-US')} level changes (${(levelChanges / updates.length).toFixed(1)} per update), ${snapshots.length} snapshot(s) (checksum ${sink === 0 ? 0 : 1})`);
-  printTable('per update frame', perUpdate.map((r) => ({
+  console.log(`${updates.length.toLocaleString('en-US')} updates, ${levelChanges.toLocaleString('en-US')} level changes (${(levelChanges / updates.length).toFixed(1)} per update), ${snapshots.length} snapshot(s), ${(decodedShare * 100).toFixed(1)}% of update frames decoded from the bytes (checksum ${sink === 0 ? 0 : 1})`);
+  const perChange = (ns: number): number => (ns * updates.length) / levelChanges;
+  printTable('per update message', perUpdate.map((r) => ({
     task: r.name,
     'updates/s': Math.round(1e9 / r.ns),
     'ns/update': r.ns,
-    'ns/level change': (r.ns * updates.length) / levelChanges,
+    'ns/level change': perChange(r.ns),
     'median ns/update': r.medianNs,
     'rme %': r.rme,
   })));
@@ -155,24 +182,25 @@ async function runOn(set: BookDataSet): Promise<Row> {
     target,
     status: target === '' ? '' : mean <= 0.25 && median <= 0.25 ? 'met' : median <= 0.25 ? 'met on medians only' : 'NOT met',
   });
-  const ratios: Row[] = [
-    row('(c)/(a) apply a parsed update', c / a, cm / am, '<= 0.25'),
-    row('(b)/(a) frame validation', b / a, bm / am),
-    row('(b+c)/(a)', (b + c) / a, (bm + cm) / am),
-    row('(d)/(a) keeper end to end', d / a, dm / am),
-    // As live runs it: each frame is applied right after its JSON.parse, while its strings are hot.
-    row('((e)-(a))/(a) frames + apply on hot frames', (e - a) / a, (em - am) / am),
-  ];
-  printTable('ratios to JSON.parse', ratios);
-  const perChange = (c * updates.length) / levelChanges;
+  printTable('ratios to JSON.parse', [
+    row('(c)/(a) apply a decoded update', c / a, cm / am, '<= 0.25'),
+    row('(a2)/(a) decode instead of JSON.parse', a2 / a, a2m / am),
+    row('(c0)/(a) apply a text update', c0 / a, c0m / am),
+    row('(b+c0)/(a) frames + text apply', (b + c0) / a, (bm + c0m) / am),
+    row('(e0)/(a) live path before', e0 / a, e0m / am),
+    row('(e)/(a) live path now', e / a, em / am),
+  ]);
   return {
     'data set': set.label,
     'level changes': levelChanges,
-    'ns/level change': perChange,
-    'median ns/level change': (cm * updates.length) / levelChanges,
-    '(c)/(a) of means': (c / a).toFixed(3),
-    '(c)/(a) of medians': (cm / am).toFixed(3),
-    status: perChange <= 60 && c / a <= 0.25 ? 'met' : 'NOT met',
+    '(c) ns/level change': perChange(c),
+    '(c) median': perChange(cm),
+    '(c)/(a)': (c / a).toFixed(3),
+    '(a) ns/update': a,
+    '(a2) ns/update': a2,
+    '(e0) ns/update': e0,
+    '(e) ns/update': e,
+    status: perChange(c) <= 60 && c / a <= 0.25 ? 'met' : 'NOT met',
   };
 }
 
@@ -219,10 +247,4 @@ function resetBooks(books: readonly OrderBook[], snapshots: readonly RecordedMes
   for (const message of snapshots) {
     for (const frame of parseOrderBookFrames(message.msg, message.t)) books[symbols.indexOf(frame.symbol)]?.apply(frame);
   }
-}
-
-function freshKeeper(snapshots: readonly RecordedMessage[], instruments: ReadonlyMap<string, Instrument>): OrderBookKeeper {
-  const keeper = new OrderBookKeeper({ resync: NO_RESYNC, instrument: (symbol) => instruments.get(symbol) });
-  for (const message of snapshots) keeper.handleMessage(message.msg, message.t);
-  return keeper;
 }

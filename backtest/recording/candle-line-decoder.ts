@@ -3,7 +3,7 @@ import type { DecimalString } from '../../framework/model/decimal.js';
 import { CANDLE_PERIODS, type CandlePeriod } from '../../framework/model/resources/candle.js';
 import type { CandlesEvent } from '../../framework/model/stream/market-events.js';
 import type { CandleTick } from '../../framework/model/stream/market-records.js';
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, LineScanner, OPEN_BRACE, OPEN_BRACKET, DecimalTextCache, ascii, named } from './line-scanner.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, JsonByteScanner, OPEN_BRACE, OPEN_BRACKET, DecimalTextCache, ascii, named } from '../../framework/model/json-byte-scanner.js';
 
 /** A `candles/{period}` line the decoder took: the frame's local time and its candle events (one per symbol). */
 export interface DecodedCandleLine {
@@ -44,7 +44,7 @@ const KEY_Q = 0x71;
  * accepts or accepts one it refuses. (The book and trade lines have their decoder in
  * market-line-decoder.ts.)
  */
-export class CandleLineDecoder extends LineScanner {
+export class CandleLineDecoder extends JsonByteScanner {
   private readonly names: readonly Uint8Array[];
   private readonly symbols: readonly string[];
   /** The last candle's decimal texts, per key (a volume often repeats, a price sometimes). */

@@ -17,4 +17,6 @@ export { WalletSession } from './ws/wallet-session.js';
 export type { AuthenticatedSessionOptions } from './ws/authenticated-session.js';
 export type { Resubscription, SessionEvent } from './ws/session-event.js';
 export { OrderBook, type BookSide } from './book/order-book.js';
+export type { BookFrame, BookLevelText, OrderBookFrame, ScaledOrderBookFrame } from './book/order-book-frame.js';
+export type { BookScales } from './book/order-book-message-decoder.js';
 export * from '../model/resources/index.js';

@@ -45,6 +45,8 @@ export class LiveMarketFeed {
       },
     });
     this.books$ = this.bookSubject.asObservable();
+    // Book messages of these symbols skip JSON.parse: decoded from the socket's bytes at the scales their books keep.
+    options.session.decodeBooks(new Map(options.instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
     const onExchangeTime = options.onExchangeTime;
     this.market$ = onExchangeTime === undefined ? options.session.marketEvents$ : options.session.marketEvents$.pipe(tap((event) => onExchangeTime(event.exchangeTime)));
     this.owned.push(options.session.orderBookFrames$.subscribe((frame) => {

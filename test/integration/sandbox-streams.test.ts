@@ -5,7 +5,7 @@ import { ApiCredentials } from '../../framework/exchange/rest/credentials.js';
 import { PublicSession } from '../../framework/exchange/ws/public-session.js';
 import { TradingSession } from '../../framework/exchange/ws/trading-session.js';
 import { WalletSession } from '../../framework/exchange/ws/wallet-session.js';
-import type { OrderBookFrame } from '../../framework/exchange/book/order-book-frame.js';
+import type { BookFrame } from '../../framework/exchange/book/order-book-frame.js';
 import type { BalanceNotification, TransactionNotification } from '../../framework/model/stream/balance-update.js';
 import type { OrderReportNotification } from '../../framework/model/stream/order-report.js';
 import type { MarketEvent } from '../../framework/model/stream/market-events.js';
@@ -125,7 +125,7 @@ describe('sandbox streams with the framework sessions', () => {
     await eventually(() => server!.framesServed === 1);
     const session = PublicSession.create({ url: `${server.wsBaseUrl}/api/3/ws/public`, clock: new LiveClock() });
     closers.push(() => session.close());
-    const books: OrderBookFrame[] = [];
+    const books: BookFrame[] = [];
     const events: MarketEvent[] = [];
     const subs = [session.orderBookFrames$.subscribe((f) => books.push(f)), session.marketEvents$.subscribe((e) => events.push(e))];
     closers.push(() => subs.forEach((s) => s.unsubscribe()));

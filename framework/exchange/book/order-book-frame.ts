@@ -32,10 +32,10 @@ export interface OrderBookFrame extends BookFrameHead {
 }
 
 /**
- * An `orderbook/full` entry whose levels arrive already converted to scaled integers, as a
- * replay's line decoder produces them (see backtest/recording/market-line-decoder.ts): the same
- * frame as an {@link OrderBookFrame}, without level texts to parse again in every book that
- * applies it. Every value is exact: a decoder only builds one when each price and quantity is a
+ * An `orderbook/full` entry whose levels arrive already converted to scaled integers, as the
+ * book message decoder produces them from a message's bytes, live and in a replay (see
+ * order-book-message-decoder.ts): the same frame as an {@link OrderBookFrame}, without level texts
+ * to parse again in every book that applies it. Every value is exact: a decoder only builds one when each price and quantity is a
  * safe integer at these scales, and readers whose scales differ convert exactly or fall back to
  * the text (see {@link scaledLevelsAsText}).
  */

@@ -148,13 +148,15 @@ export class OrderBook {
 
   /** Applies a snapshot (replaces the book) or an update (changed levels; quantity 0 removes). */
   apply(frame: BookFrame): void {
-    const asks = frame.asks;
-    if (asks === undefined || frame.snapshot) {
+    if (frame.snapshot) {
       this.applyWhole(frame);
+    } else if (frame.asks === undefined) {
+      this.applyScaledUpdate(frame);
     } else {
-      // The path of nearly every message: a side without levels costs no call, and a small frame
-      // no gathering pass (many messages change one level: a BTC feed often sends one per order
-      // event).
+      // The path of nearly every text message: a side without levels costs no call, and a small
+      // frame no gathering pass (many messages change one level: a BTC feed often sends one per
+      // order event).
+      const asks = frame.asks;
       const bids = frame.bids;
       const bidCount = bids.length;
       const askCount = asks.length;
@@ -176,14 +178,32 @@ export class OrderBook {
     this.receivedAt = frame.receivedAt;
   }
 
-  /** {@link apply} of a snapshot, or of a frame whose levels arrive scaled: both sides settled. */
-  private applyWhole(frame: BookFrame): void {
-    if (frame.snapshot) {
-      this.bidLadder.clear();
-      this.askLadder.clear();
-      this.hasSnapshot = true;
-      this.broken = false;
+  /**
+   * {@link apply} of an update whose levels arrive scaled (the live socket's and a replay's path):
+   * levels at the book's scales are stored as they are, and, as for a text update, only a side
+   * the message changed is rebalanced.
+   */
+  private applyScaledUpdate(frame: ScaledOrderBookFrame): void {
+    const bids = frame.bidLevels;
+    const asks = frame.askLevels;
+    try {
+      // A scale raised on the way (text path) brings both sides' best keys up to date itself.
+      this.applyScaled(frame);
+      if (bids.length !== 0) this.bidKey = this.bidLadder.rebalance();
+      if (asks.length !== 0) this.askPrice = -this.askLadder.rebalance();
+    } catch (error) {
+      this.fail();
+      throw error;
     }
+    this.settle();
+  }
+
+  /** {@link apply} of a snapshot: both sides replaced and settled. */
+  private applyWhole(frame: BookFrame): void {
+    this.bidLadder.clear();
+    this.askLadder.clear();
+    this.hasSnapshot = true;
+    this.broken = false;
     try {
       if (frame.asks === undefined) {
         this.applyScaled(frame);
@@ -194,10 +214,8 @@ export class OrderBook {
         this.applyLevels(this.bidLadder, bids, 1, 'b');
         this.applyLevels(this.askLadder, asks, -1, 'a');
       }
-      if (frame.snapshot) {
-        this.bidLadder.fit();
-        this.askLadder.fit();
-      }
+      this.bidLadder.fit();
+      this.askLadder.fit();
       this.bidKey = this.bidLadder.rebalance();
       this.askPrice = -this.askLadder.rebalance();
     } catch (error) {
@@ -239,7 +257,10 @@ export class OrderBook {
     this.zeroText = zeroText;
   }
 
-  /** Levels decoded at the book's scales are stored as they are; other scales take the text path (exact, rare). */
+  /**
+   * Levels decoded at the book's scales are stored as they are; other scales (the book's rose
+   * after an unusual value) take the text path, exact and rare.
+   */
   private applyScaled(frame: ScaledOrderBookFrame): void {
     if (frame.priceScale !== this.pScale || frame.quantityScale !== this.qScale) {
       const text = scaledLevelsAsText(frame);
@@ -247,10 +268,12 @@ export class OrderBook {
       this.applyLevels(this.askLadder, text.asks, -1, 'a');
       return;
     }
+    const bidLadder = this.bidLadder;
     const bids = frame.bidLevels;
-    for (let i = 0; i + 1 < bids.length; i += 2) this.bidLadder.set(bids[i] as number, bids[i + 1] as number);
+    for (let i = 0; i + 1 < bids.length; i += 2) bidLadder.set(bids[i] as number, bids[i + 1] as number);
+    const askLadder = this.askLadder;
     const asks = frame.askLevels;
-    for (let i = 0; i + 1 < asks.length; i += 2) this.askLadder.set(-(asks[i] as number), asks[i + 1] as number);
+    for (let i = 0; i + 1 < asks.length; i += 2) askLadder.set(-(asks[i] as number), asks[i + 1] as number);
   }
 
   /** A level the fast path could not take: raise the scales if needed, then set it exactly. */

@@ -2,7 +2,8 @@ import { Subject, filter, map, merge, type Observable, type Subscription } from 
 import { ParseError } from '../../model/errors.js';
 import { asObject, mapArray } from '../../model/wire.js';
 import { parseMarketNotification, type MarketEvent } from '../../model/stream/market-events.js';
-import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type OrderBookFrame } from '../book/order-book-frame.js';
+import { ORDER_BOOK_CHANNEL, parseOrderBookFrames, type BookFrame, type OrderBookFrame, type ScaledOrderBookFrame } from '../book/order-book-frame.js';
+import { OrderBookMessageDecoder, type BookScales } from '../book/order-book-message-decoder.js';
 import { ExchangeError } from '../errors.js';
 import { ReconnectingSocket, type ReconnectingSocketOptions } from './reconnecting-socket.js';
 import { RpcConnection, type RpcConnectionOptions, type RpcNotification } from './rpc-connection.js';
@@ -41,7 +42,7 @@ export class PublicSession {
   private readonly restoring = new Map<string, Promise<string[]>>();
   private readonly channelSubjects = new Map<string, Subject<RpcNotification>>();
   private readonly notificationSubject = new Subject<RpcNotification>();
-  private readonly bookSubject = new Subject<OrderBookFrame>();
+  private readonly bookSubject = new Subject<BookFrame>();
   private readonly marketSubject = new Subject<MarketEvent>();
   private readonly ownEvents = new Subject<SessionEvent>();
   private readonly owned: Subscription[] = [];
@@ -49,8 +50,11 @@ export class PublicSession {
 
   /** Every channel notification (`{ch, snapshot|update|data}`) with its receive time. */
   readonly notifications$: Observable<RpcNotification> = this.notificationSubject.asObservable();
-  /** `orderbook/full` frames, one per symbol, typed by `parseOrderBookFrames`. */
-  readonly orderBookFrames$: Observable<OrderBookFrame> = this.bookSubject.asObservable();
+  /**
+   * `orderbook/full` frames, one per symbol: typed by `parseOrderBookFrames`, or, for the symbols
+   * given to {@link decodeBooks}, decoded from the socket's bytes with their levels scaled.
+   */
+  readonly orderBookFrames$: Observable<BookFrame> = this.bookSubject.asObservable();
   /** Trades, candles, tickers, partial and top-of-book events, one per symbol, typed by `parseMarketNotification`. */
   readonly marketEvents$: Observable<MarketEvent> = this.marketSubject.asObservable();
   /** Connection and session events (drops, reconnects, restored subscriptions, parse errors). */
@@ -85,6 +89,21 @@ export class PublicSession {
   connect(timeoutMs = this.waitForOpenMs): Promise<void> {
     this.rpc.socket.start();
     return this.rpc.socket.whenOpen(timeoutMs);
+  }
+
+  /**
+   * Decodes the `orderbook/full` messages of these symbols straight from the socket's bytes, at
+   * their scales (see {@link OrderBookMessageDecoder}): such a message reaches
+   * {@link orderBookFrames$} as {@link ScaledOrderBookFrame}s, without a `JSON.parse` and level
+   * texts. Messages the decoder does not take (other channels, replies, other symbols, values it
+   * cannot scale exactly, any other layout) go the general way; so do all while someone listens to
+   * the raw notifications ({@link notifications$}, `channel$('orderbook/full')`), which then get
+   * them as before. Replaces the scales of an earlier call. The session must own its socket (as
+   * {@link create} builds it): the messages decoded reach no other listener of the socket.
+   */
+  decodeBooks(scales: ReadonlyMap<string, BookScales>): void {
+    const decoder = new OrderBookMessageDecoder(scales);
+    this.rpc.socket.takeRawMessages((bytes, receivedAt) => this.takeBookMessage(decoder, bytes, receivedAt));
   }
 
   /** Raw notifications of one channel. */
@@ -208,6 +227,15 @@ export class PublicSession {
         },
       );
     }
+  }
+
+  /** The socket's raw-message handler once {@link decodeBooks} was called: true when it published the message's frames. */
+  private takeBookMessage(decoder: OrderBookMessageDecoder, bytes: Buffer, receivedAt: number): boolean {
+    if (!this.bookSubject.observed || this.notificationSubject.observed || this.channelSubjects.get(ORDER_BOOK_CHANNEL)?.observed === true) return false;
+    const frames = decoder.decodeMessage(bytes, 0, bytes.length, receivedAt);
+    if (frames === undefined) return false;
+    for (let i = 0; i < frames.length; i++) this.bookSubject.next(frames[i] as ScaledOrderBookFrame);
+    return true;
   }
 
   private onNotification(notification: RpcNotification): void {

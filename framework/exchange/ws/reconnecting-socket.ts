@@ -5,7 +5,7 @@ import { inMicrotask } from '../../time/microtask.js';
 import { ValidationError } from '../../model/errors.js';
 import { ConnectionStateError, NetworkError, TimeoutError } from '../errors.js';
 import { backoffDelay, DEFAULT_BACKOFF, validateBackoff, type BackoffOptions } from './backoff.js';
-import type { SocketEvent, SocketFrame, SocketState } from './socket-event.js';
+import type { RawMessageHandler, SocketEvent, SocketFrame, SocketState } from './socket-event.js';
 
 /** How one logical connection dials, keeps alive and redials. Every duration is in ms. */
 export interface ReconnectingSocketOptions {
@@ -47,9 +47,10 @@ const CLOSE_GRACE_MS = 1_000;
 /**
  * One logical WebSocket connection over the `ws` package that survives drops: dials with a
  * timeout, redials with exponential backoff and full jitter, pings and detects silent peers.
- * Frames are JSON-parsed once and pushed to `frames$`; a frame that is not JSON is reported on
- * `events$` and skipped. Nothing is buffered while disconnected: `send` refuses instead, so the
- * caller decides what an unsent message means.
+ * Frames are JSON-parsed once and pushed to `frames$` (unless a raw-message handler took them,
+ * see {@link takeRawMessages}); a frame that is not JSON is reported on `events$` and skipped.
+ * Nothing is buffered while disconnected: `send` refuses instead, so the caller decides what an
+ * unsent message means.
  *
  * Messages sent while open are written at the end of the current turn (a microtask), in order:
  * the socket write is the dearest step of a request (framing, masking and a system call that, over
@@ -79,6 +80,7 @@ export class ReconnectingSocket {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private openWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  private rawHandler: RawMessageHandler | undefined;
   /** Messages accepted this turn, written by {@link flush}; they belong to `ws` as it was when queued. */
   private outbox: string[] = [];
   private outboxBytes = 0;
@@ -178,6 +180,16 @@ export class ReconnectingSocket {
     this.options.onSent();
   }
 
+  /**
+   * Hands every received message to `handler` first, as its bytes (undefined: none); a message it
+   * takes is not parsed nor pushed to `frames$`. A decoder of the messages that make up most of a
+   * stream (see PublicSession.decodeBooks) skips the text and `JSON.parse` that way; what it does
+   * not take is parsed, and reported when malformed, as without it.
+   */
+  takeRawMessages(handler: RawMessageHandler | undefined): void {
+    this.rawHandler = handler;
+  }
+
   /** Drops the current connection as if the network failed (messages not yet written are lost); the usual backoff and redial follow. */
   dropConnection(): void {
     this.discardOutbox();
@@ -256,7 +268,13 @@ export class ReconnectingSocket {
 
   private handOn(raw: WebSocket.RawData): void {
     const receivedAt = this.options.clock.now();
-    const text = Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.isBuffer(raw) ? raw.toString('utf8') : Buffer.from(raw).toString('utf8');
+    const bytes = Buffer.isBuffer(raw) ? raw : Array.isArray(raw) ? Buffer.concat(raw) : Buffer.from(raw);
+    const rawHandler = this.rawHandler;
+    if (rawHandler !== undefined && rawHandler(bytes, receivedAt)) {
+      this.options.onReceived();
+      return;
+    }
+    const text = bytes.toString('utf8');
     let data: unknown;
     try {
       data = JSON.parse(text);

@@ -22,3 +22,10 @@ export interface SocketFrame {
   /** Local receive time, UNIX ms, from the injected Clock. */
   readonly receivedAt: number;
 }
+
+/**
+ * Sees a received message first, as the bytes that arrived (before any text decoding or
+ * `JSON.parse`): answers true when it took the message, which then goes nowhere else, and false
+ * to leave it to the general way (parsed, then `frames$`). See ReconnectingSocket.takeRawMessages.
+ */
+export type RawMessageHandler = (bytes: Buffer, receivedAt: number) => boolean;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { BookLevelText, OrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 
-/** Decimal text of `units` x 10^-decimals, with 0-2 gratuitous trailing zeros. */
-function decimalText(units: number | bigint, decimals: number, padding: number): string {
+/** Decimal text of `units` x 10^-decimals, with `padding` gratuitous trailing zeros. */
+export function decimalText(units: number | bigint, decimals: number, padding: number): string {
   let digits = units.toString();
   if (decimals > 0) {
     digits = digits.padStart(decimals + 1, '0');

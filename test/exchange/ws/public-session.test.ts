@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketEvent } from '../../../framework/model/stream/market-events.js';
-import type { OrderBookFrame } from '../../../framework/exchange/book/order-book-frame.js';
+import type { BookFrame } from '../../../framework/exchange/book/order-book-frame.js';
 import { ExchangeError } from '../../../framework/exchange/errors.js';
 import { ValidationError } from '../../../framework/model/errors.js';
 import { PublicSession } from '../../../framework/exchange/ws/public-session.js';
@@ -111,7 +111,7 @@ describe('PublicSession', () => {
     await session.connect();
     const raw: RpcNotification[] = [];
     const trades: RpcNotification[] = [];
-    const books: OrderBookFrame[] = [];
+    const books: BookFrame[] = [];
     const events: SessionEvent[] = [];
     session.notifications$.subscribe((n) => raw.push(n));
     session.channel$('trades').subscribe((n) => trades.push(n));

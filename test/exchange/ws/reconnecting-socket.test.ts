@@ -68,6 +68,42 @@ describe('ReconnectingSocket', () => {
     expect(JSON.stringify(malformed)).not.toContain('secret');
   });
 
+  it('hands each message\'s bytes to a raw-message handler first; what it declines is parsed and reported as without it', async () => {
+    const clock = new VirtualClock(3_000);
+    const socket = makeSocket({ clock });
+    const taken: [string, number][] = [];
+    const frames: unknown[] = [];
+    const events: SocketEvent[] = [];
+    let received = 0;
+    socket.frames$.subscribe((f) => frames.push(f.data));
+    socket.events$.subscribe((e) => events.push(e));
+    socket.takeRawMessages((bytes, receivedAt) => {
+      const text = bytes.toString('utf8');
+      if (!text.startsWith('{"take"')) return false;
+      taken.push([text, receivedAt]);
+      return true;
+    });
+    const counted = makeSocket({ clock, onReceived: () => received++ });
+    counted.takeRawMessages(() => true);
+    socket.start();
+    await socket.whenOpen(2_000);
+    counted.start();
+    await counted.whenOpen(2_000);
+    server.sendRaw(server.clients[0]!, '{"take":1}');
+    server.sendRaw(server.clients[0]!, '{"take":2');
+    server.sendRaw(server.clients[0]!, '{"keep":1');
+    server.sendRaw(server.clients[0]!, '{"keep":2}');
+    server.sendRaw(server.clients[1]!, '{"keep":3}');
+    await until(() => frames.length === 1 && received === 1);
+    expect(taken).toEqual([['{"take":1}', 3_000], ['{"take":2', 3_000]]);
+    expect(frames).toEqual([{ keep: 2 }]);
+    expect(events.filter((e) => e.kind === 'malformed-frame')).toMatchObject([{ length: 9 }]);
+    socket.takeRawMessages(undefined);
+    server.sendRaw(server.clients[0]!, '{"take":3}');
+    await until(() => frames.length === 2);
+    expect(frames[1]).toEqual({ take: 3 });
+  });
+
   it('sends only while open', async () => {
     const socket = makeSocket();
     expect(() => socket.send({ method: 'x' })).toThrow(ConnectionStateError);

@@ -17,7 +17,7 @@ const CR = 0x0d;
 /** Longest decimal text a {@link DecimalTextCache} keeps. */
 const CACHED_TEXT_MAX = 24;
 
-/** The last text of one decimal field, as bytes and as the string handed out ({@link LineScanner.cachedDecimalText}). */
+/** The last text of one decimal field, as bytes and as the string handed out ({@link JsonByteScanner.cachedDecimalText}). */
 export class DecimalTextCache {
   readonly bytes = new Uint8Array(CACHED_TEXT_MAX);
   length = -1;
@@ -30,23 +30,24 @@ export function ascii(text: string): Uint8Array {
 }
 
 /**
- * A cursor over one line of bytes with the few strict JSON pieces a recording line decoder needs.
- * Every reader answers a sentinel (false, -1, undefined) instead of throwing: a decoder that meets
- * anything unexpected leaves the line to the general parser. Readers never look past the line.
+ * A cursor over one JSON text in bytes (a recording line, a socket message) with the few strict
+ * JSON pieces a decoder of such texts needs. Every reader answers a sentinel (false, -1,
+ * undefined) instead of throwing: a decoder that meets anything unexpected leaves the text to the
+ * general parser (`JSON.parse`). Readers never look past the text.
  */
-export class LineScanner {
+export class JsonByteScanner {
   protected bytes: Buffer = Buffer.alloc(0);
   protected pos = 0;
   protected end = 0;
 
-  /** Starts on `bytes[start, end)`; a trailing `\r` is not part of the line. */
+  /** Starts on `bytes[start, end)`; a trailing `\r` (of a CRLF line end; JSON.parse skips it too) is not part of the text. */
   protected reset(bytes: Buffer, start: number, end: number): void {
     this.bytes = bytes;
     this.pos = start;
     this.end = end > start && bytes[end - 1] === CR ? end - 1 : end;
   }
 
-  /** True at the end of the line. */
+  /** True at the end of the text. */
   protected atEnd(): boolean {
     return this.pos === this.end;
   }
@@ -61,7 +62,7 @@ export class LineScanner {
     return true;
   }
 
-  /** The next byte (and past it); -1 at the end of the line. */
+  /** The next byte (and past it); -1 at the end of the text. */
   protected next(): number {
     return this.pos < this.end ? (this.bytes[this.pos++] as number) : -1;
   }
@@ -72,16 +73,24 @@ export class LineScanner {
 
   /** Past a `,` (true: another item follows) or not (false: the caller expects its closer). */
   protected more(): boolean {
-    if (this.peek() !== COMMA) return false;
-    this.pos++;
+    return this.skip(COMMA);
+  }
+
+  /** True (and past it) when the next byte is `byte`. */
+  protected skip(byte: number): boolean {
+    const pos = this.pos;
+    if (pos >= this.end || this.bytes[pos] !== byte) return false;
+    this.pos = pos + 1;
     return true;
   }
 
-  /** `"k":` with a one-letter key: the key's byte, or -1. */
+  /** `"k":` with a one-letter key: the key's byte (and past the colon), or -1. */
   protected shortKey(): number {
-    if (this.next() !== QUOTE) return -1;
-    const key = this.next();
-    return this.next() === QUOTE && this.next() === COLON ? key : -1;
+    const bytes = this.bytes;
+    const pos = this.pos;
+    if (pos + 4 > this.end || bytes[pos] !== QUOTE || bytes[pos + 2] !== QUOTE || bytes[pos + 3] !== COLON) return -1;
+    this.pos = pos + 4;
+    return bytes[pos + 1] as number;
   }
 
   /** Index in `names` of the quoted name that follows (through its closing quote); -1 when it is none of them. */
@@ -89,19 +98,20 @@ export class LineScanner {
     return this.next() === QUOTE ? this.quotedNameRest(names) : -1;
   }
 
-  /** The rest of a quoted name whose opening quote was read (through its closing quote): its index in `names`, or -1. */
+  /**
+   * The rest of a quoted name whose opening quote was read (through its closing quote): its index
+   * in `names`, or -1. Names hold neither quotes nor backslashes, so a name's bytes followed by a
+   * quote are the whole string, read once.
+   */
   protected quotedNameRest(names: readonly Uint8Array[]): number {
     const bytes = this.bytes;
     const start = this.pos;
-    let close = start;
-    while (close < this.end && bytes[close] !== QUOTE) close++;
-    if (close >= this.end) return -1;
-    this.pos = close + 1;
-    const length = close - start;
     outer: for (let n = 0; n < names.length; n++) {
       const name = names[n] as Uint8Array;
-      if (name.length !== length) continue;
-      for (let i = 0; i < length; i++) if (name[i] !== bytes[start + i]) continue outer;
+      const close = start + name.length;
+      if (close >= this.end || bytes[close] !== QUOTE) continue;
+      for (let i = 0; i < name.length; i++) if (name[i] !== bytes[start + i]) continue outer;
+      this.pos = close + 1;
       return n;
     }
     return -1;
@@ -220,7 +230,7 @@ export class LineScanner {
     return value === value ? value : Number(this.bytes.toString('latin1', start, end));
   }
 
-  /** The byte at `pos` of the line; -1 past its end. */
+  /** The byte at `pos` of the text; -1 past its end. */
   private byteAt(pos: number): number {
     return pos < this.end ? (this.bytes[pos] as number) : -1;
   }
@@ -317,7 +327,7 @@ function isDigit(c: number): boolean {
   return c >= ZERO && c <= NINE;
 }
 
-/** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such lines go the general way). */
+/** True when `items` has one for `symbol` (JSON.parse would keep only the last of repeated keys: such texts go the general way). */
 export function named(items: readonly { readonly symbol: string }[], symbol: string): boolean {
   for (let i = 0; i < items.length; i++) if ((items[i] as { readonly symbol: string }).symbol === symbol) return true;
   return false;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { nearestDouble } from '../../../backtest/recording/nearest-double.js';
+import { nearestDouble } from '../../framework/model/nearest-double.js';
 
 /** nearestDouble of a text; the oracle is the engine's parser (Number), never the function itself. */
 function read(text: string): number {
