@@ -147,13 +147,31 @@ function checkFrame(frame: RecordedFrame, lastT: number): void {
   if ((msg as { method?: unknown }).method === 'login') throw new ValidationError('frame.msg', 'must not be a login request (it carries credentials)');
 }
 
-/** One output file: the text stream (gzip or the file itself), its byte count and its failure. */
+/**
+ * Lines are handed to the stream in chunks of about this many bytes: every chunk a gzip stream
+ * takes is a job on libuv's thread pool and a turn of the event loop, so a line per write (a bulk
+ * import writes tens of thousands) spent most of its time waiting for those round trips.
+ */
+const CHUNK_BYTES = 64 * 1024;
+
+/**
+ * One output file: the text stream (gzip or the file itself), its byte count and its failure.
+ * Lines gather into chunks ({@link CHUNK_BYTES}); what gathered is written at the end of the turn
+ * at the latest, so a live recorder's lines never wait for more traffic.
+ */
 class Sink {
   bytes = 0;
   private readonly file: WriteStream;
   private readonly head: Writable;
   private readonly fileClosed: Promise<void>;
   private failure: Error | undefined;
+  private gathered: string[] = [];
+  private gatheredBytes = 0;
+  private flushScheduled = false;
+  private readonly flushLater = (): void => {
+    this.flushScheduled = false;
+    if (this.gatheredBytes > 0 && this.failure === undefined && !this.head.writableEnded) this.writeGathered();
+  };
 
   constructor(path: string) {
     // flush: fsync before the descriptor is closed, so close() means "on disk".
@@ -170,11 +188,19 @@ class Sink {
     }
   }
 
-  /** Buffers `text`; false when the caller should wait for {@link drained}. */
+  /** Takes `text`; false when the caller should wait for {@link drained}. */
   write(text: string): boolean {
     if (this.failure) throw this.failure;
-    this.bytes += Buffer.byteLength(text);
-    return this.head.write(text);
+    const size = Buffer.byteLength(text);
+    this.bytes += size;
+    this.gathered.push(text);
+    this.gatheredBytes += size;
+    if (this.gatheredBytes >= CHUNK_BYTES) return this.writeGathered();
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(this.flushLater);
+    }
+    return true;
   }
 
   /** Resolves when the buffer has room again; rejects when the file failed meanwhile. */
@@ -185,13 +211,25 @@ class Sink {
 
   /** Ends the stream and waits until the file is flushed, synced and closed. */
   async end(): Promise<void> {
-    if (!this.failure) this.head.end();
+    if (!this.failure) {
+      if (this.gatheredBytes > 0) this.writeGathered();
+      this.head.end();
+    }
     await this.fileClosed;
     if (this.failure) throw this.failure;
   }
 
+  private writeGathered(): boolean {
+    const text = this.gathered.length === 1 ? this.gathered[0]! : this.gathered.join('');
+    this.gathered = [];
+    this.gatheredBytes = 0;
+    return this.head.write(text);
+  }
+
   private fail(error: Error): void {
     this.failure ??= error;
+    this.gathered = [];
+    this.gatheredBytes = 0;
     this.head.destroy();
     this.file.destroy();
   }

@@ -52,6 +52,22 @@ describe('RecordingWriter', () => {
     expect(body.split('\n')).toHaveLength(frames.length + 2); // header, frames, final newline
   });
 
+  it('hands a few lines to the file within the turn after they were written, not at close', async () => {
+    const { header, frames } = sample(3, 2_000);
+    const path = join(tempDir(), 'live.jsonl');
+    const writer = new RecordingWriter(path, header);
+    const few = frames.slice(0, 3);
+    for (const frame of few) await writer.write(frame);
+    // Written at the end of the turn, then by the file stream: poll briefly rather than assume its timing.
+    let lines: string[] = [];
+    for (let i = 0; i < 100 && lines.length < few.length + 1; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      lines = readFileSync(path, 'utf8').split('\n').filter((line) => line.length > 0);
+    }
+    expect(lines.slice(1).map((line) => JSON.parse(line) as unknown)).toEqual(JSON.parse(JSON.stringify(few)));
+    await writer.close();
+  });
+
   it('keeps call order when writes are not awaited one by one (backpressure waits are serialised)', async () => {
     const { header, frames } = sample(2, 60_000);
     const path = join(tempDir(), 'burst.jsonl.gz');
