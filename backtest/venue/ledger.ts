@@ -3,49 +3,19 @@ import type { TradingBalance, WalletBalance } from '../../framework/model/resour
 import { Funds } from '../../framework/model/funds.js';
 import type { AccountId, InitialBalances } from './venue-types.js';
 
-/**
- * One currency's balance in one pocket (spot or wallet) of an account, in exact units; the Decimals
- * the balance reports carry are made once per changed value, when first asked for.
- */
-class Pocket {
-  private availableUnits: Funds = Funds.ZERO;
-  private reservedUnits: Funds = Funds.ZERO;
-  private availableDecimal: Decimal | undefined = ZERO;
-  private reservedDecimal: Decimal | undefined = ZERO;
-
-  get available(): Funds {
-    return this.availableUnits;
-  }
-
-  set available(value: Funds) {
-    if (value === this.availableUnits) return;
-    this.availableUnits = value;
-    this.availableDecimal = undefined;
-  }
-
-  get reserved(): Funds {
-    return this.reservedUnits;
-  }
-
-  set reserved(value: Funds) {
-    if (value === this.reservedUnits) return;
-    this.reservedUnits = value;
-    this.reservedDecimal = undefined;
-  }
-
-  availableAsDecimal(): Decimal {
-    return (this.availableDecimal ??= decimalOf(this.availableUnits));
-  }
-
-  reservedAsDecimal(): Decimal {
-    return (this.reservedDecimal ??= decimalOf(this.reservedUnits));
-  }
+/** One currency's balance in one pocket (spot or wallet) of an account, in exact units. */
+interface Pocket {
+  available: Funds;
+  reserved: Funds;
 }
 
 /** Decimals made per scale before that memo starts over. */
 const MAX_MEMO_DECIMALS = 4096;
 
-/** Reported Decimals by scale, then units: a quoting account's balances come back to the same few values. */
+/**
+ * Reported Decimals by scale, then units: a quoting account's balances come back to the same few
+ * values, so a balance report builds no Decimal for a figure it reported before.
+ */
 const reportedDecimals: Map<number, Decimal>[] = [];
 
 /** `funds` as a Decimal, shared per value (Decimals are immutable). */
@@ -104,8 +74,9 @@ export class LedgerInvariantError extends Error {
 
 /**
  * Balances of every account: spot (trading) and wallet, each with available and reserved, exact
- * (integer units, see {@link Funds}; Decimals where they are reported). Every mutation records the touched currency so the venue can emit one balance event per
- * change set. The ledger enforces "available never negative" and "reserved never negative".
+ * (integer units, see {@link Funds}; Decimals where they are reported). Every mutation records the
+ * touched currency so the venue can emit one balance event per change set. The ledger enforces
+ * "available never negative" and "reserved never negative".
  */
 export class Ledger {
   private readonly pockets: Record<PocketKind, Map<AccountId, Map<string, Pocket>>> = { spot: new Map(), wallet: new Map() };
@@ -138,7 +109,8 @@ export class Ledger {
   }
 
   available(kind: PocketKind, account: AccountId, currency: string): Decimal {
-    return this.pockets[kind].get(account)?.get(currency)?.availableAsDecimal() ?? ZERO;
+    const p = this.pockets[kind].get(account)?.get(currency);
+    return p === undefined ? ZERO : decimalOf(p.available);
   }
 
   /** Spot available funds in exact units (funds checks). */
@@ -147,7 +119,8 @@ export class Ledger {
   }
 
   reserved(kind: PocketKind, account: AccountId, currency: string): Decimal {
-    return this.pockets[kind].get(account)?.get(currency)?.reservedAsDecimal() ?? ZERO;
+    const p = this.pockets[kind].get(account)?.get(currency);
+    return p === undefined ? ZERO : decimalOf(p.reserved);
   }
 
   /** Adds to available (proceeds of a trade, a rebate). */
@@ -211,7 +184,7 @@ export class Ledger {
     const currencies = only ?? [...map.keys()].sort();
     return currencies.map((currency) => {
       const p = map.get(currency);
-      return { currency, available: p?.availableAsDecimal() ?? ZERO, reserved: p?.reservedAsDecimal() ?? ZERO };
+      return p === undefined ? { currency, available: ZERO, reserved: ZERO } : { currency, available: decimalOf(p.available), reserved: decimalOf(p.reserved) };
     });
   }
 
@@ -228,7 +201,7 @@ export class Ledger {
         continue;
       }
       if (only === undefined && p.available.isZero() && p.reserved.isZero()) continue;
-      out.push({ currency, available: p.availableAsDecimal(), reserved: p.reservedAsDecimal() });
+      out.push({ currency, available: decimalOf(p.available), reserved: decimalOf(p.reserved) });
     }
     return out;
   }
@@ -263,7 +236,7 @@ export class Ledger {
     }
     let p = map.get(currency);
     if (p === undefined) {
-      p = new Pocket();
+      p = { available: Funds.ZERO, reserved: Funds.ZERO };
       map.set(currency, p);
     }
     let touched = this.changed[kind].get(account);
