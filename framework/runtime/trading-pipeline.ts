@@ -318,10 +318,8 @@ export class TradingPipeline implements IntentSink, AccountSource {
     }, instrument, this.risk, this.options.gate.config);
     if (isDenial(need) || need.amount.isZero()) return false;
     const ledger = this.options.ledger;
-    // min(need, max(free, 0)) by comparisons, reusing the operands (Decimal.min and max copy every argument).
-    const free = ledger.free(need.currency);
-    const cap = free.isNegative() ? Funds.ZERO : free;
-    if (!ledger.reserve(key, need.currency, need.amount.greaterThan(cap) ? cap : need.amount, remaining)) return false;
+    const held = need.amount.min(ledger.free(need.currency).max(Funds.ZERO));
+    if (!ledger.reserve(key, need.currency, held, remaining)) return false;
     ledger.accept(key);
     this.fillOffsets.set(key.id, tracker.quantityCumulative);
     return true;
