@@ -11,6 +11,7 @@ import { printTable, type Row } from './support/report.js';
 /** The `tradeloop` command as npm links it (`npx tradeloop`, `node_modules/.bin/tradeloop`). */
 const BIN = path.join(repoRoot, 'bin', 'tradeloop');
 const EXIT_FIGURES = path.join(repoRoot, 'bench', 'support', 'exit-figures.mjs');
+const BARE_READ = path.join(repoRoot, 'bench', 'support', 'bare-read.mjs');
 const RECORDING_NAME = 'ethusdt-2024-08-08.v3.jsonl.gz';
 const ROUNDS = 3;
 const CANDLES = 45_000;
@@ -26,7 +27,10 @@ interface ProcessFigures {
 
 /**
  * What a user sees when they run one command: the whole process, start-up and JIT warm-up
- * included, next to the floor of the same work (the bare read: lines read, gunzipped and parsed).
+ * included, next to the floor of the same work (the bare read: lines read, gunzipped and parsed),
+ * also as a whole process (bench/support/bare-read.mjs: Node start-up and its own warm-up
+ * included), the measure the targets are set in. The bare read inside this process, warm (best of
+ * a few runs, no start-up, JIT warm), is shown beside it as a stricter floor.
  * Targets (the fast-start work): `tradeloop help` <= 100 ms; a backtest's start-up (process
  * start to the replay's start) <= 250 ms; the market maker on the ETHUSDT recording >= 0.5 of the
  * bare read at 1x and >= 0.7 at 10x, whole process; a 45,000-candle moving-average backtest
@@ -62,15 +66,20 @@ export async function run(): Promise<void> {
       const repeated = path.join(dir, 'ethusdt-x10.v3.jsonl.gz');
       await writeRepeated(recording, 10, repeated);
       for (const [label, file, target] of [['x1', recording, 0.5], ['x10', repeated, 0.7]] as const) {
-        const bare = await bestMs(() => bareRead(file));
+        const bare = await bestMs(() => runBareRead(file));
+        const warmBare = await bestMs(() => bareRead(file));
         const whole = await best(() => runCli(['backtest', '--quiet', '--recording', file, '--out', path.join(dir, `mm-${label}`)], dir));
         const ratio = bare / whole.wallMs;
-        rows.push(row(`backtest market-maker on ETHUSDT ${label} (bare read ${bare.toFixed(0)} ms)`, whole, `>= ${target} of bare read`, ratio >= target, ratio));
+        rows.push({
+          ...row(`backtest market-maker on ETHUSDT ${label} (bare read ${bare.toFixed(0)} ms)`, whole, `>= ${target} of bare read`, ratio >= target, ratio),
+          'vs warm in-process read': `${(warmBare / whole.wallMs).toFixed(2)} (${warmBare.toFixed(0)} ms)`,
+        });
       }
       const one = rows.at(-2)!;
       const ten = rows.at(-1)!;
       const growth = (ten['peak RSS MiB'] as number) / (one['peak RSS MiB'] as number);
       rows.push({ run: 'peak RSS x10 / x1', 'wall ms': '', 'peak RSS MiB': growth.toFixed(2), 'vs bare read': '', target: '<= 1.15', status: growth <= 1.15 ? 'met' : 'NOT met' });
+      for (const r of rows) r['vs warm in-process read'] ??= '';
     }
     printTable('whole process, as a user runs it (best of runs)', rows);
   } finally {
@@ -136,7 +145,17 @@ async function bestMs(once: () => Promise<unknown>): Promise<number> {
   return top;
 }
 
-/** The floor of any replay: lines read, gunzipped and parsed, nothing else. */
+/** {@link BARE_READ} on `file` as a process of its own (the floor as a user would see it). */
+async function runBareRead(file: string): Promise<void> {
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [BARE_READ, file], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NODE_OPTIONS: '' } });
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`bare read of ${file} exited with ${code}`);
+}
+
+/** The floor of any replay inside this process: lines read, gunzipped and parsed, nothing else. */
 async function bareRead(file: string): Promise<void> {
   for await (const line of readLines(file)) if (line.length > 0) JSON.parse(line);
 }
