@@ -3,9 +3,13 @@
 // TypeScript loader at start. Without dist/, or with TRADELOOP_SOURCES=1 (while editing the
 // sources), it runs the TypeScript sources through tsx instead.
 import { existsSync } from 'node:fs';
-import { setTimeout } from 'node:timers';
+import module from 'node:module';
+import { setImmediate, setTimeout } from 'node:timers';
 import { fileURLToPath, URL } from 'node:url';
 
+// Node 22.1 and later keep V8's compiled code of the modules on disk (in the temporary folder, or
+// NODE_COMPILE_CACHE): later starts skip most of the compiling. Older Node has no such cache.
+module.enableCompileCache?.();
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
 let entry;
 const runsCompiled = process.env.TRADELOOP_SOURCES !== '1' && existsSync(compiled);
@@ -33,5 +37,15 @@ const fatal = (error) => process.exit(reportUncaught(error));
 process.on('uncaughtException', fatal);
 process.on('unhandledRejection', fatal);
 process.exitCode = await main(process.argv.slice(2));
-// A command is over: a socket or timer left open by mistake must not keep the process (and a bot) alive.
+// A command is over: it awaited its own files, logs and sockets. Left to end by itself, node would
+// first wait for V8's background compiler to finish jobs whose code will never run (10-15 ms after a
+// backtest); and a socket or timer left open by mistake must not keep the process (and a bot) alive.
+// So the process exits once what the command printed has left stdout and stderr (3 s at most).
 setTimeout(() => process.exit(), 3000).unref();
+setImmediate(exitWhenPrinted);
+
+function exitWhenPrinted() {
+  const pending = [process.stdout, process.stderr].find((stream) => stream.writableLength > 0);
+  if (pending === undefined) process.exit();
+  pending.once('drain', exitWhenPrinted);
+}

@@ -1,4 +1,12 @@
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
+
+/**
+ * `cli-progress` (and the terminal-width packages it brings) is loaded when a bar is drawn, on an
+ * interactive terminal only: a quiet or piped run does not pay for loading it. By a require of its
+ * own name, which the bundler leaves to run time.
+ */
+const loadWhenDrawn = createRequire(import.meta.url);
 
 /** Options of {@link createProgress}. */
 export interface ProgressOptions {
@@ -55,6 +63,7 @@ export function createProgress(options: ProgressOptions): Progress {
   const format = known
     ? `replay [{bar}] {percentage}% | ${amount} | {rate} ev/s | ETA {eta_formatted}`
     : `replay ${bytes ? '{value} MiB' : '{value} events'} | {rate} ev/s | {duration_formatted}`;
+  const cliProgress = loadWhenDrawn('cli-progress') as typeof CliProgress;
   const bar = new cliProgress.SingleBar({
     format,
     stream,
