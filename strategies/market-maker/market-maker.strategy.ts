@@ -1,12 +1,12 @@
-import { type BookView, Decimal, type Instrument, type OrderHandle, type Strategy, type StrategyContext, type StrategyPlugin, type StrategyReport, ZERO } from 'tradeloop';
+import { type BookView, type Decimal, type Instrument, type OrderHandle, type Strategy, type StrategyContext, type StrategyPlugin, type StrategyReport, ZERO } from 'tradeloop';
 import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
-import { leavesTickBand, quoteFactors, quotePricesAt, tickBand, type QuoteFactors, type TickBand } from './quote-prices.js';
+import { leavesTickBand, quoteFactors, quoteTicksAt, tickBand, type QuoteFactors, type TickBand } from './quote-prices.js';
 import { QuoteBook, type Quote, type QuoteSide } from './quote-book.js';
 
 type Ctx = StrategyContext<MarketMakerParams>;
 
-/** Parsed mids kept before the memo starts over. */
-const MAX_MIDS = 4096;
+/** Quote prices kept as Decimals before the memo starts over. */
+const MAX_PRICES = 4096;
 
 /** What a symbol's quotes depend on besides the mid: the position, the parameters, the grid. */
 interface Sizing {
@@ -46,17 +46,19 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
   // Most book updates leave the mid and the position as they were: the prices are then reused
   // instead of recomputed (pure function of these inputs, so the result is the same).
   const priced = new Map<string, PricedQuote>();
-  /** Mids seen, parsed: a book's mid wanders among a few hundred values and comes back to them. */
-  const mids = new Map<string, Decimal>();
+  /** Quote prices per symbol by tick count: quotes move among a few hundred ticks and come back to them. */
+  const prices = new Map<string, Map<number, Decimal>>();
 
-  function midOf(text: string): Decimal {
-    let mid = mids.get(text);
-    if (mid === undefined) {
-      if (mids.size >= MAX_MIDS) mids.clear();
-      mid = new Decimal(text);
-      mids.set(text, mid);
+  function priceAt(instrument: Instrument, ticks: number): Decimal {
+    let byTicks = prices.get(instrument.symbol);
+    if (byTicks === undefined) prices.set(instrument.symbol, (byTicks = new Map()));
+    let price = byTicks.get(ticks);
+    if (price === undefined) {
+      if (byTicks.size >= MAX_PRICES) byTicks.clear();
+      price = instrument.ticksToDecimal(ticks);
+      byTicks.set(ticks, price);
     }
-    return mid;
+    return price;
   }
 
   function sizingFor(last: Sizing | undefined, instrument: Instrument, p: MarketMakerParams, inventory: Decimal): Sizing {
@@ -79,14 +81,11 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     if (last !== undefined && last.sizing === sizing && last.midText === midText) return last;
     // Nothing is quoted with a zero size (requote stops there): no prices to compute.
     if (sizing.quantity.isZero()) return { sizing, midText, bid: undefined, ask: undefined, bidTicks: Number.NaN, askTicks: Number.NaN };
-    const prices = quotePricesAt(instrument, midOf(midText), sizing.factors);
-    // isPositive and not zero: greater than 0 without building a Decimal of 0.
-    const bid = !sizing.bidAllowed || !prices.bid.isPositive() || prices.bid.isZero() ? undefined : prices.bid;
-    const ask = sizing.askAllowed ? prices.ask : undefined;
+    const { bidTicks, askTicks } = quoteTicksAt(instrument, midText, sizing.factors);
+    const bid = sizing.bidAllowed && bidTicks > 0 ? priceAt(instrument, bidTicks) : undefined;
+    const ask = sizing.askAllowed ? priceAt(instrument, askTicks) : undefined;
     const next: PricedQuote = {
-      sizing, midText, bid, ask,
-      bidTicks: bid === undefined ? Number.NaN : instrument.priceToTicks(bid.toFixed()),
-      askTicks: ask === undefined ? Number.NaN : instrument.priceToTicks(ask.toFixed()),
+      sizing, midText, bid, ask, bidTicks: bid === undefined ? Number.NaN : bidTicks, askTicks: ask === undefined ? Number.NaN : askTicks,
     };
     priced.set(instrument.symbol, next);
     return next;

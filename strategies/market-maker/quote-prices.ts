@@ -1,7 +1,6 @@
-import { Decimal, type Instrument, parseScaled, Rounding, scaleOf, type Side } from 'tradeloop';
+import { Decimal, type Instrument, parseScaled, parseScaledBig, scaleOf, UnrepresentableValueError } from 'tradeloop';
 
 const BPS = new Decimal(10_000);
-const ONE = new Decimal(1);
 
 /** What the quote prices depend on. */
 export interface QuoteInputs {
@@ -14,12 +13,16 @@ export interface QuoteInputs {
   readonly skewBps: Decimal;
 }
 
-/** A bid and an ask on the tick grid around a skewed center. */
+/** A bid and an ask on the tick grid. */
 export interface QuotePrices {
-  /** The mid shifted by the inventory skew (off the grid). */
-  readonly center: Decimal;
   readonly bid: Decimal;
   readonly ask: Decimal;
+}
+
+/** A bid and an ask in ticks of the instrument's tick size. */
+export interface QuoteTicks {
+  readonly bidTicks: number;
+  readonly askTicks: number;
 }
 
 /**
@@ -32,45 +35,92 @@ export interface QuotePrices {
  * A long position moves both quotes down (the ask gets hit sooner, the bid later), a short one
  * up. The ratio is clamped so a position beyond the limit cannot push a quote to zero. Rounding
  * is side-aware (a bid never rounds up, an ask never down), so `bid <= center <= ask` always
- * holds; when both land on the same tick the ask moves one tick up, so `bid < ask`.
+ * holds; when both land on the same tick the ask moves one tick up, so `bid < ask`. Computed
+ * exactly (ratios of integers), whatever the decimals of the inputs.
  */
 export function quotePrices(instrument: Instrument, inputs: QuoteInputs): QuotePrices {
-  return quotePricesAt(instrument, inputs.mid, quoteFactors(inputs));
+  const { bidTicks, askTicks } = quoteTicksAt(instrument, inputs.mid.toFixed(), quoteFactors(inputs));
+  return { bid: instrument.ticksToDecimal(bidTicks), ask: instrument.ticksToDecimal(askTicks) };
+}
+
+/** `n / d` exactly, `d > 0`. */
+export interface Ratio {
+  readonly n: bigint;
+  readonly d: bigint;
 }
 
 /** The parts of {@link quotePrices} that do not depend on the mid (so a caller can keep them). */
 export interface QuoteFactors {
-  /** 1 - skewBps x clamp(inventory / maxInventory, -1, 1) / 10000. */
-  readonly skew: Decimal;
-  /** 1 - halfSpreadBps / 10000. */
-  readonly below: Decimal;
-  /** 1 + halfSpreadBps / 10000. */
-  readonly above: Decimal;
+  /** skew x (1 - halfSpreadBps / 10000): the bid is this much of the mid before rounding. */
+  readonly bid: Ratio;
+  /** skew x (1 + halfSpreadBps / 10000): the ask is this much of the mid before rounding. */
+  readonly ask: Ratio;
 }
 
-/** The mid-independent factors of {@link quotePrices} (the same operations, in the same order). */
+const TEN_THOUSAND = 10_000n;
+
+/** The mid-independent factors of {@link quotePrices}, as exact ratios. */
 export function quoteFactors(inputs: Omit<QuoteInputs, 'mid'>): QuoteFactors {
-  const ratio = clamp(inputs.inventory.div(inputs.maxInventory), ONE.neg(), ONE);
-  const half = inputs.halfSpreadBps.div(BPS);
-  return { skew: ONE.minus(inputs.skewBps.times(ratio).div(BPS)), below: ONE.minus(half), above: ONE.plus(half) };
-}
-
-/** {@link quotePrices} from a mid and factors computed before. */
-export function quotePricesAt(instrument: Instrument, mid: Decimal, factors: QuoteFactors): QuotePrices {
-  const center = mid.times(factors.skew);
-  const bid = passivePrice(instrument, 'buy', center.times(factors.below));
-  let ask = passivePrice(instrument, 'sell', center.times(factors.above));
-  if (!ask.greaterThan(bid)) ask = bid.plus(instrument.tickSize);
-  return { center, bid, ask };
+  const inventory = ratioOf(inputs.inventory);
+  const max = ratioOf(inputs.maxInventory);
+  // inventory / maxInventory, clamped to [-1, 1] (maxInventory is positive: see the parameters).
+  let ratioN = inventory.n * max.d;
+  let ratioD = inventory.d * max.n;
+  if (ratioD < 0n) [ratioN, ratioD] = [-ratioN, -ratioD];
+  if (ratioN > ratioD) ratioN = ratioD;
+  else if (ratioN < -ratioD) ratioN = -ratioD;
+  const skewBps = ratioOf(inputs.skewBps);
+  const half = ratioOf(inputs.halfSpreadBps);
+  const skewD = TEN_THOUSAND * skewBps.d * ratioD;
+  const skewN = skewD - skewBps.n * ratioN;
+  const sideD = TEN_THOUSAND * half.d;
+  return {
+    bid: { n: skewN * (sideD - half.n), d: skewD * sideD },
+    ask: { n: skewN * (sideD + half.n), d: skewD * sideD },
+  };
 }
 
 /**
- * `instrument.roundPricePassive(side, price)`. With a tick of one unit in its last decimal (0.01)
- * rounding to the tick is rounding to that many decimals, so no Decimal division and product.
+ * {@link quotePrices} in ticks, from the mid's text and factors computed before: integer
+ * arithmetic only (a BigInt product and quotient per side). Throws
+ * {@link UnrepresentableValueError} for a quote beyond 2^53 - 1 ticks.
  */
-export function passivePrice(instrument: Instrument, side: Side, price: Decimal): Decimal {
-  if (instrument.tickUnits !== 1) return instrument.roundPricePassive(side, price);
-  return price.toDecimalPlaces(instrument.priceScale, side === 'buy' ? Rounding.floor : Rounding.ceil);
+export function quoteTicksAt(instrument: Instrument, midText: string, factors: QuoteFactors): QuoteTicks {
+  const scale = scaleOf(midText);
+  const midUnits = parseScaledBig(midText, scale);
+  if (midUnits === undefined) throw new UnrepresentableValueError(instrument.symbol, 'mid', midText, 'is not a plain decimal');
+  // mid / tick = midUnits x 10^priceScale / (10^scale x tickUnits).
+  const perTick = 10n ** BigInt(scale) * BigInt(instrument.tickUnits);
+  const midShift = midUnits * 10n ** BigInt(instrument.priceScale);
+  const bid = floorDiv(midShift * factors.bid.n, perTick * factors.bid.d);
+  let ask = -floorDiv(-midShift * factors.ask.n, perTick * factors.ask.d);
+  if (ask <= bid) ask = bid + 1n;
+  return { bidTicks: safeTicks(instrument, 'bid', bid), askTicks: safeTicks(instrument, 'ask', ask) };
+}
+
+/** floor(a / b) for b > 0 (BigInt division truncates toward zero). */
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b < 0n ? q - 1n : q;
+}
+
+function safeTicks(instrument: Instrument, side: 'bid' | 'ask', ticks: bigint): number {
+  if (ticks > MAX_TICKS || ticks < -MAX_TICKS) {
+    throw new UnrepresentableValueError(instrument.symbol, `${side} quote`, ticks.toString(), 'is more than 2^53 - 1 ticks of tick_size');
+  }
+  return Number(ticks);
+}
+
+const MAX_TICKS = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A Decimal as an exact ratio of integers (its plain text over a power of ten). */
+function ratioOf(value: Decimal): Ratio {
+  const text = value.toFixed();
+  const negative = text.charCodeAt(0) === 45;
+  const magnitude = negative ? text.slice(1) : text;
+  const scale = scaleOf(magnitude);
+  const units = parseScaledBig(magnitude, scale) as bigint;
+  return { n: negative ? -units : units, d: 10n ** BigInt(scale) };
 }
 
 /**
@@ -146,9 +196,4 @@ export function leavesTickBand(band: TickBand, target: Decimal, targetTicks: num
 export function movedBy(current: Decimal, next: Decimal, bps: Decimal): boolean {
   if (current === next || current.equals(next)) return false;
   return next.minus(current).abs().times(BPS).greaterThanOrEqualTo(current.times(bps));
-}
-
-function clamp(value: Decimal, min: Decimal, max: Decimal): Decimal {
-  if (value.lessThan(min)) return min;
-  return value.greaterThan(max) ? max : value;
 }
