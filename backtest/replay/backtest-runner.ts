@@ -119,9 +119,11 @@ const FUTURES_INFO_PATH = '/api/3/public/futures/info';
 /**
  * Canceled orders the venue keeps in its history, and finished orders the bot's account keeps:
  * nothing in a backtest reads more than the latest (an unknown outcome's lookup; reports are
- * never late), and a market maker cancels thousands.
+ * late by the order latency at most), and a market maker cancels thousands. Each kept order is
+ * a few KiB of tracker, report and venue record: at 1,000 a long replay held ~2.5 MiB more than
+ * a short one, all of it orders nobody would look at again.
  */
-const UNFILLED_HISTORY_KEPT = 1_000;
+const UNFILLED_HISTORY_KEPT = 100;
 
 /**
  * Replays recordings through the live code path: the same {@link BotKernel} (strategy engine,
