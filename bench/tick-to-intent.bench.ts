@@ -21,6 +21,8 @@ import { printTable } from './support/report.js';
 const SAMPLE = fileURLToPath(new URL('../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
 const SPEED = 20;
 const DURATION_MS = 15_000;
+/** The bot's `keepOrderPathWarmMs` in the second run (the first runs without). */
+const WARM_MS = 1;
 
 /**
  * Tick-to-intent latency of a live bot against the sandbox exchange (its own process) over loopback: from the
@@ -31,9 +33,15 @@ const DURATION_MS = 15_000;
  * shipped sample recording replayed at 20x; each intent emitted while handling a book is timed against the
  * newest book frame received before it (under conflation that is the book the strategy saw). A handler's
  * later intents are shown apart: they must not wait for the first one's send. Times come from
- * performance.now().
+ * performance.now(). Two runs, each against a fresh sandbox: the bot as configured by default, then with
+ * `keepOrderPathWarmMs` (dry runs of the risk checks between intents).
  */
 export async function run(): Promise<void> {
+  await measure(undefined);
+  await measure(WARM_MS);
+}
+
+async function measure(keepOrderPathWarmMs: number | undefined): Promise<void> {
   const header = await new RecordingReader(SAMPLE).readHeader();
   const symbols = { ETHUSDT: header.symbols['ETHUSDT']! };
   const clock: Clock = { now: () => performance.timeOrigin + performance.now() };
@@ -96,7 +104,7 @@ export async function run(): Promise<void> {
   const kernel = new BotKernel({
     botId: 'lat', strategyId: 'market-maker', plugin, params: strategy.params, instruments,
     market: { books$: feed.books$, market$: feed.market$ }, venue: timedVenue(venue, handedToPort), clock, schedulers: liveSchedulers(),
-    risk: { maxOrdersPerWindow: 250 }, errorPolicy: 'halt', unknownOrders: 'cancel',
+    risk: { maxOrdersPerWindow: 250 }, errorPolicy: 'halt', unknownOrders: 'cancel', keepOrderPathWarmMs,
   });
   try {
     await venue.start(10_000);
@@ -117,7 +125,8 @@ export async function run(): Promise<void> {
     const pick = (q: number): number => values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
     return { stage, count: values.length, p50: us(pick(0.5)), p90: us(pick(0.9)), p99: us(pick(0.99)), max: us(values[values.length - 1] ?? Number.NaN) };
   };
-  printTable('tick-to-intent (from the book frame read off the socket)', [
+  const warm = keepOrderPathWarmMs === undefined ? 'order path not kept warm' : `keepOrderPathWarmMs ${keepOrderPathWarmMs}: ${kernel.warmer?.dryRuns ?? 0} dry runs`;
+  printTable(`tick-to-intent (from the book frame read off the socket; ${warm})`, [
     row('-> onBook entered', toHandler),
     row('-> onBook returned', handlerMs),
     row('-> intent handed to the venue port', latencies),
