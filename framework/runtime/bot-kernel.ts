@@ -162,7 +162,9 @@ export class BotKernel {
       gate, executor: this.adapter, clock: options.clock,
       instruments: options.instruments, ledger: this.ledger, rateWindow, logger: this.logger, onVerdict,
     });
-    this.warmer = warm === undefined ? undefined : new OrderPathWarmer(gate, this.pipeline.risk, options.schedulers.timers, warm);
+    this.warmer = warm === undefined ? undefined : new OrderPathWarmer(gate, this.pipeline.risk, options.schedulers.timers, warm, (error) => {
+      this.logger.log('warn', 'keeping the order path warm stopped: a dry run of the risk checks failed', { error: String(error) });
+    });
     const market = options.market;
     this.engine = new StrategyEngine({
       strategyId: options.strategyId, strategy: options.plugin.create(options.params), params: options.params,

@@ -59,6 +59,21 @@ describe('OrderPathWarmer', () => {
     expect(dryRuns).toHaveLength(WARM_ORDERS_PER_RUN);
   });
 
+  it('stops for good when a dry run throws, and says why', () => {
+    const { state, gate, scheduler } = setup();
+    const boom = new Error('check failed');
+    vi.spyOn(gate, 'dryRun').mockImplementation(() => {
+      throw boom;
+    });
+    const errors: unknown[] = [];
+    const warmer = new OrderPathWarmer(gate, state, scheduler, 1, (error) => errors.push(error));
+    warmer.start();
+    scheduler.maxFrames = 10;
+    scheduler.flush();
+    expect(errors).toEqual([boom]);
+    expect(warmer.dryRuns).toBe(0);
+  });
+
   it('takes an interval of 1 to 1000 ms, whole', () => {
     const { state, gate, scheduler } = setup();
     for (const bad of [0, 1.5, 1001, Number.NaN]) expect(() => new OrderPathWarmer(gate, state, scheduler, bad)).toThrow(ValidationError);
