@@ -18,6 +18,7 @@ import { SILENT_LOGGER, liveSchedulers } from '../framework/runtime/runtime-port
 import type { Clock } from '../framework/time/clock.js';
 import { printTable } from './support/report.js';
 
+const CHILD = fileURLToPath(new URL('./tick-to-intent-child.ts', import.meta.url));
 const SAMPLE = fileURLToPath(new URL('../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
 const SPEED = 20;
 const DURATION_MS = 15_000;
@@ -33,15 +34,20 @@ const WARM_MS = 1;
  * shipped sample recording replayed at 20x; each intent emitted while handling a book is timed against the
  * newest book frame received before it (under conflation that is the book the strategy saw). A handler's
  * later intents are shown apart: they must not wait for the first one's send. Times come from
- * performance.now(). Two runs, each against a fresh sandbox: the bot as configured by default, then with
- * `keepOrderPathWarmMs` (dry runs of the risk checks between intents).
+ * performance.now(). Two runs, each in a process of its own (a second bot in the same process would
+ * find the code the first one compiled) against a fresh sandbox: the bot as configured by default,
+ * then with `keepOrderPathWarmMs` (dry runs of the risk checks between intents).
  */
 export async function run(): Promise<void> {
-  await measure(undefined);
-  await measure(WARM_MS);
+  for (const warm of [undefined, WARM_MS]) {
+    const child = spawn(process.execPath, ['--conditions=tradeloop-source', '--import', 'tsx', CHILD, ...(warm === undefined ? [] : [String(warm)])], { stdio: 'inherit' });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`tick-to-intent run exited with ${code}`);
+  }
 }
 
-async function measure(keepOrderPathWarmMs: number | undefined): Promise<void> {
+/** One run of the benchmark in this process: the bot with `keepOrderPathWarmMs` (absent: off). */
+export async function measure(keepOrderPathWarmMs: number | undefined): Promise<void> {
   const header = await new RecordingReader(SAMPLE).readHeader();
   const symbols = { ETHUSDT: header.symbols['ETHUSDT']! };
   const clock: Clock = { now: () => performance.timeOrigin + performance.now() };
