@@ -23,7 +23,7 @@ const SAMPLE = fileURLToPath(new URL('../backtest/samples/synthetic-btc-eth.v3.j
 const SPEED = 20;
 const DURATION_MS = 15_000;
 /** The bot's `keepOrderPathWarmMs` in the second run (the first runs without). */
-const WARM_MS = 1;
+const WARM_MS = 5;
 
 /**
  * Tick-to-intent latency of a live bot against the sandbox exchange (its own process) over loopback: from the
@@ -72,6 +72,7 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
   /** onBook returned -> its first intent handed to the venue port (the risk gate and the execution adapter). */
   const gateMs: number[] = [];
   let returnedAt = Number.NaN;
+  let cpuShare = Number.NaN;
   const feed = new LiveMarketFeed({ session: publicSession, instruments, logger: SILENT_LOGGER, onBookFrame: (at) => (lastFrameAt = at) });
   const strategy = await loadStrategy('market-maker', { halfSpreadBps: '4', orderQuantity: '0.05', maxInventory: '0.5', requoteBps: '1', minRequoteIntervalMs: 0 });
   const plugin: StrategyPlugin = {
@@ -116,7 +117,10 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
     await venue.start(10_000);
     await kernel.start();
     await feed.start();
+    const cpuBefore = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+    const cpu = process.cpuUsage(cpuBefore);
+    cpuShare = (cpu.user + cpu.system) / 1000 / DURATION_MS;
     await kernel.stop('cancel');
   } finally {
     await feed.close();
@@ -132,6 +136,7 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
     return { stage, count: values.length, p50: us(pick(0.5)), p90: us(pick(0.9)), p99: us(pick(0.99)), max: us(values[values.length - 1] ?? Number.NaN) };
   };
   const warm = keepOrderPathWarmMs === undefined ? 'order path not kept warm' : `keepOrderPathWarmMs ${keepOrderPathWarmMs}: ${kernel.warmer?.dryRuns ?? 0} dry runs`;
+  console.log(`bot process CPU while trading: ${(cpuShare * 100).toFixed(1)} % of one core`);
   printTable(`tick-to-intent (from the book frame read off the socket; ${warm})`, [
     row('-> onBook entered', toHandler),
     row('-> onBook returned', handlerMs),
