@@ -84,9 +84,9 @@ export interface BotKernelOptions {
   /** How long a stop waits for the answers of requests in flight, ms (default {@link DEFAULT_SHUTDOWN_TIMEOUT_MS}). */
   readonly shutdownTimeoutMs?: number;
   /**
-   * Live: every this many ms (1 to 1000) the risk checks of the bot's usual
-   * intents run as dry runs on the `timers` scheduler, keeping the order path warm between intents
-   * (see {@link OrderPathWarmer}). Off when absent; a backtest leaves it off.
+   * Live: every this many ms (1 to 1000) the risk checks of the bot's usual intents run as dry runs
+   * on the `timers` scheduler, keeping the order path warm between intents (see
+   * {@link OrderPathWarmer}). Off when absent; a backtest leaves it off.
    */
   readonly keepOrderPathWarmMs?: number;
 }
