@@ -18,9 +18,12 @@ import { SILENT_LOGGER, liveSchedulers } from '../framework/runtime/runtime-port
 import type { Clock } from '../framework/time/clock.js';
 import { printTable } from './support/report.js';
 
+const CHILD = fileURLToPath(new URL('./tick-to-intent-child.ts', import.meta.url));
 const SAMPLE = fileURLToPath(new URL('../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
 const SPEED = 20;
 const DURATION_MS = 15_000;
+/** The bot's `keepOrderPathWarmMs` in the second run (the first runs without). */
+const WARM_MS = 5;
 
 /**
  * Tick-to-intent latency of a live bot against the sandbox exchange (its own process) over loopback: from the
@@ -31,9 +34,20 @@ const DURATION_MS = 15_000;
  * shipped sample recording replayed at 20x; each intent emitted while handling a book is timed against the
  * newest book frame received before it (under conflation that is the book the strategy saw). A handler's
  * later intents are shown apart: they must not wait for the first one's send. Times come from
- * performance.now().
+ * performance.now(). Two runs, each in a process of its own (a second bot in the same process would
+ * find the code the first one compiled) against a fresh sandbox: the bot as configured by default,
+ * then with `keepOrderPathWarmMs` (dry runs of the risk checks between intents).
  */
 export async function run(): Promise<void> {
+  for (const warm of [undefined, WARM_MS]) {
+    const child = spawn(process.execPath, ['--conditions=tradeloop-source', '--import', 'tsx', CHILD, ...(warm === undefined ? [] : [String(warm)])], { stdio: 'inherit' });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    if (code !== 0) throw new Error(`tick-to-intent run exited with ${code}`);
+  }
+}
+
+/** One run of the benchmark in this process: the bot with `keepOrderPathWarmMs` (absent: off). */
+export async function measure(keepOrderPathWarmMs: number | undefined): Promise<void> {
   const header = await new RecordingReader(SAMPLE).readHeader();
   const symbols = { ETHUSDT: header.symbols['ETHUSDT']! };
   const clock: Clock = { now: () => performance.timeOrigin + performance.now() };
@@ -58,6 +72,7 @@ export async function run(): Promise<void> {
   /** onBook returned -> its first intent handed to the venue port (the risk gate and the execution adapter). */
   const gateMs: number[] = [];
   let returnedAt = Number.NaN;
+  let cpuShare = Number.NaN;
   const feed = new LiveMarketFeed({ session: publicSession, instruments, logger: SILENT_LOGGER, onBookFrame: (at) => (lastFrameAt = at) });
   const strategy = await loadStrategy('market-maker', { halfSpreadBps: '4', orderQuantity: '0.05', maxInventory: '0.5', requoteBps: '1', minRequoteIntervalMs: 0 });
   const plugin: StrategyPlugin = {
@@ -96,13 +111,16 @@ export async function run(): Promise<void> {
   const kernel = new BotKernel({
     botId: 'lat', strategyId: 'market-maker', plugin, params: strategy.params, instruments,
     market: { books$: feed.books$, market$: feed.market$ }, venue: timedVenue(venue, handedToPort), clock, schedulers: liveSchedulers(),
-    risk: { maxOrdersPerWindow: 250 }, errorPolicy: 'halt', unknownOrders: 'cancel',
+    risk: { maxOrdersPerWindow: 250 }, errorPolicy: 'halt', unknownOrders: 'cancel', keepOrderPathWarmMs,
   });
   try {
     await venue.start(10_000);
     await kernel.start();
     await feed.start();
+    const cpuBefore = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
+    const cpu = process.cpuUsage(cpuBefore);
+    cpuShare = (cpu.user + cpu.system) / 1000 / DURATION_MS;
     await kernel.stop('cancel');
   } finally {
     await feed.close();
@@ -117,7 +135,9 @@ export async function run(): Promise<void> {
     const pick = (q: number): number => values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
     return { stage, count: values.length, p50: us(pick(0.5)), p90: us(pick(0.9)), p99: us(pick(0.99)), max: us(values[values.length - 1] ?? Number.NaN) };
   };
-  printTable('tick-to-intent (from the book frame read off the socket)', [
+  const warm = keepOrderPathWarmMs === undefined ? 'order path not kept warm' : `keepOrderPathWarmMs ${keepOrderPathWarmMs}: ${kernel.warmer?.dryRuns ?? 0} dry runs`;
+  console.log(`bot process CPU while trading: ${(cpuShare * 100).toFixed(1)} % of one core`);
+  printTable(`tick-to-intent (from the book frame read off the socket; ${warm})`, [
     row('-> onBook entered', toHandler),
     row('-> onBook returned', handlerMs),
     row('-> intent handed to the venue port', latencies),

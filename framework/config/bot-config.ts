@@ -65,6 +65,8 @@ export interface BotConfig {
     readonly onShutdown: 'cancel' | 'keep';
     /** At stop, the wait for answers of requests in flight, ms; absent: the kernel's default. */
     readonly shutdownTimeoutMs?: number;
+    /** Dry runs of the risk checks between intents every this many ms (keeps the order path warm); absent or 0: off. */
+    readonly keepOrderPathWarmMs?: number;
   };
   /**
    * `dir` is absolute. `durable: false` (set by paper runs, not by a config file) writes records

@@ -148,6 +148,7 @@ export class LiveBot {
       risk: config.risk, errorPolicy: config.strategy.errorPolicy, unknownOrders: config.execution.unknownOrders, logger,
       hooks: activityLog, resumeIds: recovered.ids, intentsBefore: recovered.intents.get(this.strategy.plugin.name),
       shutdownTimeoutMs: config.execution.shutdownTimeoutMs, onLatency: (sample) => latencyLog.record(sample), leverage: config.bot.leverage,
+      keepOrderPathWarmMs: config.execution.keepOrderPathWarmMs === 0 ? undefined : config.execution.keepOrderPathWarmMs,
     });
     this.kernel = kernel;
     observer?.attach?.(kernel, instruments);

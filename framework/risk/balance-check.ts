@@ -1,4 +1,5 @@
 import type { Intent } from '../model/intent.js';
+import type { CheckedOrder } from './intent-orders.js';
 import type { Denial } from './denial.js';
 import { Funds } from '../model/funds.js';
 import { isDenial, isMarketType } from './order-reservation.js';
@@ -18,6 +19,11 @@ import { tradesOnMargin } from './trades-on-margin.js';
  */
 export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
   const e = evaluationOf(intent, view, config, evaluation);
+  // Anything but a list makes one order at most, which funds itself.
+  if (intent.kind !== 'orderList') {
+    const order = e.orders[0];
+    return order === undefined ? undefined : singleCheck(order, view, e);
+  }
   const { orders, combine } = e.fundedOrders();
   let needs: Map<string, Funds> | undefined;
   for (const order of orders) {
@@ -37,6 +43,14 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig,
     if (denial !== undefined) return denial;
   }
   return undefined;
+}
+
+function singleCheck(order: CheckedOrder, view: RiskView, e: RiskEvaluation): Denial | undefined {
+  const instrument = view.instrument(order.symbol);
+  if (instrument === undefined) return undefined;
+  if (order.side === 'buy' && isMarketType(order.type) && !tradesOnMargin(instrument, view)) return undefined;
+  const need = e.netFunds(order, instrument);
+  return isDenial(need) ? need : compare(order.symbol, need.currency, need.amount, view);
 }
 
 function compare(symbol: string, currency: string, amount: Funds, view: RiskView): Denial | undefined {

@@ -22,10 +22,6 @@ export const NO_ORDERS: readonly CheckedOrder[] = Object.freeze([]);
  * spot, where the position is the base currency held.
  */
 export function ordersOf(intent: Intent, view: RiskView): readonly CheckedOrder[] {
-  return buildOrders(intent, view);
-}
-
-function buildOrders(intent: Intent, view: RiskView): readonly CheckedOrder[] {
   switch (intent.kind) {
     case 'place':
       return [checkedSpec(intent, intentKey(intent.intentId))];

@@ -47,14 +47,24 @@ function inBandByUnits(price: Decimal, book: RiskBook, band: Decimal): boolean |
   }
   const midTwice = bid + ask;
   const twice = safeProduct(units, 2);
-  const bandScale = band.decimalPlaces();
-  const bandUnits = unitsOf(band, bandScale);
+  const { bandScale, bandUnits } = bandUnitsOf(band);
   // NaN sides (empty) fail both comparisons.
   if (!(bid >= 0 && ask >= 0 && midTwice <= Number.MAX_SAFE_INTEGER) || twice === undefined || bandUnits === undefined) return undefined;
   const distance = safeProduct(Math.abs(twice - midTwice), 10 ** bandScale);
   const allowed = safeProduct(midTwice, bandUnits);
   if (distance === undefined || allowed === undefined) return undefined;
   return distance <= allowed;
+}
+
+/** The configured band as an integer over a power of ten, for the last band seen (one per bot, as a rule). */
+let lastBand: { readonly band: Decimal; readonly bandScale: number; readonly bandUnits: number | undefined } | undefined;
+
+function bandUnitsOf(band: Decimal): { readonly bandScale: number; readonly bandUnits: number | undefined } {
+  if (lastBand?.band !== band) {
+    const bandScale = band.decimalPlaces();
+    lastBand = { band, bandScale, bandUnits: unitsOf(band, bandScale) };
+  }
+  return lastBand;
 }
 
 /** The Decimal verdict (a price out of the band, or a book without a mid): its denial; undefined when in the band. */

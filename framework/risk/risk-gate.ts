@@ -84,13 +84,39 @@ export class RiskGate {
 
   /** Runs the checks; passes (and reserves) or returns the first denial. */
   evaluate(intent: Intent, view: RiskView): RiskPass | DeniedReport {
-    const evaluation = this.evaluation?.reset(intent, view) ?? (this.evaluation = new RiskEvaluation(intent, view, this.config));
+    const evaluation = this.evaluationFor(intent, view);
     try {
       return this.run(evaluation);
     } finally {
       // Nothing of this intent is kept until the next one.
       evaluation.release(NO_INTENT);
     }
+  }
+
+  /**
+   * Judges `intent` as {@link evaluate} would and changes nothing: the same checks run in the same
+   * order on the same evaluation, and the funds the intent would hold are priced and compared with
+   * the free funds (leg by leg), but nothing is reserved and nothing is counted in the rate window.
+   * Returns the first denial, or undefined when the intent would pass. What it is for: a live bot
+   * idle between intents runs its usual kind of intent through here now and then, so the code and
+   * data of the order path stay compiled and cached for the next real one (see `OrderPathWarmer`).
+   */
+  dryRun(intent: Intent, view: RiskView): Denial | undefined {
+    const evaluation = this.evaluationFor(intent, view);
+    try {
+      const checks = this.checks;
+      for (let i = 0; i < checks.length; i++) {
+        const denial = (checks[i] as RiskCheck)(intent, view, this.config, evaluation);
+        if (denial !== undefined) return denial;
+      }
+      return this.reserves ? wouldReserve(evaluation) : undefined;
+    } finally {
+      evaluation.release(NO_INTENT);
+    }
+  }
+
+  private evaluationFor(intent: Intent, view: RiskView): RiskEvaluation {
+    return this.evaluation?.reset(intent, view) ?? (this.evaluation = new RiskEvaluation(intent, view, this.config));
   }
 
   private run(evaluation: RiskEvaluation): RiskPass | DeniedReport {
@@ -110,7 +136,7 @@ export class RiskGate {
       }
       if (keys.length > 0) reservations = keys;
     }
-    this.rateWindow.record(view.now);
+    this.rateWindow.record(view.now, 1, view.now - this.config.orderRateWindowMs);
     return { kind: 'passed', intent, reservations };
   }
 
@@ -139,6 +165,20 @@ export class RiskGate {
     }
     return undefined;
   }
+}
+
+/** The reservation's verdict without making it: each funded leg's need against the free funds. */
+function wouldReserve(evaluation: RiskEvaluation): Denial | undefined {
+  const view = evaluation.view;
+  for (const order of evaluation.fundedOrders().orders) {
+    const instrument = view.instrument(order.symbol);
+    if (instrument === undefined) continue;
+    const need = evaluation.netFunds(order, instrument);
+    if (isDenial(need)) return need;
+    if (need.amount.isZero() || view.coversFree(need.currency, need.amount)) continue;
+    return { check: 'balance', reason: `${order.symbol}: cannot reserve ${need.amount.toFixed()} ${need.currency}, free ${view.freeBalance(need.currency).toFixed()} ${need.currency}` };
+  }
+  return undefined;
 }
 
 /** Checks that judge futures contracts only (they pass every spot intent). */

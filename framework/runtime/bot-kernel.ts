@@ -23,6 +23,7 @@ import { StrategyEngine, type ErrorPolicy } from './strategy-engine.js';
 import type { IndicatorValue } from './strategy-indicators.js';
 import type { StrategyPlugin } from './strategy.js';
 import { TradingPipeline, type IntentVerdict } from './trading-pipeline.js';
+import { OrderPathWarmer } from './order-path-warmer.js';
 
 /** Market data as the kernel takes it; closed candles are derived from `market$` unless given. */
 export interface KernelMarket {
@@ -82,6 +83,12 @@ export interface BotKernelOptions {
   readonly recovery?: Partial<RecoveryOptions>;
   /** How long a stop waits for the answers of requests in flight, ms (default {@link DEFAULT_SHUTDOWN_TIMEOUT_MS}). */
   readonly shutdownTimeoutMs?: number;
+  /**
+   * Live: every this many ms (1 to 1000) the risk checks of the bot's usual intents run as dry runs
+   * on the `timers` scheduler, keeping the order path warm between intents (see
+   * {@link OrderPathWarmer}). Off when absent; a backtest leaves it off.
+   */
+  readonly keepOrderPathWarmMs?: number;
 }
 
 /** Default of {@link BotKernelOptions.shutdownTimeoutMs}. */
@@ -121,6 +128,8 @@ export class BotKernel {
   readonly pipeline: TradingPipeline;
   readonly engine: StrategyEngine;
   readonly ledger = new ReservationLedger();
+  /** Dry runs of the order path between intents ({@link BotKernelOptions.keepOrderPathWarmMs}); absent when off. */
+  readonly warmer: OrderPathWarmer | undefined;
   /** Where the kernel's timers run: market time in paper and live, the replay's in a backtest. */
   readonly schedulers: RuntimeSchedulers;
   private readonly subscriptions: Subscription[] = [];
@@ -143,9 +152,18 @@ export class BotKernel {
       },
     });
     const rateWindow = new OrderRateWindow();
+    const gate = new RiskGate(options.risk, this.ledger, rateWindow, options.instruments, options.venue.account);
+    const warm = options.keepOrderPathWarmMs;
+    const onVerdict = warm === undefined ? hooks.onVerdict?.bind(hooks) : (verdict: IntentVerdict): void => {
+      if (verdict.kind === 'passed') this.warmer?.passed(verdict.intent);
+      hooks.onVerdict?.(verdict);
+    };
     this.pipeline = new TradingPipeline({
-      gate: new RiskGate(options.risk, this.ledger, rateWindow, options.instruments, options.venue.account), executor: this.adapter, clock: options.clock,
-      instruments: options.instruments, ledger: this.ledger, rateWindow, logger: this.logger, onVerdict: hooks.onVerdict?.bind(hooks),
+      gate, executor: this.adapter, clock: options.clock,
+      instruments: options.instruments, ledger: this.ledger, rateWindow, logger: this.logger, onVerdict,
+    });
+    this.warmer = warm === undefined ? undefined : new OrderPathWarmer(gate, this.pipeline.risk, options.schedulers.timers, warm, (error) => {
+      this.logger.log('warn', 'keeping the order path warm stopped: a dry run of the risk checks failed', { error: String(error) });
     });
     const market = options.market;
     this.engine = new StrategyEngine({
@@ -189,6 +207,7 @@ export class BotKernel {
     }
     const own = this.adapter.account.open(this.options.strategyId).flatMap((t) => (t.order === undefined ? [] : [{ ...t.order, trades: undefined, intentId: t.intentId }]));
     this.engine.start(own);
+    this.warmer?.start();
     return summary;
   }
 
@@ -205,6 +224,7 @@ export class BotKernel {
   requestStop(): void {
     if (this.stopRequested) return;
     this.stopRequested = true;
+    this.warmer?.stop();
     this.adapter.refuseNewOrders();
     this.engine.stop();
   }

@@ -58,7 +58,25 @@ export class IntentOutbox<Params> {
 
   /** {@link close}'s intents handed on; false when there were none. */
   private handOn(returned: Intents): boolean {
-    const submitted = this.collected.length > 0 ? this.collected.splice(0) : undefined;
+    const collected = this.collected;
+    // The builders' usual case (a market maker's replaces, returned as handles): the returned
+    // handles add nothing, and the collected intents go in order without a combined list.
+    // Taken out of the outbox before any is sent: what sending sets off must not find them there.
+    if (collected.length === 1 && holdsNoIntent(returned)) {
+      const only = collected[0]!;
+      collected.length = 0;
+      this.send(only);
+      return true;
+    }
+    if (collected.length > 1 && collected.length <= 8 && holdsNoIntent(returned)) {
+      const list = collected.splice(0);
+      for (let i = 0; i < list.length; i++) {
+        const intent = list[i]!;
+        if (list.indexOf(intent) === i) this.send(intent);
+      }
+      return true;
+    }
+    const submitted = collected.length > 0 ? collected.splice(0) : undefined;
     if (submitted === undefined) {
       if (returned === undefined) return false;
       if (!isList(returned)) {
@@ -158,6 +176,14 @@ export class IntentOutbox<Params> {
 
 function isList(value: Intents): value is readonly Submittable[] {
   return Array.isArray(value);
+}
+
+/** Nothing returned, or handles only (their builders collected the intents already). */
+function holdsNoIntent(returned: Intents): boolean {
+  if (returned === undefined) return true;
+  if (!isList(returned)) return !isIntent(returned);
+  for (let i = 0; i < returned.length; i++) if (isIntent(returned[i]!)) return false;
+  return true;
 }
 
 /** Intents are tagged by `kind`; handles are not. */

@@ -62,6 +62,7 @@ describe('parseBotConfig', () => {
     const raw = withMinimal({
       strategy: { name: './my.strategy.ts', symbols: ['BTCUSDT', 'ETHBTC'], candles: 'H1', errorPolicy: 'continue', params: { spread: '0.002', nested: { a: [1] } } },
       risk: { priceBand: '0.1' },
+      execution: { keepOrderPathWarmMs: 2 },
       paper: { balances: { USDT: 2.5, BTC: '0.00000001' }, speed: 10, recording: 'rec/day1.jsonl.gz' },
     });
     const before = structuredClone(raw);
@@ -69,6 +70,7 @@ describe('parseBotConfig', () => {
     expect(raw).toEqual(before);
     expect(c.strategy).toEqual({ name: './my.strategy.ts', symbols: ['BTCUSDT', 'ETHBTC'], candles: 'H1', errorPolicy: 'continue', params: { spread: '0.002', nested: { a: [1] } } });
     expect(c.risk).toEqual({ priceBand: '0.1' });
+    expect(c.execution.keepOrderPathWarmMs).toBe(2);
     expect(c.paper.balances['USDT']?.toFixed()).toBe('2.5');
     expect(c.paper.balances['BTC']?.toFixed()).toBe('0.00000001');
     expect(c.paper.recording).toBe('/data/bots/rec/day1.jsonl.gz');
@@ -100,6 +102,8 @@ describe('parseBotConfig', () => {
       [withMinimal({ backtest: { balances: { USDT: '1e3' } } }), 'backtest.balances.USDT', 'must be a non-negative decimal number'],
       [withMinimal({ backtest: { balances: { USDT: -1 } } }), 'backtest.balances.USDT', 'must be >= 0'],
       [withMinimal({ execution: { onShutdown: 'flatten' } }), 'execution.onShutdown', 'must be one of cancel, keep'],
+      [withMinimal({ execution: { keepOrderPathWarmMs: 0.5 } }), 'execution.keepOrderPathWarmMs', 'must be an integer'],
+      [withMinimal({ execution: { keepOrderPathWarmMs: 1001 } }), 'execution.keepOrderPathWarmMs', 'must be <= 1000'],
       [['a'], 'root', 'must be a mapping'],
     ];
     for (const [raw, field, rule] of cases) {

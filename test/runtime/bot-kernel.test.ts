@@ -33,7 +33,7 @@ function recorder(log: string[], onStart: (ctx: StrategyContext) => Submittable[
   };
 }
 
-function world(options: { plugin: StrategyPlugin; hooks?: KernelHooks; risk?: unknown; beforeStart?: (venue: SimulatedVenue) => void }) {
+function world(options: { plugin: StrategyPlugin; hooks?: KernelHooks; risk?: unknown; beforeStart?: (venue: SimulatedVenue) => void; keepOrderPathWarmMs?: number }) {
   const clock = new VirtualClock(START);
   const scheduler = new VirtualClockScheduler(clock);
   const port = new SimulatedVenuePort('main');
@@ -46,6 +46,7 @@ function world(options: { plugin: StrategyPlugin; hooks?: KernelHooks; risk?: un
   const kernel = new BotKernel({
     botId: 'k', strategyId: 'rec', plugin: options.plugin, params: {}, instruments: [BTC], market: { books$: books, market$: new Subject<MarketEvent>() },
     venue: port, clock, schedulers: virtualSchedulers(scheduler), risk: options.risk ?? {}, errorPolicy: 'halt', unknownOrders: 'adopt', hooks: options.hooks,
+    keepOrderPathWarmMs: options.keepOrderPathWarmMs,
   });
   const settle = async (): Promise<void> => {
     do {
@@ -58,7 +59,7 @@ function world(options: { plugin: StrategyPlugin; hooks?: KernelHooks; risk?: un
     clock.advanceTo(START + id * 1000);
     venue.onMarketFrame({ ch: 'trades', update: { BTCUSDT: [{ t: clock.now(), i: id, p: price, q: quantity, s: side }] } }, clock.now());
   };
-  return { venue, kernel, settle, trade };
+  return { venue, kernel, settle, trade, clock, scheduler };
 }
 
 const buy = (ctx: StrategyContext, quantity: string, price: string): OrderHandle =>
@@ -142,5 +143,22 @@ describe('BotKernel', () => {
     await keep.settle();
     await keep.kernel.stop('keep');
     expect(keep.venue.openOrders('main')).toHaveLength(2);
+  });
+
+  it('keeps the order path warm from start to stop when asked, holding and counting nothing', async () => {
+    const w = world({ plugin: recorder([], (ctx) => [buy(ctx, '1', '99.5')]), keepOrderPathWarmMs: 5 });
+    expect(world({ plugin: recorder([], () => []) }).kernel.warmer).toBeUndefined();
+    await w.kernel.start();
+    await w.settle();
+    const held = () => [w.kernel.ledger.reserved('USDT').toFixed(), w.kernel.ledger.free('USDT').toFixed(), w.kernel.pipeline.risk.ordersSentAfter(START - 1)];
+    const before = held();
+    const started = w.clock.now();
+    w.scheduler.advanceTo(started + 50);
+    // One open order: one replace dry run every 5 ms, and the place that made it once a run too.
+    expect(w.kernel.warmer?.dryRuns).toBe(20);
+    expect(held()).toEqual(before);
+    await w.kernel.stop('keep');
+    w.scheduler.advanceTo(started + 100);
+    expect(w.kernel.warmer?.dryRuns).toBe(20);
   });
 });

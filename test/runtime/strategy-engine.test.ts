@@ -116,6 +116,33 @@ describe('StrategyEngine intents', () => {
     expect(engine.stats.intents).toBe(2);
   });
 
+  it('sends what a handler built or submitted, in call order and each once, when it returns only handles', () => {
+    const scheduler = new VirtualClockScheduler(new VirtualClock(1000));
+    const ports = new FakePorts();
+    const spec = { symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('1'), price: dec('100') } as const;
+    const cancelAll: Intent = { kind: 'cancelAll', intentId: 'mm-x', strategyId: 'mm' };
+    let turn = 0;
+    const engine = engineOn(scheduler, ports, {
+      onTrades: (ctx) => {
+        turn++;
+        if (turn === 1) return [ctx.place(spec, 'one')];
+        const bid = ctx.place(spec, 'bid');
+        ctx.submit(cancelAll);
+        ctx.submit(cancelAll);
+        return turn === 2 ? [bid, ctx.place({ ...spec, side: 'sell', price: dec('101') }, 'ask')] : undefined;
+      },
+    });
+    engine.start();
+    for (let t = 1; t <= 3; t++) {
+      ports.market.next(trades('BTCUSDT', 1000 + t));
+      scheduler.flush();
+    }
+    expect(ports.submitted.map((i) => `${i.kind}:${i.tag ?? ''}`)).toEqual([
+      'place:one', 'place:bid', 'cancelAll:', 'place:ask', 'place:bid', 'cancelAll:',
+    ]);
+    expect(engine.stats.intents).toBe(6);
+  });
+
   it('tells the sink to flush once after each handler\'s last intent, and not after a handler that sent none', () => {
     const scheduler = new VirtualClockScheduler(new VirtualClock(1000));
     const ports = new FakePorts();
