@@ -73,7 +73,9 @@ export function affordableLots(order: OrderRecord, market: SymbolMarket, lots: n
   let hi = market.availableToTake('buy', undefined, lots);
   if (hi <= 0 || fits(hi)) return Math.max(0, hi);
   while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
+    // Halfway without adding the two: near 2^53 lots, lo + hi is no longer exact, rounds down to
+    // 2 lo, and the search stops moving.
+    const mid = lo + Math.ceil((hi - lo) / 2);
     if (fits(mid)) lo = mid;
     else hi = mid - 1;
   }

@@ -70,4 +70,14 @@ describe('affordableLots', () => {
       expect(got).toBe(oracleAffordable(levels, lots, budget));
     }), { numRuns: 300 });
   });
+
+  it('ends near 2^53 lots, where the sum of the search bounds is no longer exact', () => {
+    // Found by the property above: the search sat at lo = 8447307442797192, hi = lo + 1 for good.
+    const levels = [[1, MAX]] as const;
+    const market = marketWith([], levels);
+    const order = { side: 'buy', instrument: instrument(), rates: { take: TAKE, make: TAKE } } as unknown as OrderRecord;
+    const budget = new Decimal('8447307442797192').times(TAKE.plus(1));
+    expect(affordableLots(order, market, MAX, budget)).toBe(8447307442797192);
+    expect(oracleAffordable(levels, MAX, budget)).toBe(8447307442797192);
+  });
 });
