@@ -2,7 +2,7 @@ import type { Intent } from '../model/intent.js';
 import type { CheckedOrder } from './intent-orders.js';
 import type { Denial } from './denial.js';
 import { Funds } from '../model/funds.js';
-import { isDenial, isMarketType } from './order-reservation.js';
+import { isDenial, isMarketType, type FundsNeed } from './order-reservation.js';
 import type { RiskConfig } from './risk-config.js';
 import { evaluationOf, type RiskEvaluation } from './risk-evaluation.js';
 import type { RiskView } from './risk-state.js';
@@ -27,10 +27,8 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig,
   const { orders, combine } = e.fundedOrders();
   let needs: Map<string, Funds> | undefined;
   for (const order of orders) {
-    const instrument = view.instrument(order.symbol);
-    if (instrument === undefined) continue;
-    if (order.side === 'buy' && isMarketType(order.type) && !tradesOnMargin(instrument, view)) continue;
-    const need = e.netFunds(order, instrument);
+    const need = checkedNeed(order, view, e);
+    if (need === undefined) continue;
     if (isDenial(need)) return need;
     if (orders.length === 1) return compare(order.symbol, need.currency, need.amount, view);
     needs ??= new Map();
@@ -46,11 +44,19 @@ export function balanceCheck(intent: Intent, view: RiskView, config: RiskConfig,
 }
 
 function singleCheck(order: CheckedOrder, view: RiskView, e: RiskEvaluation): Denial | undefined {
+  const need = checkedNeed(order, view, e);
+  return need === undefined || isDenial(need) ? need : compare(order.symbol, need.currency, need.amount, view);
+}
+
+/**
+ * What `order` needs, as this check judges it; undefined when the check leaves it alone (an
+ * unknown symbol, or a spot market buy, which the market-buy reserve check judges).
+ */
+function checkedNeed(order: CheckedOrder, view: RiskView, e: RiskEvaluation): FundsNeed | Denial | undefined {
   const instrument = view.instrument(order.symbol);
   if (instrument === undefined) return undefined;
   if (order.side === 'buy' && isMarketType(order.type) && !tradesOnMargin(instrument, view)) return undefined;
-  const need = e.netFunds(order, instrument);
-  return isDenial(need) ? need : compare(order.symbol, need.currency, need.amount, view);
+  return e.netFunds(order, instrument);
 }
 
 function compare(symbol: string, currency: string, amount: Funds, view: RiskView): Denial | undefined {

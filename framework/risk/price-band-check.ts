@@ -14,11 +14,11 @@ import type { RiskBook, RiskView } from './risk-state.js';
  * the notional limit bound them.
  */
 export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfig, evaluation?: RiskEvaluation): Denial | undefined {
-  const orders = evaluationOf(intent, view, config, evaluation).orders;
-  for (const order of orders) {
+  const e = evaluationOf(intent, view, config, evaluation);
+  for (const order of e.orders) {
     if (order.price === undefined) continue;
     const book = view.book(order.symbol);
-    if (book?.valid === true && inBandByUnits(order.price, book, config.priceBand) === true) continue;
+    if (book?.valid === true && inBandByUnits(order.price, book, e) === true) continue;
     const denial = bandDenial(order.symbol, order.price, book, config.priceBand);
     if (denial !== undefined) return denial;
   }
@@ -32,7 +32,7 @@ export function priceBandCheck(intent: Intent, view: RiskView, config: RiskConfi
  * safe integer (more decimals than the book, a side empty or beyond 2^53, a product beyond 2^53):
  * the caller then decides with Decimals, exactly as before.
  */
-function inBandByUnits(price: Decimal, book: RiskBook, band: Decimal): boolean | undefined {
+function inBandByUnits(price: Decimal, book: RiskBook, e: RiskEvaluation): boolean | undefined {
   const scale = book.priceScale;
   const units = unitsOf(price, scale);
   if (units === undefined || units <= 0) return undefined;
@@ -47,24 +47,13 @@ function inBandByUnits(price: Decimal, book: RiskBook, band: Decimal): boolean |
   }
   const midTwice = bid + ask;
   const twice = safeProduct(units, 2);
-  const { bandScale, bandUnits } = bandUnitsOf(band);
+  const { bandScale, bandUnits } = e.priceBandUnits();
   // NaN sides (empty) fail both comparisons.
   if (!(bid >= 0 && ask >= 0 && midTwice <= Number.MAX_SAFE_INTEGER) || twice === undefined || bandUnits === undefined) return undefined;
   const distance = safeProduct(Math.abs(twice - midTwice), 10 ** bandScale);
   const allowed = safeProduct(midTwice, bandUnits);
   if (distance === undefined || allowed === undefined) return undefined;
   return distance <= allowed;
-}
-
-/** The configured band as an integer over a power of ten, for the last band seen (one per bot, as a rule). */
-let lastBand: { readonly band: Decimal; readonly bandScale: number; readonly bandUnits: number | undefined } | undefined;
-
-function bandUnitsOf(band: Decimal): { readonly bandScale: number; readonly bandUnits: number | undefined } {
-  if (lastBand?.band !== band) {
-    const bandScale = band.decimalPlaces();
-    lastBand = { band, bandScale, bandUnits: unitsOf(band, bandScale) };
-  }
-  return lastBand;
 }
 
 /** The Decimal verdict (a price out of the band, or a book without a mid): its denial; undefined when in the band. */

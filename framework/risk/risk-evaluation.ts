@@ -1,3 +1,5 @@
+import type { Decimal } from '../model/decimal.js';
+import { unitsOf } from '../model/decimal-units.js';
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
@@ -22,6 +24,8 @@ export class RiskEvaluation {
   /** {@link fundedOrders} of the intent once asked: one object per evaluation, reset with it. */
   private readonly funded: { orders: readonly CheckedOrder[]; combine: 'sum' | 'max' } = { orders: [], combine: 'sum' };
   private fundedFor: Intent | undefined;
+  /** {@link priceBandUnits}, kept while the config's band is the same object. */
+  private band: { readonly band: Decimal; readonly bandScale: number; readonly bandUnits: number | undefined } | undefined;
 
   constructor(
     intent: Intent,
@@ -66,6 +70,19 @@ export class RiskEvaluation {
       this.fundedFor = this.intent;
     }
     return this.funded;
+  }
+
+  /**
+   * The config's price band as an integer over a power of ten (`bandUnits` undefined when it has
+   * no safe-integer count), worked out once for the gate's evaluation, which outlives its intents.
+   */
+  priceBandUnits(): { readonly bandScale: number; readonly bandUnits: number | undefined } {
+    const band = this.config.priceBand;
+    if (this.band?.band !== band) {
+      const bandScale = band.decimalPlaces();
+      this.band = { band, bandScale, bandUnits: unitsOf(band, bandScale) };
+    }
+    return this.band;
   }
 
   /** {@link netFundsFor} of one of {@link orders}, computed once. */

@@ -1,5 +1,6 @@
 import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
+import type { Funds } from '../model/funds.js';
 import type { DeniedReport } from '../model/strategy-report.js';
 import { balanceCheck } from './balance-check.js';
 import type { Denial } from './denial.js';
@@ -159,7 +160,7 @@ export class RiskGate {
         key = groupKey(intent.intentId, 'oneCancelOther', held.size === 1 ? undefined : need.currency);
       }
       if (!this.ledger.reserve(key, need.currency, need.amount, need.quantity)) {
-        return { check: 'balance', reason: `${order.symbol}: cannot reserve ${need.amount.toFixed()} ${need.currency}, free ${this.ledger.free(need.currency).toFixed()} ${need.currency}` };
+        return cannotReserve(order.symbol, need.amount, need.currency, this.ledger.free(need.currency));
       }
       keys.push(key);
     }
@@ -176,9 +177,14 @@ function wouldReserve(evaluation: RiskEvaluation): Denial | undefined {
     const need = evaluation.netFunds(order, instrument);
     if (isDenial(need)) return need;
     if (need.amount.isZero() || view.coversFree(need.currency, need.amount)) continue;
-    return { check: 'balance', reason: `${order.symbol}: cannot reserve ${need.amount.toFixed()} ${need.currency}, free ${view.freeBalance(need.currency).toFixed()} ${need.currency}` };
+    return cannotReserve(order.symbol, need.amount, need.currency, view.freeBalance(need.currency));
   }
   return undefined;
+}
+
+/** The denial of a reservation the free funds do not cover. */
+function cannotReserve(symbol: string, amount: Funds, currency: string, free: Funds): Denial {
+  return { check: 'balance', reason: `${symbol}: cannot reserve ${amount.toFixed()} ${currency}, free ${free.toFixed()} ${currency}` };
 }
 
 /** Checks that judge futures contracts only (they pass every spot intent). */
