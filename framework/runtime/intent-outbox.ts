@@ -68,14 +68,7 @@ export class IntentOutbox<Params> {
       this.send(only);
       return true;
     }
-    if (collected.length > 1 && collected.length <= 8 && holdsNoIntent(returned)) {
-      const list = collected.splice(0);
-      for (let i = 0; i < list.length; i++) {
-        const intent = list[i]!;
-        if (list.indexOf(intent) === i) this.send(intent);
-      }
-      return true;
-    }
+    if (collected.length > 1 && holdsNoIntent(returned)) return this.sendAll(collected.splice(0), undefined) > 0;
     const submitted = collected.length > 0 ? collected.splice(0) : undefined;
     if (submitted === undefined) {
       if (returned === undefined) return false;
