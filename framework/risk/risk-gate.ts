@@ -95,10 +95,12 @@ export class RiskGate {
   }
 
   /**
-   * Judges `intent` as {@link evaluate} would and changes nothing: the same checks run in the same
-   * order on the same evaluation, and the funds the intent would hold are priced and compared with
-   * the free funds (leg by leg), but nothing is reserved and nothing is counted in the rate window.
-   * Returns the first denial, or undefined when the intent would pass. What it is for: a live bot
+   * Judges `intent` much as {@link evaluate} would and changes nothing: the same checks run in the
+   * same order on the same evaluation, and the funds the intent would hold are priced and compared
+   * with the free funds leg by leg, each leg alone (a reservation also counts the earlier legs of a
+   * summed list, so for such a list a dry run may pass where evaluate denies), but nothing is
+   * reserved and nothing is counted in the rate window. Returns the first denial, or undefined
+   * when the intent would pass. What it is for: a live bot
    * idle between intents runs its usual kind of intent through here now and then, so the code and
    * data of the order path stay compiled and cached for the next real one (see `OrderPathWarmer`).
    */
