@@ -75,8 +75,12 @@ export class PositionAccumulator {
     else if (after.isNegative() !== before.isNegative()) this.averagePrice = price;
   }
 
-  /** An immutable copy. */
+  private lastView: PositionView | undefined;
+
+  /** An immutable copy; the same object while the position has not changed (strategies ask on every book). */
   view(): PositionView {
-    return { symbol: this.symbol, quantity: this.quantity, averagePrice: this.averagePrice, realizedPnl: this.realizedPnl };
+    const last = this.lastView;
+    if (last !== undefined && last.quantity === this.quantity && last.averagePrice === this.averagePrice && last.realizedPnl === this.realizedPnl) return last;
+    return (this.lastView = { symbol: this.symbol, quantity: this.quantity, averagePrice: this.averagePrice, realizedPnl: this.realizedPnl });
   }
 }

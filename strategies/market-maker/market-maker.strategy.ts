@@ -1,6 +1,6 @@
 import { type BookView, type Decimal, type Instrument, type OrderHandle, type Strategy, type StrategyContext, type StrategyPlugin, type StrategyReport, ZERO } from 'tradeloop';
 import { parseMarketMakerParams, type MarketMakerParams } from './market-maker-params.js';
-import { leavesTickBand, quoteFactors, quoteTicksAt, tickBand, type QuoteFactors, type TickBand } from './quote-prices.js';
+import { leavesBand, leavesTickBand, quoteFactors, requoteBand, quoteTicksAt, tickBand, type QuoteFactors, type TickBand } from './quote-prices.js';
 import { QuoteBook, type Quote, type QuoteSide } from './quote-book.js';
 
 type Ctx = StrategyContext<MarketMakerParams>;
@@ -21,13 +21,14 @@ interface Sizing {
   readonly askAllowed: boolean;
 }
 
-/** The last quote targets of a symbol and what they were computed from. */
+/**
+ * The last quote targets of a symbol, in ticks of its price grid, and what they were computed
+ * from. A target is NaN where that side is not quoted. Most targets only meet the requote band
+ * (an integer test): the Decimal price is made when an order is placed or moved.
+ */
 interface PricedQuote {
   readonly sizing: Sizing;
   readonly midText: string;
-  readonly bid: Decimal | undefined;
-  readonly ask: Decimal | undefined;
-  /** Ticks of `bid` and `ask` (NaN when undefined), for the band test. */
   readonly bidTicks: number;
   readonly askTicks: number;
 }
@@ -80,12 +81,10 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     const sizing = sizingFor(last?.sizing, instrument, p, inventory);
     if (last !== undefined && last.sizing === sizing && last.midText === midText) return last;
     // Nothing is quoted with a zero size (requote stops there): no prices to compute.
-    if (sizing.quantity.isZero()) return { sizing, midText, bid: undefined, ask: undefined, bidTicks: Number.NaN, askTicks: Number.NaN };
+    if (sizing.quantity.isZero()) return { sizing, midText, bidTicks: Number.NaN, askTicks: Number.NaN };
     const { bidTicks, askTicks } = quoteTicksAt(instrument, midText, sizing.factors);
-    const bid = sizing.bidAllowed && bidTicks > 0 ? priceAt(instrument, bidTicks) : undefined;
-    const ask = sizing.askAllowed ? priceAt(instrument, askTicks) : undefined;
     const next: PricedQuote = {
-      sizing, midText, bid, ask, bidTicks: bid === undefined ? Number.NaN : bidTicks, askTicks: ask === undefined ? Number.NaN : askTicks,
+      sizing, midText, bidTicks: sizing.bidAllowed && bidTicks > 0 ? bidTicks : Number.NaN, askTicks: sizing.askAllowed ? askTicks : Number.NaN,
     };
     priced.set(instrument.symbol, next);
     return next;
@@ -97,24 +96,23 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     if (instrument === undefined || midText === undefined) return [];
     const p = ctx.params;
     const inventory = ctx.position(symbol)?.quantity ?? ZERO;
-    const { sizing, bid, ask, bidTicks, askTicks } = pricesFor(instrument, p, midText, inventory);
+    const { sizing, bidTicks, askTicks } = pricesFor(instrument, p, midText, inventory);
     const quantity = sizing.quantity;
     if (quantity.isZero()) return [];
     const out: OrderHandle[] = [];
-    quoteSide(ctx, instrument, 'bid', bid, bidTicks, quantity, out);
-    quoteSide(ctx, instrument, 'ask', ask, askTicks, quantity, out);
+    quoteSide(ctx, instrument, 'bid', bidTicks, quantity, out);
+    quoteSide(ctx, instrument, 'ask', askTicks, quantity, out);
     return out;
   }
 
-  function quoteSide(
-    ctx: Ctx, instrument: Instrument, side: QuoteSide, target: Decimal | undefined, targetTicks: number, quantity: Decimal, out: OrderHandle[],
-  ): void {
+  /** Places, moves or cancels one side's quote for a target of `targetTicks` ticks (NaN: not quoted). */
+  function quoteSide(ctx: Ctx, instrument: Instrument, side: QuoteSide, targetTicks: number, quantity: Decimal, out: OrderHandle[]): void {
     const q = quoteOf(instrument.symbol, side);
     const live = q.order;
     // One intent per quote at a time: a quote waiting for an answer is left alone.
     if (live !== undefined && live.status !== 'open') return;
     const tag = `${side}-quote`;
-    if (target === undefined) {
+    if (Number.isNaN(targetTicks)) {
       if (live !== undefined) pushHandle(out, ctx.cancel(live, tag));
       return;
     }
@@ -122,7 +120,7 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     if (now < q.retryAt) return;
     if (live === undefined) {
       q.order = ctx.place({
-        symbol: instrument.symbol, side: side === 'bid' ? 'buy' : 'sell', type: 'limit', quantity, price: target, timeInForce: 'GTC', postOnly: true,
+        symbol: instrument.symbol, side: side === 'bid' ? 'buy' : 'sell', type: 'limit', quantity, price: priceAt(instrument, targetTicks), timeInForce: 'GTC', postOnly: true,
       }, tag);
       q.movedAt = now;
       out.push(q.order);
@@ -132,14 +130,16 @@ export function createMarketMaker(): Strategy<MarketMakerParams> {
     const price = live.price;
     if (price !== undefined) {
       let band = bands.get(q);
-      if (band === undefined || band.bps !== p.requoteBps || (band.price !== price && !band.price.equals(price))) {
-        bands.set(q, (band = tickBand(instrument, price, p.requoteBps)));
+      if (band === undefined || band.bps !== p.requoteBps || band.price !== price) {
+        // A report brings the same price as a new Decimal: the band is kept, under the new one.
+        band = band !== undefined && band.bps === p.requoteBps && band.price.equals(price) ? { ...band, price } : tickBand(instrument, price, p.requoteBps);
+        bands.set(q, band);
       }
-      if (!leavesTickBand(band, target, targetTicks)) return;
+      if (!(leavesTickBand(band, targetTicks) ?? leavesBand(requoteBand(band.price, band.bps), priceAt(instrument, targetTicks)))) return;
     }
     if (now - q.movedAt < p.minRequoteIntervalMs) return;
     q.movedAt = now;
-    pushHandle(out, ctx.replace(live, quantity, target, tag));
+    pushHandle(out, ctx.replace(live, quantity, priceAt(instrument, targetTicks), tag));
   }
 
   /**

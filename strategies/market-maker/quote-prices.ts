@@ -185,9 +185,12 @@ export function tickBand(instrument: Instrument, price: Decimal, bps: Decimal): 
   return { price, bps, priceTicks: ticks, lowTicks: ticks - half, highTicks: ticks + half };
 }
 
-/** {@link leavesBand} for a target of `targetTicks` ticks (NaN when the target is off the grid). */
-export function leavesTickBand(band: TickBand, target: Decimal, targetTicks: number): boolean {
-  if (Number.isNaN(band.priceTicks) || Number.isNaN(targetTicks)) return leavesBand(requoteBand(band.price, band.bps), target);
+/**
+ * {@link leavesBand} for a target of `targetTicks` ticks; undefined when the band has no integer
+ * form (then {@link leavesBand} answers, with the target's price).
+ */
+export function leavesTickBand(band: TickBand, targetTicks: number): boolean | undefined {
+  if (Number.isNaN(band.priceTicks)) return undefined;
   if (targetTicks === band.priceTicks) return false;
   return targetTicks <= band.lowTicks || targetTicks >= band.highTicks;
 }
