@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { RecordingReader } from '../backtest/recording/recording-reader.js';
 import { ClientVenuePort } from '../framework/execution/client-venue-port.js';
 import type { VenuePort } from '../framework/execution/venue-port.js';
@@ -19,11 +20,14 @@ import type { Clock } from '../framework/time/clock.js';
 import { printTable } from './support/report.js';
 
 const CHILD = fileURLToPath(new URL('./tick-to-intent-child.ts', import.meta.url));
+const LIVE_NODE_FLAGS = fileURLToPath(new URL('../bin/live-node-flags', import.meta.url));
 const SAMPLE = fileURLToPath(new URL('../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
 const SPEED = 20;
 const DURATION_MS = 15_000;
 /** The bot's `keepOrderPathWarmMs` in the second run (the first runs without). */
 const WARM_MS = 5;
+/** Trading time per p50 of the JIT's progress line. */
+const WINDOW_MS = 3_000;
 /** Trading time whose intents the steady-state tables leave out (the first books, code still being compiled). */
 const WARM_UP_MS = 2_000;
 /** Niceness of the sandbox process (the bot's is 0): the exchange yields the CPU to the bot measured. */
@@ -40,7 +44,9 @@ const SANDBOX_NICENESS = 10;
  * later intents are shown apart: they must not wait for the first one's send. Times come from
  * performance.now(). Two runs, each in a process of its own (a second bot in the same process would
  * find the code the first one compiled) against a fresh sandbox: the bot as configured by default,
- * then with `keepOrderPathWarmMs` (dry runs of the risk checks between intents).
+ * then with `keepOrderPathWarmMs` (the order path rehearsed before trading, then dry runs of the
+ * risk checks between intents). The bot's process runs with the node flags `tradeloop live` and
+ * `paper` give theirs (bin/live-node-flags).
  *
  * The sandbox stands for a remote exchange, yet runs on the bot's machine: it runs at a lower CPU
  * priority ({@link SANDBOX_NICENESS}), so that on a machine with few cores it does not take the
@@ -51,10 +57,15 @@ const SANDBOX_NICENESS = 10;
  */
 export async function run(): Promise<void> {
   for (const warm of [undefined, WARM_MS]) {
-    const child = spawn(process.execPath, ['--conditions=tradeloop-source', '--import', 'tsx', CHILD, ...(warm === undefined ? [] : [String(warm)])], { stdio: 'inherit' });
+    const child = spawn(process.execPath, [...liveNodeFlags(), '--conditions=tradeloop-source', '--import', 'tsx', CHILD, ...(warm === undefined ? [] : [String(warm)])], { stdio: 'inherit' });
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`tick-to-intent run exited with ${code}`);
   }
+}
+
+/** The node flags `tradeloop live` and `paper` run a bot with (bin/live-node-flags): the bot measured here gets them too. */
+function liveNodeFlags(): string[] {
+  return readFileSync(LIVE_NODE_FLAGS, 'utf8').split(/\s+/).filter((flag) => flag.length > 0);
 }
 
 /** One run of the benchmark in this process: the bot with `keepOrderPathWarmMs` (absent: off). */
@@ -150,6 +161,13 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
   };
   const warm = keepOrderPathWarmMs === undefined ? 'order path not kept warm' : `keepOrderPathWarmMs ${keepOrderPathWarmMs}: ${kernel.warmer?.dryRuns ?? 0} dry runs`;
   console.log(`bot process CPU while trading: ${(cpuShare * 100).toFixed(1)} % of one core`);
+  if (kernel.rehearsal !== undefined) {
+    const { books, requests, ms } = kernel.rehearsal;
+    console.log(`order path rehearsed before trading: ${books} books, ${requests} order requests, ${ms.toFixed(0)} ms`);
+  }
+  const windows: string[] = [];
+  for (let from = tradingFrom; from < tradingFrom + DURATION_MS; from += WINDOW_MS) windows.push(us(median(firstMs.between(from, from + WINDOW_MS))));
+  console.log(`a handler's first intent, p50 by ${WINDOW_MS / 1000} s of trading: ${windows.join(', ')}`);
   for (const [span, from] of [['the whole run', -Infinity], [`after the first ${WARM_UP_MS / 1000} s of trading`, tradingFrom + WARM_UP_MS]] as const) {
     printTable(`tick-to-intent (from the book frame read off the socket; ${warm}; ${span})`, [
       row('-> onBook entered', toHandler.from(from)),
@@ -174,8 +192,18 @@ class TimedSamples {
 
   /** The latencies of frames received at or after `time`. */
   from(time: number): number[] {
-    return this.values.filter((_, i) => this.frameTimes[i]! >= time);
+    return this.between(time, Infinity);
   }
+
+  /** The latencies of frames received from `start` (included) to `end` (excluded). */
+  between(start: number, end: number): number[] {
+    return this.values.filter((_, i) => this.frameTimes[i]! >= start && this.frameTimes[i]! < end);
+  }
+}
+
+function median(values: number[]): number {
+  values.sort((a, b) => a - b);
+  return values[values.length >> 1] ?? Number.NaN;
 }
 
 /** The venue port, telling `handed` synchronously whenever an order request is handed to it. */

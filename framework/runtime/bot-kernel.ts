@@ -24,6 +24,7 @@ import type { IndicatorValue } from './strategy-indicators.js';
 import type { StrategyPlugin } from './strategy.js';
 import { TradingPipeline, type IntentVerdict } from './trading-pipeline.js';
 import { OrderPathWarmer } from './order-path-warmer.js';
+import { REHEARSAL_BOOKS, rehearseOrderPath, type RehearsalSummary } from './order-path-rehearsal.js';
 
 /** Market data as the kernel takes it; closed candles are derived from `market$` unless given. */
 export interface KernelMarket {
@@ -84,9 +85,11 @@ export interface BotKernelOptions {
   /** How long a stop waits for the answers of requests in flight, ms (default {@link DEFAULT_SHUTDOWN_TIMEOUT_MS}). */
   readonly shutdownTimeoutMs?: number;
   /**
-   * Live: every this many ms (1 to 1000) the risk checks of the bot's usual intents run as dry runs
-   * on the `timers` scheduler, keeping the order path warm between intents (see
-   * {@link OrderPathWarmer}). Off when absent; a backtest leaves it off.
+   * Live: the order path is rehearsed before the strategy starts (see order-path-rehearsal.ts: some
+   * thousand intents against a stand-in venue, so the bot's own run compiled code), and every this
+   * many ms (1 to 1000) the risk checks of the bot's usual intents run as dry runs on the `timers`
+   * scheduler, keeping that path warm between intents (see {@link OrderPathWarmer}). Off when
+   * absent; a backtest leaves it off.
    */
   readonly keepOrderPathWarmMs?: number;
 }
@@ -132,6 +135,8 @@ export class BotKernel {
   readonly warmer: OrderPathWarmer | undefined;
   /** Where the kernel's timers run: market time in paper and live, the replay's in a backtest. */
   readonly schedulers: RuntimeSchedulers;
+  /** What the start-up rehearsal of the order path did; absent when it did not run. */
+  rehearsal: RehearsalSummary | undefined;
   private readonly subscriptions: Subscription[] = [];
   private readonly logger: RuntimeLogger;
   private started = false;
@@ -195,6 +200,10 @@ export class BotKernel {
   async start(): Promise<ReconcileSummary> {
     if (this.started) throw new Error('BotKernel already started');
     this.started = true;
+    if (this.options.keepOrderPathWarmMs !== undefined) {
+      this.rehearsal = await rehearseOrderPath(this.options, (options) => new BotKernel(options), REHEARSAL_BOOKS, () => this.stopRequested);
+      this.logger.log('info', 'order path rehearsed', { books: this.rehearsal.books, requests: this.rehearsal.requests, ms: Math.round(this.rehearsal.ms) });
+    }
     this.pipeline.connect(this.options.market.books$, this.options.market.market$);
     const summary = await this.adapter.start();
     this.pipeline.syncAll();

@@ -1,0 +1,151 @@
+import { performance } from 'node:perf_hooks';
+import { setImmediate } from 'node:timers/promises';
+import { NEVER, Subject } from 'rxjs';
+import type { BookEvent } from '../exchange/book/book-event.js';
+import { OrderBook } from '../exchange/book/order-book.js';
+import { RehearsalVenuePort } from '../execution/rehearsal-venue-port.js';
+import type { Instrument } from '../model/instrument.js';
+import type { Clock } from '../time/clock.js';
+import type { BotKernel, BotKernelOptions } from './bot-kernel.js';
+import { liveSchedulers, SILENT_LOGGER } from './runtime-ports.js';
+import type { OrderHandle } from './order-handle.js';
+import type { Strategy, StrategyContext, StrategyPlugin } from './strategy.js';
+
+/** Books a rehearsal shows its strategy (each makes up to two intents): about 0.2-0.3 s at start-up. */
+export const REHEARSAL_BOOKS = 1000;
+
+/** What a rehearsal did. */
+export interface RehearsalSummary {
+  /** Books shown to the rehearsal strategy, per symbol. */
+  readonly books: number;
+  /** Order requests (places, replaces, cancels) that reached the rehearsal venue. */
+  readonly requests: number;
+  readonly ms: number;
+}
+
+/**
+ * Rehearses the order path of a bot before it trades, so that its first intents, and every one
+ * after, run compiled code. At a live bot's pace (a few intents a second) V8 never optimises the
+ * code between a strategy's intent and the venue port: too few calls reach its threshold, and the
+ * first intent of a bot also compiles every function it meets. A rehearsal runs a second kernel of
+ * the same classes as `options` describe (risk config, instruments, clock, schedulers) against a
+ * {@link RehearsalVenuePort} (accepts everything, fills nothing, answers at once): a built-in
+ * strategy places, moves and cancels one-lot quotes a few ticks from synthetic books, some
+ * thousand intents through the very functions the bot's own intents take. It touches nothing of
+ * the bot: its own ids, account, ledger and no journal, log or latency sample. Its clock runs a
+ * second ahead per book, so the order-rate window of the risk config never refuses it.
+ *
+ * Spot accounts only: a margin or futures account reconciles margin accounts and leverage, which
+ * the rehearsal venue does not hold (their rehearsal returns at once, with nothing done).
+ * `stopped` is asked between books: a stop asked during start-up ends the rehearsal there.
+ */
+export async function rehearseOrderPath(
+  options: BotKernelOptions,
+  createKernel: (options: BotKernelOptions) => BotKernel,
+  books: number,
+  stopped: () => boolean,
+): Promise<RehearsalSummary> {
+  const started = performance.now();
+  if (options.venue.account !== 'spot' || options.instruments.length === 0) return { books: 0, requests: 0, ms: 0 };
+  const clock = new RehearsalClock(options.clock);
+  const currencies = [...new Set(options.instruments.flatMap((i) => [i.baseCurrency ?? [], i.quoteCurrency, i.info.fee_currency ?? i.quoteCurrency].flat()))];
+  const venue = new RehearsalVenuePort('spot', clock, currencies);
+  const bookEvents = new Subject<BookEvent>();
+  const kernel = createKernel({
+    ...options, botId: 'rehearsal', plugin: REHEARSAL_PLUGIN as StrategyPlugin, params: undefined, errorPolicy: 'halt',
+    // Live schedulers whatever the bot's: the rehearsal runs now, in wall time, not in a replay's.
+    market: { books$: bookEvents, market$: NEVER }, venue, gateway: undefined, clock, schedulers: liveSchedulers(),
+    logger: SILENT_LOGGER, hooks: undefined, onLatency: undefined, resumeIds: undefined, intentsBefore: undefined, leverage: undefined, keepOrderPathWarmMs: undefined,
+  });
+  let shown = 0;
+  try {
+    await kernel.start();
+    const ladders = options.instruments.map((instrument) => ({ instrument, book: new OrderBook(instrument.symbol, { instrument }) }));
+    for (; shown < books && !stopped(); shown++) {
+      for (const { instrument, book } of ladders) {
+        book.apply(syntheticFrame(instrument, shown, clock.now()));
+        bookEvents.next({ kind: shown === 0 ? 'snapshot' : 'update', symbol: instrument.symbol, sequence: shown, book });
+      }
+      clock.advance(1000);
+      // Answers and reports come back as they would from a socket: in later turns.
+      await setImmediate();
+    }
+  } finally {
+    await kernel.stop('cancel');
+    bookEvents.complete();
+    venue.close();
+  }
+  return { books: shown, requests: venue.requests, ms: performance.now() - started };
+}
+
+/** Ticks of the synthetic mid: far from zero at any tick size, and a rehearsal order is one lot. */
+const MID_TICKS = 10_000;
+
+/** A one-level-a-side book around {@link MID_TICKS}, the touch moving a tick every other book. */
+function syntheticFrame(instrument: Instrument, n: number, time: number): Parameters<OrderBook['apply']>[0] {
+  const mid = MID_TICKS + (n % 2);
+  const lot = instrument.lotsToQuantity(1);
+  return {
+    symbol: instrument.symbol, sequence: n, exchangeTime: time, receivedAt: time, snapshot: true,
+    bids: [[instrument.ticksToPrice(mid - 1), lot]], asks: [[instrument.ticksToPrice(mid + 1), lot]],
+  };
+}
+
+/** The bot's clock ahead by what the rehearsal advanced it. */
+class RehearsalClock implements Clock {
+  private ahead = 0;
+
+  constructor(private readonly base: Clock) {}
+
+  now(): number {
+    return this.base.now() + this.ahead;
+  }
+
+  advance(ms: number): void {
+    this.ahead += ms;
+  }
+}
+
+/**
+ * The rehearsal's strategy: per symbol a one-lot post-only bid and ask a few ticks from the mid,
+ * moved with a replace on every book (their distance cycles through four values), cancelled every
+ * sixteenth book and placed again on the next: the intents a quoting bot makes most.
+ */
+const REHEARSAL_PLUGIN: StrategyPlugin<undefined> = {
+  name: 'order-path-rehearsal',
+  description: 'Places, moves and cancels one-lot quotes on synthetic books (the order-path rehearsal)',
+  parseParams: () => undefined,
+  create: (): Strategy<undefined> => {
+    const quotes = new Map<string, { bid?: OrderHandle; ask?: OrderHandle }>();
+    let books = 0;
+    const quote = (ctx: StrategyContext<undefined>, instrument: Instrument, side: 'bid' | 'ask', ticks: number, cancel: boolean): OrderHandle | undefined => {
+      const held = quotes.get(instrument.symbol) ?? {};
+      quotes.set(instrument.symbol, held);
+      const live = held[side];
+      const price = instrument.ticksToDecimal(ticks);
+      if (live === undefined || live.isClosed) {
+        held[side] = ctx.place({
+          symbol: instrument.symbol, side: side === 'bid' ? 'buy' : 'sell', type: 'limit', quantity: instrument.quantityIncrement, price, timeInForce: 'GTC', postOnly: true,
+        }, 'rehearsal');
+        return held[side];
+      }
+      if (live.status !== 'open') return undefined;
+      return cancel ? ctx.cancel(live, 'rehearsal') : ctx.replace(live, live.quantity, price, 'rehearsal');
+    };
+    return {
+      onBook: (ctx, symbol) => {
+        const instrument = ctx.instrument(symbol);
+        if (instrument === undefined) return undefined;
+        const n = books++;
+        const away = 2 + (n % 4);
+        const cancel = n % 16 === 15;
+        const out: OrderHandle[] = [];
+        const bid = quote(ctx, instrument, 'bid', MID_TICKS - away, cancel);
+        const ask = quote(ctx, instrument, 'ask', MID_TICKS + away, cancel);
+        if (bid !== undefined) out.push(bid);
+        if (ask !== undefined) out.push(ask);
+        return out;
+      },
+    };
+  },
+};

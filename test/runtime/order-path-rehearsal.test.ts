@@ -1,0 +1,125 @@
+import { NEVER, ReplaySubject, Subject } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import type { BookEvent } from '../../framework/exchange/book/book-event.js';
+import { RehearsalVenuePort } from '../../framework/execution/rehearsal-venue-port.js';
+import type { VenuePort } from '../../framework/execution/venue-port.js';
+import { dec } from '../../framework/model/decimal.js';
+import { Instrument } from '../../framework/model/instrument.js';
+import type { OrderReport } from '../../framework/model/stream/order-report.js';
+import type { MarketEvent } from '../../framework/model/stream/market-events.js';
+import { BotKernel, type KernelHooks } from '../../framework/runtime/bot-kernel.js';
+import { REHEARSAL_BOOKS } from '../../framework/runtime/order-path-rehearsal.js';
+import { liveSchedulers } from '../../framework/runtime/runtime-ports.js';
+import type { StrategyPlugin } from '../../framework/runtime/strategy.js';
+import { VirtualClock } from '../../framework/time/clock.js';
+import { book } from '../risk/risk-fixtures.js';
+import { SYMBOLS } from '../backtest/sandbox/support/sandbox-fixture.js';
+
+const BTC = new Instrument('BTCUSDT', SYMBOLS.BTCUSDT!);
+const START = 1_700_000_000_000;
+
+/** The bot's own venue: reads answered (nothing open, some USDT), every order request counted and refused. */
+function countingVenue(): VenuePort & { readonly orderRequests: () => number } {
+  let requests = 0;
+  const refuse = (): Promise<never> => {
+    requests++;
+    return Promise.reject(new Error('the bot placed an order'));
+  };
+  return {
+    account: 'spot', orderReports$: NEVER, balances$: NEVER, reconnected$: NEVER,
+    placeOrder: refuse, placeOrderList: refuse, replaceOrder: refuse, cancelOrder: refuse, cancelAll: refuse,
+    findOrder: () => Promise.resolve(undefined), openOrders: () => Promise.resolve([]), orderTrades: () => Promise.resolve([]),
+    balances: () => Promise.resolve([{ currency: 'USDT', available: dec('1000'), reserved: dec('0') }]),
+    orderRequests: () => requests,
+  };
+}
+
+function bot(options: { keepOrderPathWarmMs?: number; onStart?: () => void; hooks?: KernelHooks }) {
+  const venue = countingVenue();
+  const books = new ReplaySubject<BookEvent>(1);
+  books.next({ kind: 'snapshot', symbol: 'BTCUSDT', sequence: 1, book: book(BTC, [['101.00', '1.5']], [['99.00', '1']]) });
+  const plugin: StrategyPlugin = { name: 'idle', description: 'places nothing', parseParams: (raw) => raw, create: () => ({ onStart: () => { options.onStart?.(); } }) };
+  const kernel = new BotKernel({
+    botId: 'k', strategyId: 'idle', plugin, params: {}, instruments: [BTC], market: { books$: books, market$: new Subject<MarketEvent>() },
+    venue, clock: new VirtualClock(START), schedulers: liveSchedulers(), risk: { maxOrdersPerWindow: 50 }, errorPolicy: 'halt', unknownOrders: 'adopt',
+    hooks: options.hooks, keepOrderPathWarmMs: options.keepOrderPathWarmMs,
+  });
+  return { kernel, venue };
+}
+
+describe('order-path rehearsal', () => {
+  it('runs before the strategy starts when the order path is to be kept warm, through a venue and ids of its own', async () => {
+    const seen: string[] = [];
+    const hooks: KernelHooks = { onTrack: (info) => void seen.push(`track ${info.clientOrderId}`), onVerdict: (v) => void seen.push(`verdict ${v.kind}`) };
+    let startedAfter: number | undefined;
+    const { kernel, venue } = bot({ keepOrderPathWarmMs: 5, hooks, onStart: () => (startedAfter = kernel.rehearsal?.books) });
+    await kernel.start();
+    // Every book made intents (two quotes each, every sixteenth a cancel and then a place again):
+    // the rate window (50 per second here) never refused one, as the rehearsal clock runs ahead.
+    expect(kernel.rehearsal?.books).toBe(REHEARSAL_BOOKS);
+    expect(kernel.rehearsal?.requests).toBeGreaterThan(1.8 * REHEARSAL_BOOKS);
+    expect(startedAfter).toBe(REHEARSAL_BOOKS);
+    // Nothing of it reached the bot: no order request at its venue, no journal hook, no id used.
+    expect(venue.orderRequests()).toBe(0);
+    expect(seen).toEqual([]);
+    expect(kernel.ids.state().counter).toBe(0);
+    expect(kernel.adapter.account.open()).toEqual([]);
+    expect(kernel.ledger.reserved('USDT').toFixed()).toBe('0');
+    await kernel.stop('cancel');
+  });
+
+  it('is not run for a bot that does not keep its order path warm', async () => {
+    const { kernel } = bot({});
+    await kernel.start();
+    expect(kernel.rehearsal).toBeUndefined();
+    await kernel.stop('cancel');
+  });
+
+  it('ends at a stop asked during start-up, and the strategy never starts', async () => {
+    let started = false;
+    const { kernel, venue } = bot({ keepOrderPathWarmMs: 5, onStart: () => (started = true) });
+    const starting = kernel.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    kernel.requestStop();
+    await starting;
+    expect(kernel.rehearsal?.books).toBeGreaterThan(0);
+    expect(kernel.rehearsal?.books).toBeLessThan(REHEARSAL_BOOKS);
+    expect(started).toBe(false);
+    expect(venue.orderRequests()).toBe(0);
+    await kernel.stop('cancel');
+  });
+});
+
+describe('RehearsalVenuePort', () => {
+  const at = (clock: VirtualClock): string => new Date(clock.now()).toISOString();
+
+  it('accepts, moves and cancels orders as the exchange answers them, in its wire shapes; fills nothing', async () => {
+    const clock = new VirtualClock(START);
+    const port = new RehearsalVenuePort('spot', clock, ['BTC', 'USDT']);
+    const reports: OrderReport[] = [];
+    port.orderReports$.subscribe((r) => reports.push(r));
+    const placed = await port.placeOrder({ client_order_id: 'a', symbol: 'BTCUSDT', side: 'buy', type: 'limit', quantity: dec('0.001'), price: dec('99.5'), time_in_force: 'GTC', post_only: true });
+    expect(placed).toMatchObject({ client_order_id: 'a', status: 'new', post_only: true, time_in_force: 'GTC' });
+    expect(placed.price?.toFixed()).toBe('99.5');
+    expect(placed.quantity_cumulative.toFixed()).toBe('0');
+    clock.advanceBy(1000);
+    const moved = await port.replaceOrder('a', { new_client_order_id: 'b', quantity: dec('0.002'), price: dec('99.6') });
+    expect(moved).toMatchObject({ client_order_id: 'b', original_client_order_id: 'a', status: 'new', updated_at: clock.now() });
+    expect([moved.quantity.toFixed(), moved.price?.toFixed()]).toEqual(['0.002', '99.6']);
+    await expect(port.replaceOrder('a', { new_client_order_id: 'c', quantity: dec('1') })).rejects.toThrow(/no open order a/);
+    const canceled = await port.cancelOrder('b');
+    expect(canceled.status).toBe('canceled');
+    expect(port.openCount).toBe(0);
+    expect(await port.openOrders()).toEqual([]);
+    // Reports come in later turns, as socket messages would: one per change, a replace's naming the old order.
+    expect(reports).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reports.map((r) => `${r.report_type} ${r.client_order_id} ${r.status} ${r.original_client_order_id ?? ''}`)).toEqual([
+      'new a new ', 'replaced b new a', 'canceled b canceled a',
+    ]);
+    expect(at(clock)).toBe(new Date(START + 1000).toISOString());
+    expect((await port.balances()).map((b) => `${b.currency} ${b.available.toFixed()} ${b.reserved.toFixed()}`)).toEqual(['BTC 1000000000 0', 'USDT 1000000000 0']);
+    expect(port.requests).toBe(4);
+    port.close();
+  });
+});
