@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { RecordingReader } from '../backtest/recording/recording-reader.js';
 import { ClientVenuePort } from '../framework/execution/client-venue-port.js';
 import type { VenuePort } from '../framework/execution/venue-port.js';
@@ -17,10 +16,10 @@ import { loadStrategy } from '../framework/runtime/plugin-loader.js';
 import type { StrategyPlugin } from '../framework/runtime/strategy.js';
 import { SILENT_LOGGER, liveSchedulers } from '../framework/runtime/runtime-ports.js';
 import type { Clock } from '../framework/time/clock.js';
+import { liveNodeFlags } from './support/live-node-flags.js';
 import { printTable } from './support/report.js';
 
 const CHILD = fileURLToPath(new URL('./tick-to-intent-child.ts', import.meta.url));
-const LIVE_NODE_FLAGS = fileURLToPath(new URL('../bin/live-node-flags', import.meta.url));
 const SAMPLE = fileURLToPath(new URL('../backtest/samples/synthetic-btc-eth.v3.jsonl.gz', import.meta.url));
 const SPEED = 20;
 const DURATION_MS = 15_000;
@@ -61,11 +60,6 @@ export async function run(): Promise<void> {
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     if (code !== 0) throw new Error(`tick-to-intent run exited with ${code}`);
   }
-}
-
-/** The node flags `tradeloop live` and `paper` run a bot with (bin/live-node-flags): the bot measured here gets them too. */
-function liveNodeFlags(): string[] {
-  return readFileSync(LIVE_NODE_FLAGS, 'utf8').split(/\s+/).filter((flag) => flag.length > 0);
 }
 
 /** One run of the benchmark in this process: the bot with `keepOrderPathWarmMs` (absent: off). */

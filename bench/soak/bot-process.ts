@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { liveNodeFlags } from '../support/live-node-flags.js';
 
 const BIN = fileURLToPath(new URL('../../bin/tradeloop.mjs', import.meta.url));
 
@@ -14,9 +15,9 @@ export interface BotProcess {
   stderr(): string;
 }
 
-/** Starts `tradeloop live --config <file>` with the keys in the environment, as an operator would. */
+/** Starts `tradeloop live --config <file>` with the keys in the environment and the command's node flags, as an operator would. */
 export function spawnLiveBot(configFile: string, keys: { apiKey: string; secretKey: string }, cwd: string): BotProcess {
-  const child = spawn(process.execPath, [BIN, 'live', '--config', configFile], {
+  const child = spawn(process.execPath, [...liveNodeFlags(), BIN, 'live', '--config', configFile], {
     cwd,
     env: { ...process.env, TRADELOOP_API_KEY: keys.apiKey, TRADELOOP_SECRET_KEY: keys.secretKey },
     stdio: ['ignore', 'ignore', 'pipe'],
