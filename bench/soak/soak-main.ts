@@ -39,7 +39,7 @@ for (const r of results) {
 process.exitCode = results.every((r) => r.pass) ? 0 : 1;
 
 function printResult(r: SoakResult, ms: number): void {
-  console.log(`\n== seed ${r.seed}: ${r.pass ? 'PASS' : 'FAIL'} (${(ms / 1000).toFixed(0)} s)`);
+  console.log(`\n== seed ${r.seed}${r.keepWarm ? ' (order path kept warm)' : ''}: ${r.pass ? 'PASS' : 'FAIL'} (${(ms / 1000).toFixed(0)} s)`);
   console.log(`kills ${r.kills}, lives ${r.lives.length}, orders ${r.orders}, fills ${r.fills}, public trades ${r.publicTrades}`);
   const restart = r.restartMs;
   console.log(restart === undefined

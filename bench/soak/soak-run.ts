@@ -45,6 +45,8 @@ export interface SoakLife {
 /** What one seed's soak run did and found. */
 export interface SoakResult {
   readonly seed: string;
+  /** The bot kept its order path warm (`execution.keepOrderPathWarmMs`; odd seeds). */
+  readonly keepWarm: boolean;
   readonly kills: number;
   readonly lives: readonly SoakLife[];
   readonly orders: number;
@@ -89,7 +91,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
   });
   const botId = `s${options.seed.replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 12);
   const configFile = path.join(dir, 'bot.yaml');
-  writeFileSync(configFile, botYaml(botId, server));
+  // Odd seeds keep the order path warm (a rehearsal at every start, dry runs while idle), even ones run the default.
+  const keepWarm = Number.parseInt(options.seed.replace(/\D/g, '') || '0', 10) % 2 === 1;
+  writeFileSync(configFile, botYaml(botId, server, keepWarm));
   const keys = server.apiKeys[0]!;
   const tail = new JournalTail(path.join(dir, 'journal', `${botId}.journal.jsonl`));
   const lives: SoakLife[] = [];
@@ -163,7 +167,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     });
     pass = checks.every((c) => c.pass);
     return {
-      seed: options.seed, kills: killed, lives, orders: venue.orderHistory(ACCOUNT).length, fills: venue.tradeHistory(ACCOUNT).length,
+      seed: options.seed, keepWarm, kills: killed, lives, orders: venue.orderHistory(ACCOUNT).length, fills: venue.tradeHistory(ACCOUNT).length,
       publicTrades: market.trades, restartMs: restartFigures(lives), reconciliation: reconciliation(tail),
       journalUnreadableLines: tail.unreadable.length, botErrors: errors, checks, pass,
       dir: !pass && options.keepFailed === true ? dir : undefined,
@@ -252,8 +256,11 @@ function describeLife(life: SoakLife): string {
   return `${ready}, ${trading}, ended by ${life.endedBy ?? '?'} (exit ${life.exit?.code ?? '-'} ${life.exit?.signal ?? ''}) after ${life.aliveMs ?? Date.now() - life.spawnedAt} ms${life.endedBy === 'self' ? `: ${firstLines(life.stderr)}` : ''}`;
 }
 
-/** The bot's config: the market maker on the soak symbol, journal and log beside the file, orders canceled at a clean stop. */
-function botYaml(id: string, server: SandboxServer): string {
+/**
+ * The bot's config: the market maker on the soak symbol, journal and log beside the file, orders
+ * canceled at a clean stop; with `keepWarm`, the order path kept warm (5 ms).
+ */
+function botYaml(id: string, server: SandboxServer, keepWarm: boolean): string {
   return [
     `bot: { id: ${id} }`,
     `exchange: { baseUrl: "${server.baseUrl}", wsBaseUrl: "${server.wsBaseUrl}" }`,
@@ -263,7 +270,7 @@ function botYaml(id: string, server: SandboxServer): string {
     // minRequoteIntervalMs keeps the strategy's default (250 ms), which is also its back-off after a refusal.
     '  params: { halfSpreadBps: "10", orderQuantity: "0.01", maxInventory: "0.05", requoteBps: "5" }',
     'risk: { priceBand: "0.2" }',
-    'execution: { unknownOrders: cancel, onShutdown: cancel }',
+    `execution: { unknownOrders: cancel, onShutdown: cancel${keepWarm ? ', keepOrderPathWarmMs: 5' : ''} }`,
     'journal: { dir: ./journal }',
     'logging: { level: info, console: "off", file: ./bot.jsonl }',
     'status: { intervalMs: 0 }',

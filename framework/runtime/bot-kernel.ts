@@ -195,17 +195,16 @@ export class BotKernel {
 
   /**
    * Connects, reconciles with the venue, then starts the strategy, unless a stop was asked for
-   * meanwhile ({@link requestStop}): then the strategy never starts.
+   * meanwhile ({@link requestStop}): then the strategy never starts. A bot that keeps its order
+   * path warm rehearses it meanwhile (the reconciliation mostly waits for the venue's answers),
+   * and starts the strategy once both are done.
    */
   async start(): Promise<ReconcileSummary> {
     if (this.started) throw new Error('BotKernel already started');
     this.started = true;
-    if (this.options.keepOrderPathWarmMs !== undefined) {
-      this.rehearsal = await rehearseOrderPath(this.options, (options) => new BotKernel(options), REHEARSAL_BOOKS, () => this.stopRequested);
-      this.logger.log('info', 'order path rehearsed', { books: this.rehearsal.books, requests: this.rehearsal.requests, ms: Math.round(this.rehearsal.ms) });
-    }
+    const rehearsing = this.options.keepOrderPathWarmMs === undefined ? undefined : this.rehearse();
     this.pipeline.connect(this.options.market.books$, this.options.market.market$);
-    const summary = await this.adapter.start();
+    const [summary] = await Promise.all([this.adapter.start(), rehearsing]);
     this.pipeline.syncAll();
     this.logger.log('info', 'reconciled with the venue', {
       adopted: summary.adopted.length, open: this.adapter.account.open().length,
@@ -218,6 +217,20 @@ export class BotKernel {
     this.engine.start(own);
     this.warmer?.start();
     return summary;
+  }
+
+  /**
+   * The order-path rehearsal (see order-path-rehearsal.ts). A rehearsal that fails costs the bot
+   * nothing but the compiled code it was to bring: it is logged, and the bot starts.
+   */
+  private async rehearse(): Promise<void> {
+    try {
+      const rehearsal = await rehearseOrderPath(this.options, (options) => new BotKernel(options), REHEARSAL_BOOKS, () => this.stopRequested);
+      this.rehearsal = rehearsal;
+      this.logger.log('info', 'order path rehearsed', { books: rehearsal.books, requests: rehearsal.requests, ms: Math.round(rehearsal.ms) });
+    } catch (error) {
+      this.logger.log('warn', 'the order-path rehearsal failed; the bot starts without it', { error: String(error) });
+    }
   }
 
   /** Whether a stop was asked for. */
