@@ -135,8 +135,7 @@ export class BotKernel {
   readonly warmer: OrderPathWarmer | undefined;
   /** Where the kernel's timers run: market time in paper and live, the replay's in a backtest. */
   readonly schedulers: RuntimeSchedulers;
-  /** What the start-up rehearsal of the order path did; absent when it did not run. */
-  rehearsal: RehearsalSummary | undefined;
+  private rehearsed: RehearsalSummary | undefined;
   private readonly subscriptions: Subscription[] = [];
   private readonly logger: RuntimeLogger;
   private started = false;
@@ -226,11 +225,16 @@ export class BotKernel {
   private async rehearse(): Promise<void> {
     try {
       const rehearsal = await rehearseOrderPath(this.options, (options) => new BotKernel(options), REHEARSAL_BOOKS, () => this.stopRequested);
-      this.rehearsal = rehearsal;
+      this.rehearsed = rehearsal;
       this.logger.log('info', 'order path rehearsed', { books: rehearsal.books, requests: rehearsal.requests, ms: Math.round(rehearsal.ms) });
     } catch (error) {
       this.logger.log('warn', 'the order-path rehearsal failed; the bot starts without it', { error: String(error) });
     }
+  }
+
+  /** What the start-up rehearsal of the order path did; absent when it did not run (or failed). */
+  get rehearsal(): RehearsalSummary | undefined {
+    return this.rehearsed;
   }
 
   /** Whether a stop was asked for. */

@@ -28,7 +28,7 @@ export interface RehearsalSummary {
  * after, run compiled code. At a live bot's pace (a few intents a second) V8 never optimises the
  * code between a strategy's intent and the venue port: too few calls reach its threshold, and the
  * first intent of a bot also compiles every function it meets. A rehearsal runs a second kernel of
- * the same classes as `options` describe (risk config, instruments, clock, schedulers) against a
+ * the same classes as `options` describe (risk config, instruments, strategy id) against a
  * {@link RehearsalVenuePort} (accepts everything, fills nothing, answers at once): a built-in
  * strategy places, moves and cancels one-lot quotes a few ticks from synthetic books, some
  * thousand intents through the very functions the bot's own intents take. It touches nothing of
