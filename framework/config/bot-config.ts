@@ -65,7 +65,7 @@ export interface BotConfig {
     readonly onShutdown: 'cancel' | 'keep';
     /** At stop, the wait for answers of requests in flight, ms; absent: the kernel's default. */
     readonly shutdownTimeoutMs?: number;
-    /** Dry runs of the risk checks between intents every this many ms (keeps the order path warm); absent or 0: off. */
+    /** Keeps the order path warm: a rehearsal of it at start, then dry runs of the risk checks every this many ms; absent or 0: off. */
     readonly keepOrderPathWarmMs?: number;
   };
   /**

@@ -34,7 +34,7 @@ export class RehearsalVenuePort implements VenuePort {
 
   placeOrder(request: VenueOrderRequest): Promise<Order> {
     this.requests++;
-    const now = new Date(this.clock.now()).toISOString();
+    const now = this.stamp();
     const order = parseOrder({
       id: ++this.lastId, client_order_id: request.client_order_id, symbol: request.symbol, side: request.side, status: 'new', type: request.type,
       time_in_force: request.time_in_force ?? 'GTC', quantity: request.quantity.toFixed(), quantity_cumulative: '0', price: request.price?.toFixed(),
@@ -56,7 +56,7 @@ export class RehearsalVenuePort implements VenuePort {
     this.open.delete(clientOrderId);
     const order = parseOrder({
       ...orderToWire(old), id: ++this.lastId, client_order_id: change.new_client_order_id, original_client_order_id: clientOrderId,
-      quantity: change.quantity.toFixed(), price: (change.price ?? old.price)?.toFixed(), updated_at: new Date(this.clock.now()).toISOString(),
+      quantity: change.quantity.toFixed(), price: (change.price ?? old.price)?.toFixed(), updated_at: this.stamp(),
     });
     this.open.set(order.client_order_id, order);
     // One report, as the exchange sends it: the new order, naming the old one.
@@ -106,8 +106,13 @@ export class RehearsalVenuePort implements VenuePort {
     this.reports.complete();
   }
 
+  /** The time the exchange writes on an order it changes now. */
+  private stamp(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+
   private withStatus(order: Order, status: OrderStatus): Order {
-    return parseOrder({ ...orderToWire(order), status, updated_at: new Date(this.clock.now()).toISOString() });
+    return parseOrder({ ...orderToWire(order), status, updated_at: this.stamp() });
   }
 
   /** A report of `order`, arriving after the request's answer, as a socket message would. */

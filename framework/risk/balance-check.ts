@@ -56,7 +56,7 @@ function checkedNeed(order: CheckedOrder, view: RiskView, e: RiskEvaluation): Fu
   const instrument = view.instrument(order.symbol);
   if (instrument === undefined) return undefined;
   if (order.side === 'buy' && isMarketType(order.type) && !tradesOnMargin(instrument, view)) return undefined;
-  return e.netFunds(order, instrument);
+  return e.netFunds(order);
 }
 
 function compare(symbol: string, currency: string, amount: Funds, view: RiskView): Denial | undefined {

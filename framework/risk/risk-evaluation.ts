@@ -1,6 +1,5 @@
 import type { Decimal } from '../model/decimal.js';
 import { unitsOf } from '../model/decimal-units.js';
-import type { Instrument } from '../model/instrument.js';
 import type { Intent } from '../model/intent.js';
 import type { Denial } from './denial.js';
 import { NO_ORDERS, fundedOrders, ordersOf, type CheckedOrder } from './intent-orders.js';
@@ -85,11 +84,16 @@ export class RiskEvaluation {
     return this.band;
   }
 
-  /** {@link netFundsFor} of one of {@link orders}, computed once. */
-  netFunds(order: CheckedOrder, instrument: Instrument): FundsNeed | Denial {
+  /**
+   * {@link netFundsFor} of one of {@link orders}, computed once; undefined for a symbol the view
+   * has no instrument of (nothing can be priced: the checks and the reservation leave it alone).
+   */
+  netFunds(order: CheckedOrder): FundsNeed | Denial | undefined {
     const index = this.orders.indexOf(order);
     let need = index < 0 ? undefined : this.needs[index];
     if (need === undefined) {
+      const instrument = this.view.instrument(order.symbol);
+      if (instrument === undefined) return undefined;
       need = netFundsFor(order, instrument, this.view, this.config);
       if (index >= 0) this.needs[index] = need;
     }

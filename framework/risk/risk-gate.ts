@@ -144,13 +144,12 @@ export class RiskGate {
   }
 
   private reserve(evaluation: RiskEvaluation, keys: ReservationKey[]): Denial | undefined {
-    const { intent, view } = evaluation;
+    const { intent } = evaluation;
     const { orders, combine } = evaluation.fundedOrders();
     const held = combine === 'max' ? new Set<string>() : undefined;
     for (const order of combine === 'max' ? largestFirst(orders, evaluation) : orders) {
-      const instrument = view.instrument(order.symbol);
-      if (instrument === undefined) continue;
-      const need = evaluation.netFunds(order, instrument);
+      const need = evaluation.netFunds(order);
+      if (need === undefined) continue;
       if (isDenial(need)) return need;
       if (need.amount.isZero()) continue;
       // One-cancels-other: only one leg can execute, so one reservation (the largest) per currency.
@@ -174,9 +173,8 @@ export class RiskGate {
 function wouldReserve(evaluation: RiskEvaluation): Denial | undefined {
   const view = evaluation.view;
   for (const order of evaluation.fundedOrders().orders) {
-    const instrument = view.instrument(order.symbol);
-    if (instrument === undefined) continue;
-    const need = evaluation.netFunds(order, instrument);
+    const need = evaluation.netFunds(order);
+    if (need === undefined) continue;
     if (isDenial(need)) return need;
     if (need.amount.isZero() || view.coversFree(need.currency, need.amount)) continue;
     return cannotReserve(order.symbol, need.amount, need.currency, view.freeBalance(need.currency));
@@ -211,8 +209,7 @@ function canRefuse(name: CheckName, config: RiskConfig): boolean {
 /** The legs ordered by their need, largest first (legs that cannot be priced keep their place at the end). */
 function largestFirst(orders: readonly CheckedOrder[], evaluation: RiskEvaluation): CheckedOrder[] {
   const sized = orders.map((order) => {
-    const instrument = evaluation.view.instrument(order.symbol);
-    const need = instrument === undefined ? undefined : evaluation.netFunds(order, instrument);
+    const need = evaluation.netFunds(order);
     return { order, amount: need === undefined || isDenial(need) ? undefined : need.amount };
   });
   return sized.sort((a, b) => (a.amount === undefined ? 1 : b.amount === undefined ? -1 : b.amount.compare(a.amount))).map((s) => s.order);

@@ -85,7 +85,8 @@ export class IntentOutbox<Params> {
         return true;
       }
     }
-    if (submitted !== undefined && submitted.length === 1 && (returned === undefined || returned === submitted[0])) {
+    // One submitted intent that is also what the handler returned (nothing returned was handled above).
+    if (submitted !== undefined && submitted.length === 1 && returned === submitted[0]) {
       this.send(submitted[0]!);
       return true;
     }
