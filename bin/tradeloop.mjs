@@ -7,22 +7,26 @@ import module from 'node:module';
 import { setImmediate, setTimeout } from 'node:timers';
 import { fileURLToPath, URL } from 'node:url';
 
-// Node 22.1 and later keep V8's compiled code of the modules on disk (in the temporary folder, or
-// NODE_COMPILE_CACHE): later starts skip most of the compiling. Older Node has no such cache.
+// Node 22.1 and later keep V8's compiled code of the modules its loader loads on disk (in the
+// temporary folder, or NODE_COMPILE_CACHE): this file, the TypeScript loader. The compiled code's
+// bundle has a cache of its own, on every Node (see dist/bundle-loader.mjs).
 module.enableCompileCache?.();
-const compiled = new URL('../dist/cli/main.js', import.meta.url);
-let entry;
+const compiled = new URL('../dist/bundle-loader.mjs', import.meta.url);
 const runsCompiled = process.env.TRADELOOP_SOURCES !== '1' && existsSync(compiled);
+let cli;
+let bundle;
 if (runsCompiled) {
   // A strategy written in TypeScript brings the loader in when it is loaded (see the plugin loader).
   globalThis[Symbol.for('tradeloop.typescriptLoader')] = () => import('../framework/register.mjs');
-  entry = compiled.href;
+  const { tradeloopBundle } = await import(compiled.href);
+  bundle = tradeloopBundle();
+  cli = await bundle.load('cli/main.ts');
 } else {
   // TypeScript sources through tsx with the package's tsconfig, and .ts strategies outside any package as ES modules.
   await import('../framework/register.mjs');
-  entry = new URL('../cli/main.ts', import.meta.url).href;
+  cli = await import(new URL('../cli/main.ts', import.meta.url).href);
 }
-const { main, reportUncaught, mapStackTracesLazily } = await import(entry);
+const { main, reportUncaught, mapStackTracesLazily } = cli;
 // Traces name the TypeScript lines (source maps read when a trace is printed, not at start).
 if (runsCompiled) mapStackTracesLazily(fileURLToPath(new URL('../dist/', import.meta.url)));
 // Output piped into a reader that stopped (`tradeloop help | head`) ends the command quietly, as other tools do.
@@ -37,6 +41,7 @@ const fatal = (error) => process.exit(reportUncaught(error));
 process.on('uncaughtException', fatal);
 process.on('unhandledRejection', fatal);
 process.exitCode = await main(process.argv.slice(2));
+bundle?.saveCodeCache();
 // A command is over: it awaited its own files, logs and sockets. Left to end by itself, node would
 // first wait for V8's background compiler to finish jobs whose code will never run (10-15 ms after a
 // backtest); and a socket or timer left open by mistake must not keep the process (and a bot) alive.

@@ -75,7 +75,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
     const progress = createProgress({ enabled: !values.quiet, total: totalBytes, unit: 'bytes' });
     let bytesRead = 0;
     let frames = 0;
-    tuneHeapForReplay();
+    const untuneHeap = tuneHeapForReplay();
     const started = performance.now();
     try {
       const result = await runBacktest({
@@ -101,6 +101,7 @@ export const backtestCommand: CliCommand<BacktestOptions> = {
       return 0;
     } finally {
       progress.stop();
+      untuneHeap();
       await log.close();
     }
   },

@@ -10,6 +10,9 @@ const OLD_GENERATION_GROWTH_PERCENT = 30;
 /** Size of the young generation (both semi-spaces) at which it stops growing: 8 MiB. */
 const YOUNG_GENERATION_BYTES = 8 << 20;
 
+/** V8's own values of the flags set here (0: V8 picks the growth itself). */
+const V8_DEFAULTS = ['--heap-growing-percent=0', '--semi-space-growth-factor=2'];
+
 /**
  * Tunes V8's heap for the replay the command is about to run in this process, so that its peak
  * memory does not grow with the recording's length:
@@ -24,14 +27,23 @@ const YOUNG_GENERATION_BYTES = 8 << 20;
  * CPU time. V8 reads both settings whenever it resizes the heap, so they take effect when set; they
  * change when memory is collected, never what a program computes. For a command's own process
  * only: a program that embeds tradeloop keeps its own heap settings.
+ *
+ * Returns what puts V8's own settings back once the replay is over: V8 refuses a code cache made
+ * under other flags than the ones it starts with (see dist/bundle-loader.mjs).
  */
-export function tuneHeapForReplay(): void {
+export function tuneHeapForReplay(): () => void {
   setFlagsFromString(`--heap-growing-percent=${OLD_GENERATION_GROWTH_PERCENT}`);
-  if (stopYoungGrowthWhenGrown()) return;
-  const collections = new PerformanceObserver(() => {
-    if (stopYoungGrowthWhenGrown()) collections.disconnect();
-  });
-  collections.observe({ entryTypes: ['gc'] });
+  let collections: PerformanceObserver | undefined;
+  if (!stopYoungGrowthWhenGrown()) {
+    collections = new PerformanceObserver(() => {
+      if (stopYoungGrowthWhenGrown()) collections?.disconnect();
+    });
+    collections.observe({ entryTypes: ['gc'] });
+  }
+  return () => {
+    collections?.disconnect();
+    for (const flag of V8_DEFAULTS) setFlagsFromString(flag);
+  };
 }
 
 /** Stops the young generation's growth if it has its size; true when it did. */

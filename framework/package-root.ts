@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
 
-// The compiled code (dist/) is JavaScript; the sources, run under tsx or vitest, are TypeScript.
-const COMPILED = import.meta.url.endsWith('.js');
+// The compiled code (dist/tradeloop.cjs) is JavaScript; the sources, run under tsx or vitest, are TypeScript.
+const COMPILED = !import.meta.url.endsWith('.ts');
 
 /**
  * The folder of tradeloop's package.json: found by walking up from this module, so files shipped
@@ -29,7 +29,7 @@ export function packageFile(...segments: string[]): string {
 /**
  * A file of the package's code by its path in the sources (`strategies`,
  * `backtest/sweep/sweep-worker.mjs`): the source tree when the sources run, its twin under dist/
- * when the compiled code runs. The compiled modules are bundled into shared chunks, so a module
+ * when the compiled code runs. The compiled modules are bundled into one file, so a module
  * cannot find its neighbours from its own location.
  */
 export function codeFile(...segments: string[]): string {

@@ -42,6 +42,15 @@ function typescriptLoader(): (() => Promise<unknown>) | undefined {
 }
 
 /**
+ * `import()` of a plugin module. The compiled code runs as a script of node:vm (so that V8's code
+ * cache applies, see dist/bundle-loader.mjs), which has no `import()` of its own: its loader sets one.
+ */
+function importModule(specifier: string): Promise<unknown> {
+  const hostImport = (globalThis as Record<symbol, unknown>)[Symbol.for('tradeloop.import')];
+  return typeof hostImport === 'function' ? (hostImport as (specifier: string) => Promise<unknown>)(specifier) : import(specifier);
+}
+
+/**
  * Loads a StrategyPlugin by reference:
  * - a name (`market-maker`): `strategies/<name>/<name>.strategy.ts` (or `.js`);
  * - a path (`./my-bot.ts`, `/opt/bots/x.js`, `file:///...`), relative to `baseDir`;
@@ -55,7 +64,7 @@ export async function loadStrategyPlugin(ref: string, options: PluginLoaderOptio
   let module: unknown;
   try {
     if (TYPESCRIPT_SOURCE.test(source)) await typescriptLoader()?.();
-    module = await import(source);
+    module = await importModule(source);
   } catch (error) {
     throw new ValidationError('strategy', `cannot be imported: ${error instanceof Error ? error.message : String(error)}`, ref);
   }
