@@ -56,7 +56,8 @@ export function tradeloopBundle() {
   } catch {
     cachedData = undefined;
   }
-  const script = new vm.Script(Module.wrap(readFileSync(BUNDLE, 'utf8')), {
+  // The build writes the bundle in ASCII only, which latin1 reads as utf8 does, faster.
+  const script = new vm.Script(Module.wrap(readFileSync(BUNDLE, 'latin1')), {
     filename: BUNDLE,
     cachedData,
   });
