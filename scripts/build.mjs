@@ -169,7 +169,8 @@ function writeCodeCache() {
     });
     return true;
   } catch (error) {
-    console.warn(`tradeloop: the code cache is left to the first run (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    const said = String(error?.stderr ?? '').trim() || (error instanceof Error ? error.message : String(error));
+    console.warn(`tradeloop: the code cache is left to the first run; the sample backtest failed: ${said.split('\n')[0]}`);
     return false;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -198,7 +199,8 @@ const result = await build({
 // Comments esbuild keeps (inside expressions) as they were written: a character outside ASCII
 // there becomes `?`, so that the file is ASCII throughout (esbuild escapes it everywhere else).
 const bundleText = readFileSync(bundleFile, 'utf8');
-if (/[^\x00-\x7f]/.test(bundleText)) writeFileSync(bundleFile, bundleText.replace(/[^\x00-\x7f]/g, '?'));
+const asciiText = bundleText.replace(/[\u0080-\uffff]/g, '?');
+if (asciiText !== bundleText) writeFileSync(bundleFile, asciiText);
 const loaderFile = path.join(out, 'bundle-loader.mjs');
 copyFileSync(path.join(root, 'scripts', 'bundle-loader.mjs'), loaderFile);
 // The entries' ES module twins, with the names each one exports (read from the bundle itself).
