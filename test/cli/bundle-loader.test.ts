@@ -51,6 +51,11 @@ describe('the compiled bundle and its code cache', () => {
     expect(start(DIST)).toBe('used 0');
   });
 
+  it('is ASCII throughout, which the loader reads as latin1', () => {
+    const bytes = readFileSync(path.join(DIST, 'tradeloop.cjs'));
+    expect(bytes.findIndex((byte) => byte > 0x7f)).toBe(-1);
+  });
+
   it('writes a cache after a run that had none, and uses it at the next start', () => {
     const folder = copiedBundle();
     expect(start(folder)).toBe('none 0');
