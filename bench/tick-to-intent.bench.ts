@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { RecordingReader } from '../backtest/recording/recording-reader.js';
@@ -29,6 +29,12 @@ const WARM_MS = 5;
 const WINDOW_MS = 3_000;
 /** Trading time whose intents the steady-state tables leave out (the first books, code still being compiled). */
 const WARM_UP_MS = 2_000;
+
+/** Slowest intents listed with when they came and the collections that held them up. */
+const SLOWEST_SHOWN = 6;
+
+/** Names of the `kind` of a `gc` performance entry (perf_hooks.constants.NODE_PERFORMANCE_GC_*). */
+const GC_KINDS: Record<number, string> = { 1: 'scavenge', 2: 'mark-compact', 4: 'incremental marking', 8: 'weak callbacks' };
 /** Niceness of the sandbox process (the bot's is 0): the exchange yields the CPU to the bot measured. */
 const SANDBOX_NICENESS = 10;
 
@@ -89,6 +95,10 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
   const gateMs = new TimedSamples();
   let returnedAt = Number.NaN;
   let tradingFrom = Number.NaN;
+  /** The bot's garbage collections, to tell which slow intents waited for one. */
+  const collections: PerformanceEntry[] = [];
+  const collectionObserver = new PerformanceObserver((list) => collections.push(...list.getEntries()));
+  collectionObserver.observe({ entryTypes: ['gc'] });
   let cpuShare = Number.NaN;
   const feed = new LiveMarketFeed({ session: publicSession, instruments, logger: SILENT_LOGGER, onBookFrame: (at) => (lastFrameAt = at) });
   const strategy = await loadStrategy('market-maker', { halfSpreadBps: '4', orderQuantity: '0.05', maxInventory: '0.5', requoteBps: '1', minRequoteIntervalMs: 0 });
@@ -133,12 +143,16 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
   try {
     await venue.start(10_000);
     await kernel.start();
+    // As `tradeloop live` and `paper` do when they keep the order path warm.
+    const feedRehearsal = keepOrderPathWarmMs === undefined ? undefined : feed.rehearse();
+    if (feedRehearsal !== undefined) console.log(`book messages rehearsed before subscribing: ${feedRehearsal.messages} (${feedRehearsal.bookEvents} book events), ${feedRehearsal.ms.toFixed(0)} ms`);
     await feed.start();
     tradingFrom = clock.now();
     const cpuBefore = process.cpuUsage();
     await new Promise((resolve) => setTimeout(resolve, DURATION_MS));
     const cpu = process.cpuUsage(cpuBefore);
     cpuShare = (cpu.user + cpu.system) / 1000 / DURATION_MS;
+    collectionObserver.disconnect();
     await kernel.stop('cancel');
   } finally {
     await feed.close();
@@ -156,12 +170,24 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
   const warm = keepOrderPathWarmMs === undefined ? 'order path not kept warm' : `keepOrderPathWarmMs ${keepOrderPathWarmMs}: ${kernel.warmer?.dryRuns ?? 0} dry runs`;
   console.log(`bot process CPU while trading: ${(cpuShare * 100).toFixed(1)} % of one core`);
   if (kernel.rehearsal !== undefined) {
-    const { books, requests, ms } = kernel.rehearsal;
-    console.log(`order path rehearsed before trading: ${books} books, ${requests} order requests, ${ms.toFixed(0)} ms`);
+    const { books, requests, strategy, ms } = kernel.rehearsal;
+    console.log(`order path rehearsed before trading: ${books} books, ${requests} order requests (${strategy === 'both' ? 'the built-in strategy, then the market maker' : 'the built-in strategy'}), ${ms.toFixed(0)} ms`);
   }
   const windows: string[] = [];
   for (let from = tradingFrom; from < tradingFrom + DURATION_MS; from += WINDOW_MS) windows.push(us(median(firstMs.between(from, from + WINDOW_MS))));
   console.log(`a handler's first intent, p50 by ${WINDOW_MS / 1000} s of trading: ${windows.join(', ')}`);
+  const slowest = latencies.slowest(SLOWEST_SHOWN).map(([frameAt, latency]) => {
+    // A collection that ran between the frame's arrival and the intent held the intent up.
+    const start = frameAt - performance.timeOrigin;
+    const paused = collections.filter((gc) => gc.startTime < start + latency && gc.startTime + gc.duration > start);
+    const pauses = paused.map((gc) => `${GC_KINDS[(gc as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind ?? 0] ?? 'gc'} ${gc.duration.toFixed(1)} ms`);
+    // Where its time went: before the handler, in it, then to the port (for a handler's first intent).
+    const entered = toHandler.at(frameAt);
+    const returned = handlerMs.at(frameAt);
+    const stages = entered === undefined || returned === undefined ? '' : `: to onBook ${us(entered)}, in it ${us(returned - entered)}, after ${us(latency - returned)}`;
+    return `${us(latency)} at +${((frameAt - tradingFrom) / 1000).toFixed(1)} s${stages}${pauses.length > 0 ? ` (${pauses.join(', ')})` : ''}`;
+  });
+  console.log(`slowest intents: ${slowest.join('; ')}`);
   for (const [span, from] of [['the whole run', -Infinity], [`after the first ${WARM_UP_MS / 1000} s of trading`, tradingFrom + WARM_UP_MS]] as const) {
     printTable(`tick-to-intent (from the book frame read off the socket; ${warm}; ${span})`, [
       row('-> onBook entered', toHandler.from(from)),
@@ -182,6 +208,17 @@ class TimedSamples {
   add(frameAt: number, value: number): void {
     this.frameTimes.push(frameAt);
     this.values.push(value);
+  }
+
+  /** The first latency of the frame received at `frameAt`. */
+  at(frameAt: number): number | undefined {
+    const index = this.frameTimes.indexOf(frameAt);
+    return index < 0 ? undefined : this.values[index];
+  }
+
+  /** The `count` largest latencies, largest first, each with its frame's time. */
+  slowest(count: number): [frameAt: number, latency: number][] {
+    return this.values.map((value, i): [number, number] => [this.frameTimes[i]!, value]).sort((a, b) => b[1] - a[1]).slice(0, count);
   }
 
   /** The latencies of frames received at or after `time`. */

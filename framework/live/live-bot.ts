@@ -165,6 +165,11 @@ export class LiveBot {
           const open = kernel.adapter.account.open().map((t) => t.clientOrderId);
           this.journal.note('reconciled', { open, adopted: summary.adopted, canceled: summary.canceled, missing: summary.missing });
           logger.log('info', 'bot started', { bot: config.bot.id, strategy: this.strategy.plugin.name, symbols: config.strategy.symbols, openOrders: open.length, restored: recovered.orders.length });
+          // The order path is rehearsed by now (kernel.start); the way of book messages to it too.
+          if (kernel.rehearsal !== undefined) {
+            const { messages, bookEvents, ms } = feed.rehearse();
+            logger.log('info', 'book messages rehearsed', { messages, bookEvents, ms: Math.round(ms) });
+          }
           // The step resolves to nothing either way: subscribed, or stopped during a pause.
           await retrying('subscribing the market data', () => feed.start());
           if (!stopAsked) this.marketSubscribed();

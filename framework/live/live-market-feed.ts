@@ -1,7 +1,9 @@
+import { performance } from 'node:perf_hooks';
 import { Subject, tap, type Observable, type Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import { ORDER_BOOK_CHANNEL } from '../exchange/book/order-book-frame.js';
 import { OrderBookKeeper } from '../exchange/book/order-book-keeper.js';
+import { OrderBookMessageDecoder } from '../exchange/book/order-book-message-decoder.js';
 import type { PublicSession } from '../exchange/ws/public-session.js';
 import type { Instrument } from '../model/instrument.js';
 import type { CandlePeriod } from '../model/resources/candle.js';
@@ -60,6 +62,34 @@ export class LiveMarketFeed {
     }));
   }
 
+  /**
+   * Rehearses the way a book message takes from the socket's bytes to a book event (the decoder
+   * that reads the bytes, the keeper, the book) on `messages` synthetic messages a symbol (a
+   * snapshot, then updates), with a decoder and a keeper of its own, before {@link start}: the
+   * first real messages, the snapshot above all, then run compiled code rather than compiling it.
+   * Touches nothing the feed publishes or keeps.
+   */
+  rehearse(messages: number = FEED_REHEARSAL_MESSAGES): FeedRehearsal {
+    const started = performance.now();
+    const instruments = this.options.instruments;
+    const bySymbol = new Map(instruments.map((i) => [i.symbol, i]));
+    const decoder = new OrderBookMessageDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
+    let events = 0;
+    const keeper = new OrderBookKeeper({ resync: { resync: () => Promise.resolve() }, instrument: (symbol) => bySymbol.get(symbol), onEvent: () => void events++ });
+    try {
+      for (let n = 0; n < messages; n++) {
+        for (const instrument of instruments) {
+          const bytes = Buffer.from(syntheticBookMessage(instrument, n), 'latin1');
+          const frames = decoder.decodeMessage(bytes, 0, bytes.length, started);
+          for (const frame of frames ?? []) keeper.apply(frame);
+        }
+      }
+    } finally {
+      keeper.close();
+    }
+    return { messages: messages * instruments.length, bookEvents: events, ms: performance.now() - started };
+  }
+
   /** Connects and subscribes every channel the strategy needs. */
   async start(): Promise<void> {
     const symbols = this.options.instruments.map((i) => i.symbol);
@@ -76,4 +106,40 @@ export class LiveMarketFeed {
     this.bookSubject.complete();
     await this.options.session.close();
   }
+}
+
+/** What {@link LiveMarketFeed.rehearse} did. */
+export interface FeedRehearsal {
+  /** Synthetic messages decoded, all symbols. */
+  readonly messages: number;
+  /** Book events the rehearsal's keeper made of them: one a message when all went the live way. */
+  readonly bookEvents: number;
+  readonly ms: number;
+}
+
+/** Synthetic book messages a symbol that {@link LiveMarketFeed.rehearse} decodes and applies. */
+export const FEED_REHEARSAL_MESSAGES = 500;
+
+/** Levels a side of the rehearsal's snapshot; each update changes two of them. */
+const REHEARSAL_DEPTH = 50;
+
+/** Ticks of the rehearsal's mid: far from zero at any tick size. */
+const REHEARSAL_MID_TICKS = 100_000;
+
+/**
+ * The exchange's `orderbook/full` message for `instrument`: a {@link REHEARSAL_DEPTH}-level snapshot
+ * as message 0, then updates with the next sequence numbers, each moving a level a side.
+ */
+function syntheticBookMessage(instrument: Instrument, n: number): string {
+  const level = (ticks: number, lots: number): string => `["${instrument.ticksToPrice(ticks)}","${instrument.lotsToQuantity(lots)}"]`;
+  const side = (from: number, step: number, count: number, lots: (i: number) => number): string =>
+    Array.from({ length: count }, (_, i) => level(from + i * step, lots(i))).join(',');
+  const entry = (asks: string, bids: string): string => `{"${instrument.symbol}":{"t":${1_700_000_000_000 + n},"s":${n + 1},"a":[${asks}],"b":[${bids}]}}`;
+  if (n === 0) {
+    return `{"ch":"orderbook/full","snapshot":${entry(side(REHEARSAL_MID_TICKS + 1, 1, REHEARSAL_DEPTH, (i) => i + 1), side(REHEARSAL_MID_TICKS - 1, -1, REHEARSAL_DEPTH, (i) => i + 1))}}`;
+  }
+  // Each update sets a level a side deeper in the book (never the touch: the book stays uncrossed).
+  const depth = 1 + (n % (REHEARSAL_DEPTH - 1));
+  const lots = 1 + (n % 7);
+  return `{"ch":"orderbook/full","update":${entry(level(REHEARSAL_MID_TICKS + 1 + depth, lots), level(REHEARSAL_MID_TICKS - 1 - depth, lots))}}`;
 }

@@ -226,7 +226,7 @@ export class BotKernel {
     try {
       const rehearsal = await rehearseOrderPath(this.options, (options) => new BotKernel(options), REHEARSAL_BOOKS, () => this.stopRequested);
       this.rehearsed = rehearsal;
-      this.logger.log('info', 'order path rehearsed', { books: rehearsal.books, requests: rehearsal.requests, ms: Math.round(rehearsal.ms) });
+      this.logger.log('info', 'order path rehearsed', { books: rehearsal.books, requests: rehearsal.requests, strategy: rehearsal.strategy, ms: Math.round(rehearsal.ms) });
     } catch (error) {
       this.logger.log('warn', 'the order-path rehearsal failed; the bot starts without it', { error: String(error) });
     }

@@ -16,10 +16,15 @@ export const REHEARSAL_BOOKS = 1000;
 
 /** What a rehearsal did. */
 export interface RehearsalSummary {
-  /** Books shown to the rehearsal strategy, per symbol. */
+  /** Books shown to the rehearsal strategies, per symbol (both runs when there were two). */
   readonly books: number;
   /** Order requests (places, replaces, cancels) that reached the rehearsal venue. */
   readonly requests: number;
+  /**
+   * The strategies rehearsed: the built-in quoting strategy, then, when its plugin is
+   * {@link StrategyPlugin.rehearsable}, the bot's own (`both`).
+   */
+  readonly strategy: 'built-in' | 'both';
   readonly ms: number;
 }
 
@@ -29,11 +34,15 @@ export interface RehearsalSummary {
  * code between a strategy's intent and the venue port: too few calls reach its threshold, and the
  * first intent of a bot also compiles every function it meets. A rehearsal runs a second kernel of
  * the same classes as `options` describe (risk config, instruments, strategy id) against a
- * {@link RehearsalVenuePort} (accepts everything, fills nothing, answers at once): a built-in
- * strategy places, moves and cancels one-lot quotes a few ticks from synthetic books, some
- * thousand intents through the very functions the bot's own intents take. It touches nothing of
- * the bot: its own ids, account, ledger and no journal, log or latency sample. Its clock runs a
- * second ahead per book, so the order-rate window of the risk config never refuses it.
+ * {@link RehearsalVenuePort} (accepts everything, fills nothing, answers at once) and shows it
+ * synthetic books: first with a built-in strategy that places, moves and cancels one-lot quotes a
+ * few ticks from the books (some thousand intents through the very functions the bot's own intents
+ * take), then, when the bot's plugin is {@link StrategyPlugin.rehearsable}, with a new instance of
+ * the bot's own strategy and parameters, so that its code is compiled too and the order path has
+ * seen its intents last (the bot's strategy alone would leave the paths it seldom takes, such as
+ * cancels, cold: measured, its later intents then waited for them). A rehearsal touches nothing
+ * of the bot: its own ids, account, ledger and no journal, log or latency sample. Its clock runs
+ * a second ahead per book, so the order-rate window of the risk config never refuses it.
  *
  * Spot accounts only: a margin or futures account reconciles margin accounts and leverage, which
  * the rehearsal venue does not hold (their rehearsal returns at once, with nothing done).
@@ -46,13 +55,30 @@ export async function rehearseOrderPath(
   stopped: () => boolean,
 ): Promise<RehearsalSummary> {
   const started = performance.now();
-  if (options.venue.account !== 'spot' || options.instruments.length === 0) return { books: 0, requests: 0, ms: 0 };
+  if (options.venue.account !== 'spot' || options.instruments.length === 0) return { books: 0, requests: 0, strategy: 'built-in', ms: 0 };
+  const builtIn = await rehearse(options, createKernel, REHEARSAL_PLUGIN as StrategyPlugin, undefined, books, stopped);
+  const own = options.plugin.rehearsable === true ? await rehearse(options, createKernel, options.plugin, options.params, books, stopped) : undefined;
+  return {
+    books: builtIn.books + (own?.books ?? 0), requests: builtIn.requests + (own?.requests ?? 0),
+    strategy: own === undefined ? 'built-in' : 'both', ms: performance.now() - started,
+  };
+}
+
+/** One rehearsal kernel running `plugin` with `params` on `books` synthetic books. */
+async function rehearse(
+  options: BotKernelOptions,
+  createKernel: (options: BotKernelOptions) => BotKernel,
+  plugin: StrategyPlugin,
+  params: unknown,
+  books: number,
+  stopped: () => boolean,
+): Promise<{ books: number; requests: number }> {
   const clock = new RehearsalClock(options.clock);
   const currencies = [...new Set(options.instruments.flatMap((i) => [i.baseCurrency ?? [], i.quoteCurrency, i.info.fee_currency ?? i.quoteCurrency].flat()))];
   const venue = new RehearsalVenuePort('spot', clock, currencies);
   const bookEvents = new Subject<BookEvent>();
   const kernel = createKernel({
-    ...options, botId: 'rehearsal', plugin: REHEARSAL_PLUGIN as StrategyPlugin, params: undefined, errorPolicy: 'halt',
+    ...options, botId: 'rehearsal', plugin, params, errorPolicy: 'halt',
     // Live schedulers whatever the bot's: the rehearsal runs now, in wall time, not in a replay's.
     market: { books$: bookEvents, market$: NEVER }, venue, gateway: undefined, clock, schedulers: liveSchedulers(),
     logger: SILENT_LOGGER, hooks: undefined, onLatency: undefined, resumeIds: undefined, intentsBefore: undefined, leverage: undefined, keepOrderPathWarmMs: undefined,
@@ -75,7 +101,7 @@ export async function rehearseOrderPath(
     bookEvents.complete();
     venue.close();
   }
-  return { books: shown, requests: venue.requests, ms: performance.now() - started };
+  return { books: shown, requests: venue.requests };
 }
 
 /** Ticks of the synthetic mid: far from zero at any tick size, and a rehearsal order is one lot. */

@@ -145,4 +145,13 @@ export interface StrategyPlugin<Params = unknown> {
   /** Validates raw parameters (from YAML) and fills defaults. */
   parseParams(raw: unknown): Params;
   create(params: Params): Strategy<Params>;
+  /**
+   * True when the strategy acts only through the context it is given (no files, sockets, timers
+   * or shared state of its own outside the instance `create` returns), so that running an
+   * instance of it has no effect beyond that instance: then the order-path rehearsal
+   * (`execution.keepOrderPathWarmMs`) runs one, with the bot's parameters, on synthetic books
+   * against a venue that fills nothing, and the strategy's own code is compiled before the
+   * first live book as well. Absent or false: the rehearsal runs a built-in quoting strategy.
+   */
+  readonly rehearsable?: boolean;
 }

@@ -127,6 +127,8 @@ function symbolOf(intent: Intent): string | undefined {
 /** The bracket plugin (`strategy.name: bracket`). */
 const bracket: StrategyPlugin<BracketParams> = {
   name: 'bracket',
+  // Acts only through its context: the order-path rehearsal may run it (see StrategyPlugin.rehearsable).
+  rehearsable: true,
   description: 'Enters with a limit buy below the mid and exits with a take-profit or a stop-loss (oneTriggerOneCancelOther list)',
   parseParams: parseBracketParams,
   create: () => createBracket(),

@@ -93,6 +93,8 @@ export function createMaCrossover(params?: MaCrossoverParams): Strategy<MaCrosso
 /** The moving-average crossover plugin (`strategy.name: ma-crossover`). */
 const maCrossover: StrategyPlugin<MaCrossoverParams> = {
   name: 'ma-crossover',
+  // Acts only through its context: the order-path rehearsal may run it (see StrategyPlugin.rehearsable).
+  rehearsable: true,
   description: 'Buys on a golden cross and sells on a death cross of two moving averages of closed candles',
   parseParams: parseMaCrossoverParams,
   create: (params) => createMaCrossover(params),

@@ -202,6 +202,8 @@ function pushHandle(out: OrderHandle[], handle: OrderHandle | undefined): void {
 /** The market-maker plugin (`strategy.name: market-maker`). */
 const marketMaker: StrategyPlugin<MarketMakerParams> = {
   name: 'market-maker',
+  // Acts only through its context: the order-path rehearsal may run it (see StrategyPlugin.rehearsable).
+  rehearsable: true,
   description: 'Quotes a post-only bid and ask around the mid of each book, skewed by inventory, moved with replaces',
   parseParams: parseMarketMakerParams,
   create: () => createMarketMaker(),

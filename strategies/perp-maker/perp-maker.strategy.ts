@@ -82,6 +82,8 @@ function nearLiquidation(position: PositionView | undefined, mid: Decimal, min: 
 /** The perpetual market-maker plugin (`strategy.name: perp-maker`). */
 const perpMaker: StrategyPlugin<PerpMakerParams> = {
   name: 'perp-maker',
+  // Acts only through its context: the order-path rehearsal may run it (see StrategyPlugin.rehearsable).
+  rehearsable: true,
   description: 'Quotes a perpetual contract with leverage: post-only bid and ask skewed by position, reduce-only near liquidation',
   parseParams: parsePerpMakerParams,
   create: () => createPerpMaker(),

@@ -118,6 +118,23 @@ describe('LiveMarketFeed over a loopback socket', () => {
     expect(sessionEvents.map((e) => e.kind).filter((k) => k === 'malformed-frame' || k === 'parse-error')).toEqual(['malformed-frame', 'parse-error']);
   });
 
+  it('rehearses the way of book messages on synthetic ones, publishing and keeping nothing of them', async () => {
+    const events: BookEvent[] = [];
+    feed.books$.subscribe((e) => events.push(e));
+    const statsBefore = { ...feed.keeper.stats };
+    const rehearsal = feed.rehearse(40);
+    // Every message decoded from its bytes and applied in sequence: a snapshot, then 39 updates a symbol.
+    expect(rehearsal).toMatchObject({ messages: 80, bookEvents: 80 });
+    expect(events).toEqual([]);
+    expect(feed.keeper.stats).toEqual(statsBefore);
+    expect(INSTRUMENTS.map((i) => feed.keeper.book(i.symbol))).toEqual([undefined, undefined]);
+    // The feed then runs as ever.
+    await feed.start();
+    server.sendRaw(server.clients[0]!, SCRIPT[0]![0]);
+    await until(() => events.length === 1);
+    expect(events.map(described)).toEqual([['snapshot', 'ETHUSDT', 1]]);
+  });
+
   it('leaves book messages to the general parser while someone listens to the raw notifications', async () => {
     const forms: boolean[] = [];
     let raw = 0;

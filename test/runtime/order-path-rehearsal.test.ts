@@ -68,6 +68,78 @@ describe('order-path rehearsal', () => {
     await kernel.stop('cancel');
   });
 
+  it('then runs a new instance of a rehearsable strategy, with the bot\'s parameters, on books of its own', async () => {
+    const instances: { params: unknown; books: number; placed: number }[] = [];
+    const plugin: StrategyPlugin<{ quantity: string }> = {
+      name: 'quoter', description: 'bids one lot every fourth book', rehearsable: true, parseParams: (raw) => raw as { quantity: string },
+      create: (params) => {
+        const seen = { params, books: 0, placed: 0 };
+        instances.push(seen);
+        return {
+          onBook: (ctx, symbol, view) => {
+            if (seen.books++ % 4 !== 0) return undefined;
+            seen.placed++;
+            const bid = view.bestBid();
+            return bid === undefined ? undefined : [ctx.place({ symbol, side: 'buy', type: 'limit', quantity: dec(params.quantity), price: dec(bid.price), timeInForce: 'GTC' }, 'quote')];
+          },
+        };
+      },
+    };
+    const venue = countingVenue();
+    const kernel = new BotKernel({
+      botId: 'k', strategyId: 'quoter', plugin: plugin as StrategyPlugin, params: { quantity: '0.001' }, instruments: [BTC], market: { books$: NEVER, market$: NEVER },
+      venue, clock: new VirtualClock(START), schedulers: liveSchedulers(), risk: {}, errorPolicy: 'halt', unknownOrders: 'adopt', keepOrderPathWarmMs: 5,
+    });
+    await kernel.start();
+    // The built-in strategy's run, then the quoter's: a quarter of its books made a request each.
+    expect(kernel.rehearsal?.strategy).toBe('both');
+    expect(kernel.rehearsal?.books).toBe(2 * REHEARSAL_BOOKS);
+    expect(kernel.rehearsal?.requests).toBeGreaterThan(1.8 * REHEARSAL_BOOKS + REHEARSAL_BOOKS / 4 - 1);
+    // The bot's own instance (made with the kernel), which has seen no book yet, then the rehearsal's.
+    expect(instances).toEqual([{ params: { quantity: '0.001' }, books: 0, placed: 0 }, { params: { quantity: '0.001' }, books: REHEARSAL_BOOKS, placed: REHEARSAL_BOOKS / 4 }]);
+    expect(venue.orderRequests()).toBe(0);
+    expect(kernel.ids.state().counter).toBe(0);
+    await kernel.stop('cancel');
+  });
+
+  it('leaves a rehearsable strategy that throws in the rehearsal to the bot, which starts as configured', async () => {
+    let ownBooks = 0;
+    let instances = 0;
+    const plugin: StrategyPlugin = {
+      name: 'thrower', description: 'throws on synthetic books', rehearsable: true, parseParams: (raw) => raw,
+      create: () => {
+        const rehearsing = instances++ > 0;
+        return {
+          onBook: () => {
+            if (rehearsing) throw new Error('not on these books');
+            ownBooks++;
+            return undefined;
+          },
+        };
+      },
+    };
+    const books = new ReplaySubject<BookEvent>(1);
+    books.next({ kind: 'snapshot', symbol: 'BTCUSDT', sequence: 1, book: book(BTC, [['101.00', '1.5']], [['99.00', '1']]) });
+    const venue = countingVenue();
+    const kernel = new BotKernel({
+      botId: 'k', strategyId: 'thrower', plugin, params: {}, instruments: [BTC], market: { books$: books, market$: NEVER },
+      venue, clock: new VirtualClock(START), schedulers: liveSchedulers(), risk: {}, errorPolicy: 'halt', unknownOrders: 'adopt', keepOrderPathWarmMs: 5,
+    });
+    await kernel.start();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(kernel.rehearsal?.strategy).toBe('both');
+    expect(kernel.engine.status).toBe('running');
+    expect(ownBooks).toBe(1);
+    await kernel.stop('cancel');
+  });
+
+  it('runs the built-in strategy only for a strategy that is not rehearsable', async () => {
+    const { kernel } = bot({ keepOrderPathWarmMs: 5 });
+    await kernel.start();
+    expect(kernel.rehearsal?.strategy).toBe('built-in');
+    await kernel.stop('cancel');
+  });
+
   it('is not run for a bot that does not keep its order path warm', async () => {
     const { kernel } = bot({});
     await kernel.start();
