@@ -120,26 +120,39 @@ export interface FeedRehearsal {
 /** Synthetic book messages a symbol that {@link LiveMarketFeed.rehearse} decodes and applies. */
 export const FEED_REHEARSAL_MESSAGES = 500;
 
-/** Levels a side of the rehearsal's snapshot; each update changes two of them. */
+/** Levels a side of the rehearsal's snapshots. */
 const REHEARSAL_DEPTH = 50;
 
-/** Ticks of the rehearsal's mid: far from zero at any tick size. */
-const REHEARSAL_MID_TICKS = 100_000;
+/** Messages from one rehearsal snapshot to the next (the next at the other mid). */
+const REHEARSAL_SNAPSHOT_EVERY = 100;
 
 /**
- * The exchange's `orderbook/full` message for `instrument`: a {@link REHEARSAL_DEPTH}-level snapshot
- * as message 0, then updates with the next sequence numbers, each moving a level a side.
+ * Ticks of the rehearsal's mids, taken in turn from one snapshot to the next: a small count and
+ * one beyond 2^32, so that the code meets the magnitudes of any market (V8 compiles arithmetic
+ * for the number types it has seen; a first larger value would send it back to the interpreter).
+ */
+const REHEARSAL_MID_TICKS = [100_000, 2 ** 33 + 100_000];
+
+/**
+ * The exchange's `orderbook/full` message for `instrument`: every {@link REHEARSAL_SNAPSHOT_EVERY}
+ * messages a {@link REHEARSAL_DEPTH}-level snapshot (with the next sequence number, as after a
+ * resubscription), in between updates that change a level a side, remove another and put it back.
  */
 function syntheticBookMessage(instrument: Instrument, n: number): string {
+  const mid = REHEARSAL_MID_TICKS[Math.floor(n / REHEARSAL_SNAPSHOT_EVERY) % REHEARSAL_MID_TICKS.length] as number;
   const level = (ticks: number, lots: number): string => `["${instrument.ticksToPrice(ticks)}","${instrument.lotsToQuantity(lots)}"]`;
   const side = (from: number, step: number, count: number, lots: (i: number) => number): string =>
     Array.from({ length: count }, (_, i) => level(from + i * step, lots(i))).join(',');
   const entry = (asks: string, bids: string): string => `{"${instrument.symbol}":{"t":${1_700_000_000_000 + n},"s":${n + 1},"a":[${asks}],"b":[${bids}]}}`;
-  if (n === 0) {
-    return `{"ch":"orderbook/full","snapshot":${entry(side(REHEARSAL_MID_TICKS + 1, 1, REHEARSAL_DEPTH, (i) => i + 1), side(REHEARSAL_MID_TICKS - 1, -1, REHEARSAL_DEPTH, (i) => i + 1))}}`;
+  if (n % REHEARSAL_SNAPSHOT_EVERY === 0) {
+    return `{"ch":"orderbook/full","snapshot":${entry(side(mid + 1, 1, REHEARSAL_DEPTH, (i) => i + 1), side(mid - 1, -1, REHEARSAL_DEPTH, (i) => i + 1))}}`;
   }
-  // Each update sets a level a side deeper in the book (never the touch: the book stays uncrossed).
-  const depth = 1 + (n % (REHEARSAL_DEPTH - 1));
+  // Below the touch (the book stays uncrossed): a level set to a new size, one removed (size 0) by
+  // every other update and put back by the next.
+  const depth = 1 + (n % (REHEARSAL_DEPTH - 2));
   const lots = 1 + (n % 7);
-  return `{"ch":"orderbook/full","update":${entry(level(REHEARSAL_MID_TICKS + 1 + depth, lots), level(REHEARSAL_MID_TICKS - 1 - depth, lots))}}`;
+  const removed = n % 2 === 1 ? 0 : 1;
+  const asks = `${level(mid + 1 + depth, lots)},${level(mid + REHEARSAL_DEPTH, removed)}`;
+  const bids = `${level(mid - 1 - depth, lots)},${level(mid - REHEARSAL_DEPTH, removed)}`;
+  return `{"ch":"orderbook/full","update":${entry(asks, bids)}}`;
 }

@@ -37,8 +37,8 @@ export interface RehearsalSummary {
  * {@link RehearsalVenuePort} (accepts everything, fills nothing, answers at once) and shows it
  * synthetic books: first with a built-in strategy that places, moves and cancels one-lot quotes a
  * few ticks from the books (some thousand intents through the very functions the bot's own intents
- * take), then, when the bot's plugin is {@link StrategyPlugin.rehearsable}, with a new instance of
- * the bot's own strategy and parameters, so that its code is compiled too and the order path has
+ * take), then, when the bot's plugin is {@link StrategyPlugin.rehearsable}, with new instances (two,
+ * half the books each) of the bot's own strategy and parameters, so that its code is compiled too and the order path has
  * seen its intents last (the bot's strategy alone would leave the paths it seldom takes, such as
  * cancels, cold: measured, its later intents then waited for them). A rehearsal touches nothing
  * of the bot: its own ids, account, ledger and no journal, log or latency sample. Its clock runs
@@ -57,7 +57,15 @@ export async function rehearseOrderPath(
   const started = performance.now();
   if (options.venue.account !== 'spot' || options.instruments.length === 0) return { books: 0, requests: 0, strategy: 'built-in', ms: 0 };
   const builtIn = await rehearse(options, createKernel, REHEARSAL_PLUGIN as StrategyPlugin, undefined, books, stopped);
-  const own = options.plugin.rehearsable === true ? await rehearse(options, createKernel, options.plugin, options.params, books, stopped) : undefined;
+  // Two instances of the bot's strategy, half the books each: calls between the functions a strategy
+  // makes per instance (closures) are then compiled for any instance, the bot's own included,
+  // rather than for the one instance a single rehearsal showed (its first live call would undo it).
+  let own: { books: number; requests: number } | undefined;
+  if (options.plugin.rehearsable === true) {
+    const first = await rehearse(options, createKernel, options.plugin, options.params, Math.ceil(books / 2), stopped);
+    const second = await rehearse(options, createKernel, options.plugin, options.params, Math.floor(books / 2), stopped);
+    own = { books: first.books + second.books, requests: first.requests + second.requests };
+  }
   return {
     books: builtIn.books + (own?.books ?? 0), requests: builtIn.requests + (own?.requests ?? 0),
     strategy: own === undefined ? 'built-in' : 'both', ms: performance.now() - started,
@@ -104,12 +112,19 @@ async function rehearse(
   return { books: shown, requests: venue.requests };
 }
 
-/** Ticks of the synthetic mid: far from zero at any tick size, and a rehearsal order is one lot. */
-const MID_TICKS = 10_000;
+/**
+ * Ticks of the synthetic mids, each for {@link MID_SPAN} books in turn: far from zero at any tick
+ * size, one a small count and one beyond 2^32, so that the code meets the magnitudes of any market
+ * (V8 compiles arithmetic for the number types it has seen). A rehearsal order is one lot.
+ */
+const MID_TICKS = [10_000, 2 ** 33 + 10_000];
 
-/** A one-level-a-side book around {@link MID_TICKS}, the touch moving a tick every other book. */
+/** Books at one synthetic mid before the next. */
+const MID_SPAN = 64;
+
+/** A one-level-a-side book around a {@link MID_TICKS} mid, the touch moving a tick every other book. */
 function syntheticFrame(instrument: Instrument, n: number, time: number): Parameters<OrderBook['apply']>[0] {
-  const mid = MID_TICKS + (n % 2);
+  const mid = (MID_TICKS[Math.floor(n / MID_SPAN) % MID_TICKS.length] as number) + (n % 2);
   const lot = instrument.lotsToQuantity(1);
   return {
     symbol: instrument.symbol, sequence: n, exchangeTime: time, receivedAt: time, snapshot: true,
@@ -166,8 +181,9 @@ const REHEARSAL_PLUGIN: StrategyPlugin<undefined> = {
         const away = 2 + (n % 4);
         const cancel = n % 16 === 15;
         const out: OrderHandle[] = [];
-        const bid = quote(ctx, instrument, 'bid', MID_TICKS - away, cancel);
-        const ask = quote(ctx, instrument, 'ask', MID_TICKS + away, cancel);
+        const mid = MID_TICKS[Math.floor(n / MID_SPAN) % MID_TICKS.length] as number;
+        const bid = quote(ctx, instrument, 'bid', mid - away, cancel);
+        const ask = quote(ctx, instrument, 'ask', mid + away, cancel);
         if (bid !== undefined) out.push(bid);
         if (ask !== undefined) out.push(ask);
         return out;

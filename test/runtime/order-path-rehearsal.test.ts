@@ -95,8 +95,9 @@ describe('order-path rehearsal', () => {
     expect(kernel.rehearsal?.strategy).toBe('both');
     expect(kernel.rehearsal?.books).toBe(2 * REHEARSAL_BOOKS);
     expect(kernel.rehearsal?.requests).toBeGreaterThan(1.8 * REHEARSAL_BOOKS + REHEARSAL_BOOKS / 4 - 1);
-    // The bot's own instance (made with the kernel), which has seen no book yet, then the rehearsal's.
-    expect(instances).toEqual([{ params: { quantity: '0.001' }, books: 0, placed: 0 }, { params: { quantity: '0.001' }, books: REHEARSAL_BOOKS, placed: REHEARSAL_BOOKS / 4 }]);
+    // The bot's own instance (made with the kernel), which has seen no book yet, then the rehearsal's two.
+    const half = { params: { quantity: '0.001' }, books: REHEARSAL_BOOKS / 2, placed: REHEARSAL_BOOKS / 8 };
+    expect(instances).toEqual([{ params: { quantity: '0.001' }, books: 0, placed: 0 }, half, half]);
     expect(venue.orderRequests()).toBe(0);
     expect(kernel.ids.state().counter).toBe(0);
     await kernel.stop('cancel');
