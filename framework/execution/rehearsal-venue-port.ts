@@ -9,11 +9,13 @@ import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
 
 /**
- * An exchange stand-in that accepts every order and never fills one, answering at once: the venue
- * of an order-path rehearsal (see order-path-rehearsal.ts). Its answers and reports are built in the
- * exchange's wire form and read by the same parsers the live client reads the exchange with, so the
- * objects the order path handles have the very shapes it will handle live. Nothing here reaches a
- * network or the bot's account.
+ * An exchange stand-in that accepts every order, answering at once, and fills every
+ * {@link FILL_EVERY}th order it places in full at its limit price just after (so the way of a fill,
+ * from the report to the account, the position and the strategy's `onFill`, is rehearsed too): the
+ * venue of an order-path rehearsal (see order-path-rehearsal.ts). Its answers and reports are built
+ * in the exchange's wire form and read by the same parsers the live client reads the exchange with,
+ * so the objects the order path handles have the very shapes it will handle live. Nothing here
+ * reaches a network or the bot's account.
  */
 export class RehearsalVenuePort implements VenuePort {
   readonly balances$: Observable<readonly TradingBalance[]> = NEVER;
@@ -22,6 +24,9 @@ export class RehearsalVenuePort implements VenuePort {
   readonly orderReports$: Observable<OrderReport> = this.reports.asObservable();
   private readonly open = new Map<string, Order>();
   private lastId = 0;
+  private placed = 0;
+  /** Executions reported so far (each fills an order in full). */
+  fills = 0;
   /** Order requests answered so far (places, replaces, cancels). */
   requests = 0;
 
@@ -42,6 +47,7 @@ export class RehearsalVenuePort implements VenuePort {
     });
     this.open.set(order.client_order_id, order);
     this.report(order, 'new');
+    if (++this.placed % FILL_EVERY === 0 && order.price !== undefined) this.fill(order, order.price);
     return Promise.resolve(order);
   }
 
@@ -115,12 +121,25 @@ export class RehearsalVenuePort implements VenuePort {
     return parseOrder({ ...orderToWire(order), status, updated_at: this.stamp() });
   }
 
+  /** Fills `order` in full at `price`: a trade report after its other reports, the order closed. */
+  private fill(order: Order, price: Decimal): void {
+    this.open.delete(order.client_order_id);
+    const filled = parseOrder({ ...orderToWire(order), status: 'filled', quantity_cumulative: order.quantity.toFixed(), price_average: price.toFixed(), updated_at: this.stamp() });
+    this.fills++;
+    this.report(filled, 'trade', {
+      trade_id: this.fills, trade_quantity: order.quantity.toFixed(), trade_price: price.toFixed(), trade_fee: '0', trade_taker: false,
+    });
+  }
+
   /** A report of `order`, arriving after the request's answer, as a socket message would. */
-  private report(order: Order, reportType: ReportType): void {
+  private report(order: Order, reportType: ReportType, trade?: Record<string, unknown>): void {
     const { trades: _trades, ...fields } = order;
-    const report = parseOrderReport(orderReportToWire({ ...fields, report_type: reportType }));
+    const report = parseOrderReport({ ...orderReportToWire({ ...fields, report_type: reportType }), ...trade });
     setImmediate(() => this.reports.next(report));
   }
 }
 
 const AMPLE = new Decimal('1000000000');
+
+/** Every this many orders placed (limit orders), one is filled. */
+const FILL_EVERY = 20;

@@ -69,13 +69,14 @@ describe('order-path rehearsal', () => {
   });
 
   it('then runs a new instance of a rehearsable strategy, with the bot\'s parameters, on books of its own', async () => {
-    const instances: { params: unknown; books: number; placed: number }[] = [];
+    const instances: { params: unknown; books: number; placed: number; fills: number }[] = [];
     const plugin: StrategyPlugin<{ quantity: string }> = {
       name: 'quoter', description: 'bids one lot every fourth book', rehearsable: true, parseParams: (raw) => raw as { quantity: string },
       create: (params) => {
-        const seen = { params, books: 0, placed: 0 };
+        const seen = { params, books: 0, placed: 0, fills: 0 };
         instances.push(seen);
         return {
+          onFill: () => void seen.fills++,
           onBook: (ctx, symbol, view) => {
             if (seen.books++ % 4 !== 0) return undefined;
             seen.placed++;
@@ -96,8 +97,9 @@ describe('order-path rehearsal', () => {
     expect(kernel.rehearsal?.books).toBe(2 * REHEARSAL_BOOKS);
     expect(kernel.rehearsal?.requests).toBeGreaterThan(1.8 * REHEARSAL_BOOKS + REHEARSAL_BOOKS / 4 - 1);
     // The bot's own instance (made with the kernel), which has seen no book yet, then the rehearsal's two.
-    const half = { params: { quantity: '0.001' }, books: REHEARSAL_BOOKS / 2, placed: REHEARSAL_BOOKS / 8 };
-    expect(instances).toEqual([{ params: { quantity: '0.001' }, books: 0, placed: 0 }, half, half]);
+    // The rehearsal venue fills every twentieth order placed: 6 of each instance's 125.
+    const half = { params: { quantity: '0.001' }, books: REHEARSAL_BOOKS / 2, placed: REHEARSAL_BOOKS / 8, fills: 6 };
+    expect(instances).toEqual([{ params: { quantity: '0.001' }, books: 0, placed: 0, fills: 0 }, half, half]);
     expect(venue.orderRequests()).toBe(0);
     expect(kernel.ids.state().counter).toBe(0);
     await kernel.stop('cancel');
@@ -193,6 +195,25 @@ describe('RehearsalVenuePort', () => {
     expect(at(clock)).toBe(new Date(START + 1000).toISOString());
     expect((await port.balances()).map((b) => `${b.currency} ${b.available.toFixed()} ${b.reserved.toFixed()}`)).toEqual(['BTC 1000000000 0', 'USDT 1000000000 0']);
     expect(port.requests).toBe(4);
+    port.close();
+  });
+
+  it('fills every twentieth order it places, in full at its limit price, after its new report', async () => {
+    const clock = new VirtualClock(START);
+    const port = new RehearsalVenuePort('spot', clock, ['BTC', 'USDT']);
+    const reports: OrderReport[] = [];
+    port.orderReports$.subscribe((r) => reports.push(r));
+    for (let i = 1; i <= 40; i++) {
+      await port.placeOrder({ client_order_id: `o${i}`, symbol: 'BTCUSDT', side: i % 2 === 0 ? 'buy' : 'sell', type: 'limit', quantity: dec('0.001'), price: dec(`99.${i}`), time_in_force: 'GTC' });
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    const trades = reports.filter((r) => r.report_type === 'trade');
+    expect(trades.map((r) => [r.client_order_id, r.status, r.quantity_cumulative.toFixed(), r.trade_quantity?.toFixed(), r.trade_price?.toFixed(), r.trade_id])).toEqual([
+      ['o20', 'filled', '0.001', '0.001', '99.2', '1'], ['o40', 'filled', '0.001', '0.001', '99.4', '2'],
+    ]);
+    // Each trade report follows its order's new report.
+    expect(reports.findIndex((r) => r.client_order_id === 'o20' && r.report_type === 'new')).toBeLessThan(reports.indexOf(trades[0]!));
+    expect([port.openCount, port.fills]).toEqual([38, 2]);
     port.close();
   });
 });
