@@ -34,13 +34,14 @@ export interface RehearsalSummary {
  * code between a strategy's intent and the venue port: too few calls reach its threshold, and the
  * first intent of a bot also compiles every function it meets. A rehearsal runs a second kernel of
  * the same classes as `options` describe (risk config, instruments, strategy id) against a
- * {@link RehearsalVenuePort} (accepts everything, fills nothing, answers at once) and shows it
- * synthetic books: first with a built-in strategy that places, moves and cancels one-lot quotes a
- * few ticks from the books (some thousand intents through the very functions the bot's own intents
- * take), then, when the bot's plugin is {@link StrategyPlugin.rehearsable}, with new instances (two,
- * half the books each) of the bot's own strategy and parameters, so that its code is compiled too and the order path has
- * seen its intents last (the bot's strategy alone would leave the paths it seldom takes, such as
- * cancels, cold: measured, its later intents then waited for them). A rehearsal touches nothing
+ * {@link RehearsalVenuePort} (accepts everything, answers at once, fills one order in twenty) and
+ * shows it synthetic books: first with a built-in strategy that places, moves and cancels one-lot
+ * quotes a few ticks from the books (some thousand intents through the very functions the bot's
+ * own intents take), then, when the bot's plugin is {@link StrategyPlugin.rehearsable}, with new
+ * instances (two, half the books each) of the bot's own strategy and parameters, so that its code
+ * is compiled too and the order path has seen its intents last (the bot's strategy alone would
+ * leave the paths it seldom takes, such as cancels, cold: measured, its later intents then waited
+ * for them). A rehearsal touches nothing
  * of the bot: its own ids, account, ledger and no journal, log or latency sample. Its clock runs
  * a second ahead per book, so the order-rate window of the risk config never refuses it.
  *

@@ -149,9 +149,10 @@ export interface StrategyPlugin<Params = unknown> {
    * True when the strategy acts only through the context it is given (no files, sockets, timers
    * or shared state of its own outside the instance `create` returns), so that running an
    * instance of it has no effect beyond that instance: then the order-path rehearsal
-   * (`execution.keepOrderPathWarmMs`) runs one, with the bot's parameters, on synthetic books
-   * against a venue that fills nothing, and the strategy's own code is compiled before the
-   * first live book as well. Absent or false: the rehearsal runs a built-in quoting strategy.
+   * (`execution.keepOrderPathWarmMs`) runs two, with the bot's parameters, on synthetic books
+   * against a stand-in venue (it fills one order in twenty), after its built-in quoting strategy,
+   * and the strategy's own code is compiled before the first live book as well. Absent or false:
+   * the rehearsal runs the built-in strategy only.
    */
   readonly rehearsable?: boolean;
 }
