@@ -15,7 +15,7 @@
 // another V8 version or under other V8 flags (and then compiles as if there were none); its name
 // carries the bundle's size and time, so a rebuilt bundle never meets an old cache (V8 itself
 // checks only the source's length). The build starts dist/ afresh, caches included.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
@@ -80,14 +80,20 @@ export function tradeloopBundle() {
       // undo it), V8 would refuse the cache at every later start.
       if (saved || cachedDataVersionTag() !== tag) return;
       saved = true;
+      const partial = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2)}`;
       try {
-        const data = script.createCachedData();
         mkdirSync(CACHE_DIR, { recursive: true });
-        const partial = `${cacheFile}.${process.pid}-${Math.random().toString(36).slice(2)}`;
-        writeFileSync(partial, data);
+        // The file first: where it cannot be written, the cache is not made (that takes ~10 ms).
+        const file = openSync(partial, 'w');
+        try {
+          writeFileSync(file, script.createCachedData());
+        } finally {
+          closeSync(file);
+        }
         renameSync(partial, cacheFile);
       } catch {
         // A read-only install or a full disk: the next start compiles, as without a cache.
+        rmSync(partial, { force: true });
       }
     },
   });
