@@ -117,6 +117,19 @@ export class RateLimiter {
     return this.scopes[scope].budget;
   }
 
+  /**
+   * Admits a request of `scope` at once when the budget allows it and nobody waits before it:
+   * true. False when it would have to wait (or the limiter is closed): {@link acquire} then queues it.
+   */
+  tryAcquire(scope: RateScope): boolean {
+    if (this.closed) return false;
+    const s = this.scopes[scope];
+    const now = this.clock.now();
+    if (s.head !== s.waiters.length || readyAt(s) > now) return false;
+    admit(s, now);
+    return true;
+  }
+
   /** Resolves when a request of `scope` may be sent; callers are served first come, first served. */
   acquire(scope: RateScope): Promise<void> {
     if (this.closed) return Promise.reject(new ConnectionStateError('rate limiter is closed'));

@@ -137,10 +137,14 @@ export class RestTransport implements RestExecutor {
     let earlierMayHaveActed = false;
     for (let attempt = 1; ; attempt++) {
       if (this.closed) throw new ConnectionStateError(`REST transport is closed (${label})`);
-      const before = this.clock.now();
-      await this.rateLimiter.acquire(request.scope);
-      const waitedMs = this.clock.now() - before;
-      if (waitedMs > 0) this.emit(request, attempt, { kind: 'rate-limit-wait', waitedMs });
+      // A wait is reported only when the limiter queued the request: timing the admission of one
+      // it let through at once would report a wait whenever the clock's millisecond turned.
+      if (!this.rateLimiter.tryAcquire(request.scope)) {
+        const before = this.clock.now();
+        await this.rateLimiter.acquire(request.scope);
+        const waitedMs = this.clock.now() - before;
+        if (waitedMs > 0) this.emit(request, attempt, { kind: 'rate-limit-wait', waitedMs });
+      }
       try {
         return await this.attempt(request, attempt, query, bodyText, label);
       } catch (error) {

@@ -91,6 +91,20 @@ describe('RateLimiter', () => {
     expect(admitted.map((a) => `${a.label}@${a.at}`)).toEqual(['first@0', 'second@3000']);
   });
 
+  it('admits at once only within the budget and behind nobody', async () => {
+    const { limiter, timers } = setup({ limits: { other: { requests: 2, perMs: 1000 } } });
+    expect([limiter.tryAcquire('other'), limiter.tryAcquire('other'), limiter.tryAcquire('other')]).toEqual([true, true, false]);
+    // A request queued for the next slot keeps its turn: a later one is not let through before it.
+    const queued = limiter.acquire('other');
+    await timers.advanceBy(1000);
+    await queued;
+    expect(limiter.tryAcquire('other')).toBe(true);
+    expect(limiter.tryAcquire('other')).toBe(false);
+    limiter.close();
+    await timers.advanceBy(5000);
+    expect(limiter.tryAcquire('other')).toBe(false);
+  });
+
   it('rejects waiters when closed', async () => {
     const { limiter } = setup({ limits: { other: { requests: 1, perMs: 1000 } } });
     await limiter.acquire('other');

@@ -143,6 +143,16 @@ describe('RestTransport: limiter and lifecycle', () => {
     expect(events.filter((e) => e.kind === 'rate-limit-wait')).toEqual([expect.objectContaining({ waitedMs: 1000, attempt: 1 })]);
   });
 
+  it('reports no wait for a request the budget lets through at once, however the clock moves meanwhile', async () => {
+    // A clock a millisecond further at every reading: timing the limiter's answer would see a wait.
+    let time = Date.now();
+    const { transport, events } = await setup({ clock: { now: () => time++ } });
+    server.handle(ok());
+    for (let i = 0; i < 3; i++) await transport.execute(req());
+    expect(server.requests).toHaveLength(3);
+    expect(events.filter((e) => e.kind === 'rate-limit-wait')).toEqual([]);
+  });
+
   it('refuses work after close', async () => {
     const { transport } = await setup();
     await transport.close();
