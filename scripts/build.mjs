@@ -26,9 +26,10 @@ const out = path.join(root, 'dist');
 const SOURCE_FOLDERS = ['framework', 'cli', 'backtest', 'strategies'];
 const packageJson = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
-// Packages left to node_modules (required from the bundle when first used): loaded off the backtest's path (live client, sweep pool) or by a
-// path of their own at run time (piscina starts workers from its own files; ws and undici carry
-// optional native or wasm parts); lightweight-charts is read as a file for the report, never imported.
+// Packages left to node_modules (required from the bundle when first used): loaded off the
+// backtest's path (live client, sweep pool) or by a path of their own at run time (piscina starts
+// workers from its own files; ws and undici carry optional native or wasm parts);
+// lightweight-charts is read as a file for the report, never imported.
 const EXTERNAL_PACKAGES = ['piscina', 'undici', 'ws', 'lightweight-charts', 'tsx', 'esbuild'];
 
 /**
@@ -117,6 +118,11 @@ function buildTwins(validatorCode) {
   };
 }
 
+/** A file's path from the package root, with `/` on every system: how the bundle names its entries. */
+function sourcePath(file) {
+  return path.relative(root, file).split(path.sep).join('/');
+}
+
 /**
  * The bundle's entry: `load(source)` gives an entry module's namespace by its source path. Each
  * entry is a dynamic import, so esbuild defers its initialisation (and that of everything only it
@@ -124,7 +130,7 @@ function buildTwins(validatorCode) {
  */
 function bundleEntry(entries) {
   const lines = entries.map((file) => {
-    const source = path.relative(root, file).split(path.sep).join('/');
+    const source = sourcePath(file);
     return `  ${JSON.stringify(source)}: () => import(${JSON.stringify(`./${source}`)}),`;
   });
   return [
@@ -206,7 +212,7 @@ copyFileSync(path.join(root, 'scripts', 'bundle-loader.mjs'), loaderFile);
 // The entries' ES module twins, with the names each one exports (read from the bundle itself).
 const bundle = createRequire(import.meta.url)(bundleFile);
 for (const file of entries) {
-  const source = path.relative(root, file).split(path.sep).join('/');
+  const source = sourcePath(file);
   if (source === 'cli/main.ts' || source.endsWith('sweep-worker-task.ts')) continue;
   const names = Object.keys(await bundle.load(source));
   const target = path.join(out, source.replace(/\.ts$/, '.js'));

@@ -117,14 +117,15 @@ export class RehearsalVenuePort implements VenuePort {
     return new Date(this.clock.now()).toISOString();
   }
 
-  private withStatus(order: Order, status: OrderStatus): Order {
-    return parseOrder({ ...orderToWire(order), status, updated_at: this.stamp() });
+  /** `order` as the exchange answers it changed now: with `status`, and `changes` in wire form. */
+  private withStatus(order: Order, status: OrderStatus, changes: Record<string, unknown> = {}): Order {
+    return parseOrder({ ...orderToWire(order), ...changes, status, updated_at: this.stamp() });
   }
 
   /** Fills `order` in full at `price`: a trade report after its other reports, the order closed. */
   private fill(order: Order, price: Decimal): void {
     this.open.delete(order.client_order_id);
-    const filled = parseOrder({ ...orderToWire(order), status: 'filled', quantity_cumulative: order.quantity.toFixed(), price_average: price.toFixed(), updated_at: this.stamp() });
+    const filled = this.withStatus(order, 'filled', { quantity_cumulative: order.quantity.toFixed(), price_average: price.toFixed() });
     this.fills++;
     this.report(filled, 'trade', {
       trade_id: this.fills, trade_quantity: order.quantity.toFixed(), trade_price: price.toFixed(), trade_fee: '0', trade_taker: false,

@@ -3,11 +3,12 @@ import { Subject, tap, type Observable, type Subscription } from 'rxjs';
 import type { BookEvent } from '../exchange/book/book-event.js';
 import { ORDER_BOOK_CHANNEL } from '../exchange/book/order-book-frame.js';
 import { OrderBookKeeper } from '../exchange/book/order-book-keeper.js';
-import { OrderBookMessageDecoder } from '../exchange/book/order-book-message-decoder.js';
+import { OrderBookMessageDecoder, type BookScales } from '../exchange/book/order-book-message-decoder.js';
 import type { PublicSession } from '../exchange/ws/public-session.js';
 import type { Instrument } from '../model/instrument.js';
 import type { CandlePeriod } from '../model/resources/candle.js';
 import type { MarketEvent } from '../model/stream/market-events.js';
+import { rehearsalMidTicks } from '../runtime/order-path-rehearsal.js';
 import type { RuntimeLogger } from '../runtime/runtime-ports.js';
 
 /** Options of {@link LiveMarketFeed}. */
@@ -36,11 +37,15 @@ export class LiveMarketFeed {
   readonly market$: Observable<MarketEvent>;
   private readonly bookSubject = new Subject<BookEvent>();
   private readonly owned: Subscription[] = [];
+  private readonly bySymbol: ReadonlyMap<string, Instrument>;
+  /** The scales the books of each symbol keep, which the socket's bytes are decoded at. */
+  private readonly scales: ReadonlyMap<string, BookScales>;
 
   constructor(private readonly options: LiveMarketFeedOptions) {
-    const bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
+    this.bySymbol = new Map(options.instruments.map((i) => [i.symbol, i]));
+    this.scales = new Map(options.instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }]));
     this.keeper = new OrderBookKeeper({
-      resync: options.session, instrument: (symbol) => bySymbol.get(symbol),
+      resync: options.session, instrument: (symbol) => this.bySymbol.get(symbol),
       onEvent: (event) => {
         if (event.kind === 'stale') options.logger.log('warn', 'book stale, resyncing', { symbol: event.symbol, reason: event.reason.kind });
         this.bookSubject.next(event);
@@ -48,7 +53,7 @@ export class LiveMarketFeed {
     });
     this.books$ = this.bookSubject.asObservable();
     // Book messages of these symbols skip JSON.parse: decoded from the socket's bytes at the scales their books keep.
-    options.session.decodeBooks(new Map(options.instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
+    options.session.decodeBooks(this.scales);
     const onExchangeTime = options.onExchangeTime;
     this.market$ = onExchangeTime === undefined ? options.session.marketEvents$ : options.session.marketEvents$.pipe(tap((event) => onExchangeTime(event.exchangeTime)));
     this.owned.push(options.session.orderBookFrames$.subscribe((frame) => {
@@ -72,10 +77,9 @@ export class LiveMarketFeed {
   rehearse(messages: number = FEED_REHEARSAL_MESSAGES): FeedRehearsal {
     const started = performance.now();
     const instruments = this.options.instruments;
-    const bySymbol = new Map(instruments.map((i) => [i.symbol, i]));
-    const decoder = new OrderBookMessageDecoder(new Map(instruments.map((i) => [i.symbol, { priceScale: i.priceScale, quantityScale: i.quantityScale }])));
+    const decoder = new OrderBookMessageDecoder(this.scales);
     let events = 0;
-    const keeper = new OrderBookKeeper({ resync: { resync: () => Promise.resolve() }, instrument: (symbol) => bySymbol.get(symbol), onEvent: () => void events++ });
+    const keeper = new OrderBookKeeper({ resync: { resync: () => Promise.resolve() }, instrument: (symbol) => this.bySymbol.get(symbol), onEvent: () => void events++ });
     try {
       for (let n = 0; n < messages; n++) {
         for (const instrument of instruments) {
@@ -127,19 +131,13 @@ const REHEARSAL_DEPTH = 50;
 const REHEARSAL_SNAPSHOT_EVERY = 100;
 
 /**
- * Ticks of the rehearsal's mids, taken in turn from one snapshot to the next: a small count and
- * one beyond 2^32, so that the code meets the magnitudes of any market (V8 compiles arithmetic
- * for the number types it has seen; a first larger value would send it back to the interpreter).
- */
-const REHEARSAL_MID_TICKS = [100_000, 2 ** 33 + 100_000];
-
-/**
  * The exchange's `orderbook/full` message for `instrument`: every {@link REHEARSAL_SNAPSHOT_EVERY}
  * messages a {@link REHEARSAL_DEPTH}-level snapshot (with the next sequence number, as after a
  * resubscription), in between updates that change a level a side, remove another and put it back.
  */
 function syntheticBookMessage(instrument: Instrument, n: number): string {
-  const mid = REHEARSAL_MID_TICKS[Math.floor(n / REHEARSAL_SNAPSHOT_EVERY) % REHEARSAL_MID_TICKS.length] as number;
+  // Each snapshot at the next of the rehearsal's mids, so the code meets the magnitudes of any market.
+  const mid = rehearsalMidTicks(Math.floor(n / REHEARSAL_SNAPSHOT_EVERY));
   const level = (ticks: number, lots: number): string => `["${instrument.ticksToPrice(ticks)}","${instrument.lotsToQuantity(lots)}"]`;
   const side = (from: number, step: number, count: number, lots: (i: number) => number): string =>
     Array.from({ length: count }, (_, i) => level(from + i * step, lots(i))).join(',');

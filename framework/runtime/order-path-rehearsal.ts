@@ -41,9 +41,9 @@ export interface RehearsalSummary {
  * instances (two, half the books each) of the bot's own strategy and parameters, so that its code
  * is compiled too and the order path has seen its intents last (the bot's strategy alone would
  * leave the paths it seldom takes, such as cancels, cold: measured, its later intents then waited
- * for them). A rehearsal touches nothing
- * of the bot: its own ids, account, ledger and no journal, log or latency sample. Its clock runs
- * a second ahead per book, so the order-rate window of the risk config never refuses it.
+ * for them). A rehearsal touches nothing of the bot: its own ids, account, ledger and no journal,
+ * log or latency sample. Its clock runs a second ahead per book, so the order-rate window of the
+ * risk config never refuses it.
  *
  * Spot accounts only: a margin or futures account reconciles margin accounts and leverage, which
  * the rehearsal venue does not hold (their rehearsal returns at once, with nothing done).
@@ -114,18 +114,29 @@ async function rehearse(
 }
 
 /**
- * Ticks of the synthetic mids, each for {@link MID_SPAN} books in turn: far from zero at any tick
- * size, one a small count and one beyond 2^32, so that the code meets the magnitudes of any market
- * (V8 compiles arithmetic for the number types it has seen). A rehearsal order is one lot.
+ * Ticks of the synthetic mids: far from zero at any tick size, one a small count and one beyond
+ * 2^32, so that the code meets the magnitudes of any market (V8 compiles arithmetic for the number
+ * types it has seen; a first larger value would send it back to the interpreter).
  */
 const MID_TICKS = [10_000, 2 ** 33 + 10_000];
+
+/**
+ * The mid, in ticks, of the `stage`th stretch of a rehearsal's synthetic market: the
+ * {@link MID_TICKS} in turn (the order path's books and the feed's messages take the same ones).
+ */
+export function rehearsalMidTicks(stage: number): number {
+  return MID_TICKS[stage % MID_TICKS.length] as number;
+}
 
 /** Books at one synthetic mid before the next. */
 const MID_SPAN = 64;
 
-/** A one-level-a-side book around a {@link MID_TICKS} mid, the touch moving a tick every other book. */
+/**
+ * A one-level-a-side book around the mid of book `n`, the touch moving a tick every other book;
+ * a rehearsal order is one lot.
+ */
 function syntheticFrame(instrument: Instrument, n: number, time: number): Parameters<OrderBook['apply']>[0] {
-  const mid = (MID_TICKS[Math.floor(n / MID_SPAN) % MID_TICKS.length] as number) + (n % 2);
+  const mid = rehearsalMidTicks(Math.floor(n / MID_SPAN)) + (n % 2);
   const lot = instrument.lotsToQuantity(1);
   return {
     symbol: instrument.symbol, sequence: n, exchangeTime: time, receivedAt: time, snapshot: true,
@@ -182,7 +193,7 @@ const REHEARSAL_PLUGIN: StrategyPlugin<undefined> = {
         const away = 2 + (n % 4);
         const cancel = n % 16 === 15;
         const out: OrderHandle[] = [];
-        const mid = MID_TICKS[Math.floor(n / MID_SPAN) % MID_TICKS.length] as number;
+        const mid = rehearsalMidTicks(Math.floor(n / MID_SPAN));
         const bid = quote(ctx, instrument, 'bid', mid - away, cancel);
         const ask = quote(ctx, instrument, 'ask', mid + away, cancel);
         if (bid !== undefined) out.push(bid);

@@ -32,13 +32,18 @@ function defaultStrategiesDir(): string {
   return codeFile('strategies');
 }
 
+/** A function the running program put on `globalThis` under `Symbol.for(name)`, if any. */
+function hostFunction<F extends (...args: never[]) => unknown>(name: string): F | undefined {
+  const value = (globalThis as Record<symbol, unknown>)[Symbol.for(name)];
+  return typeof value === 'function' ? (value as F) : undefined;
+}
+
 /**
  * The loader of TypeScript modules, when the running program needs one loaded first: the compiled
  * `tradeloop` command sets it (a run from the sources, under tsx or vitest, reads TypeScript already).
  */
 function typescriptLoader(): (() => Promise<unknown>) | undefined {
-  const load = (globalThis as Record<symbol, unknown>)[Symbol.for('tradeloop.typescriptLoader')];
-  return typeof load === 'function' ? (load as () => Promise<unknown>) : undefined;
+  return hostFunction('tradeloop.typescriptLoader');
 }
 
 /**
@@ -46,8 +51,8 @@ function typescriptLoader(): (() => Promise<unknown>) | undefined {
  * cache applies, see dist/bundle-loader.mjs), which has no `import()` of its own: its loader sets one.
  */
 function importModule(specifier: string): Promise<unknown> {
-  const hostImport = (globalThis as Record<symbol, unknown>)[Symbol.for('tradeloop.import')];
-  return typeof hostImport === 'function' ? (hostImport as (specifier: string) => Promise<unknown>)(specifier) : import(specifier);
+  const hostImport = hostFunction<(specifier: string) => Promise<unknown>>('tradeloop.import');
+  return hostImport === undefined ? import(specifier) : hostImport(specifier);
 }
 
 /**

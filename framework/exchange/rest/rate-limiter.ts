@@ -133,15 +133,11 @@ export class RateLimiter {
   /** Resolves when a request of `scope` may be sent; callers are served first come, first served. */
   acquire(scope: RateScope): Promise<void> {
     if (this.closed) return Promise.reject(new ConnectionStateError('rate limiter is closed'));
+    if (this.tryAcquire(scope)) return Promise.resolve();
     const s = this.scopes[scope];
-    const now = this.clock.now();
-    if (s.head === s.waiters.length && readyAt(s) <= now) {
-      admit(s, now);
-      return Promise.resolve();
-    }
     return new Promise<void>((resolve, reject) => {
       s.waiters.push({ resolve, reject });
-      this.schedule(s, now);
+      this.schedule(s, this.clock.now());
     });
   }
 
