@@ -93,6 +93,10 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
   const laterMs = new TimedSamples();
   /** onBook returned -> its first intent handed to the venue port (the risk gate and the execution adapter). */
   const gateMs = new TimedSamples();
+  /** For the books that led to an intent: frame received -> onBook entered, and the time in onBook. */
+  const intentToHandler = new TimedSamples();
+  const intentInHandler = new TimedSamples();
+  let enteredAt = Number.NaN;
   let returnedAt = Number.NaN;
   let tradingFrom = Number.NaN;
   /** The bot's garbage collections, to tell which slow intents waited for one. */
@@ -114,7 +118,8 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
           // The engine hands a handler's intents on right after it returns, within the same drain:
           // whatever reaches the venue port after that drain was not caused by this book.
           queueMicrotask(() => (causeAt = Number.NaN));
-          toHandler.add(causeAt, clock.now() - causeAt);
+          enteredAt = clock.now();
+          toHandler.add(causeAt, enteredAt - causeAt);
           const intents = inner.onBook?.(ctx, symbol, book);
           returnedAt = clock.now();
           handlerMs.add(causeAt, returnedAt - causeAt);
@@ -131,6 +136,8 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
     if (handedOver++ === 0) {
       firstMs.add(causeAt, latency);
       gateMs.add(causeAt, now - returnedAt);
+      intentToHandler.add(causeAt, enteredAt - causeAt);
+      intentInHandler.add(causeAt, returnedAt - enteredAt);
     } else {
       laterMs.add(causeAt, latency);
     }
@@ -195,6 +202,8 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
       row('-> intent handed to the venue port', latencies.from(from)),
       row('   a handler\'s first intent', firstMs.from(from)),
       row('   its later intents', laterMs.from(from)),
+      row('(books with an intent: frame -> onBook entered)', intentToHandler.from(from)),
+      row('(books with an intent: in onBook)', intentInHandler.from(from)),
       row('(onBook returned -> its first intent at the venue port)', gateMs.from(from)),
     ]);
   }

@@ -21,19 +21,24 @@ export const microtaskScheduler: SchedulerLike = {
 class MicrotaskAction<T> extends Subscription implements SchedulerAction<T> {
   private state: T | undefined;
   private queued = false;
-  private readonly run = (): void => {
-    this.queued = false;
-    if (this.closed) return;
-    try {
-      this.work.call(this, this.state);
-    } catch (error) {
-      this.unsubscribe();
-      throw error;
-    }
-  };
+  /**
+   * Made in the constructor, not as a class field: the build keeps function names, and a named
+   * arrow-function field costs a `defineProperty` per action, one per burst of book events.
+   */
+  private readonly run: () => void;
 
   constructor(private readonly work: Work<T>) {
     super();
+    this.run = () => {
+      this.queued = false;
+      if (this.closed) return;
+      try {
+        this.work.call(this, this.state);
+      } catch (error) {
+        this.unsubscribe();
+        throw error;
+      }
+    };
   }
 
   /** Runs the work again (with `state`) in a microtask, or after `delay` ms on a timer. */
