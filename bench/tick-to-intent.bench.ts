@@ -49,8 +49,8 @@ const SANDBOX_NICENESS = 10;
  * later intents are shown apart: they must not wait for the first one's send. Times come from
  * performance.now(). Two runs, each in a process of its own (a second bot in the same process would
  * find the code the first one compiled) against a fresh sandbox: the bot as configured by default,
- * then with `keepOrderPathWarmMs` (the order path rehearsed before trading, then dry runs of the
- * risk checks between intents). The bot's process runs with the node flags `tradeloop live` and
+ * then with `keepOrderPathWarmMs` (the order path rehearsed before trading, then, between intents,
+ * a book for the standing rehearsal and dry runs of the risk checks). The bot's process runs with the node flags `tradeloop live` and
  * `paper` give theirs (bin/live-node-flags).
  *
  * The sandbox stands for a remote exchange, yet runs on the bot's machine: it runs at a lower CPU
@@ -174,7 +174,7 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
     const pick = (q: number): number => values[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
     return { stage, count: values.length, p50: us(pick(0.5)), p90: us(pick(0.9)), p99: us(pick(0.99)), max: us(values[values.length - 1] ?? Number.NaN) };
   };
-  const warm = keepOrderPathWarmMs === undefined ? 'order path not kept warm' : `keepOrderPathWarmMs ${keepOrderPathWarmMs}: ${kernel.warmer?.dryRuns ?? 0} dry runs`;
+  const warm = keepOrderPathWarmMs === undefined ? 'order path not kept warm' : `keepOrderPathWarmMs ${keepOrderPathWarmMs}: ${kernel.warmer?.rehearsalBooks ?? 0} rehearsal books, ${kernel.warmer?.dryRuns ?? 0} dry runs`;
   console.log(`bot process CPU while trading: ${(cpuShare * 100).toFixed(1)} % of one core`);
   if (kernel.rehearsal !== undefined) {
     const { books, requests, strategy, ms } = kernel.rehearsal;

@@ -65,7 +65,7 @@ export interface BotConfig {
     readonly onShutdown: 'cancel' | 'keep';
     /** At stop, the wait for answers of requests in flight, ms; absent: the kernel's default. */
     readonly shutdownTimeoutMs?: number;
-    /** Keeps the order path warm: a rehearsal of it at start, then dry runs of the risk checks every this many ms; absent or 0: off. */
+    /** Keeps the order path warm: a rehearsal of it at start, then every this many ms a book for the standing rehearsal and dry runs of the risk checks; absent or 0: off. */
     readonly keepOrderPathWarmMs?: number;
   };
   /**

@@ -2,8 +2,8 @@ import { setImmediate } from 'node:timers';
 import { NEVER, Subject, type Observable } from 'rxjs';
 import { Decimal } from '../model/decimal.js';
 import { parseTradingBalance, type TradingBalance } from '../model/resources/balance.js';
-import { orderToWire, parseOrder, type Order, type OrderStatus } from '../model/resources/order.js';
-import { orderReportToWire, parseOrderReport, type OrderReport, type ReportType } from '../model/stream/order-report.js';
+import { parseOrder, type Order, type OrderStatus } from '../model/resources/order.js';
+import { parseOrderReport, type OrderReport, type ReportType } from '../model/stream/order-report.js';
 import type { Clock } from '../time/clock.js';
 import type { TradeHistoryRecord } from '../model/resources/trade-history.js';
 import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceRequest } from './venue-port.js';
@@ -14,7 +14,9 @@ import type { VenueOrderListRequest, VenueOrderRequest, VenuePort, VenueReplaceR
  * from the report to the account, the position and the strategy's `onFill`, is rehearsed too): the
  * venue of an order-path rehearsal (see order-path-rehearsal.ts). Its answers and reports are built
  * in the exchange's wire form and read by the same parsers the live client reads the exchange with,
- * so the objects the order path handles have the very shapes it will handle live. Nothing here
+ * so the objects the order path handles have the very shapes it will handle live. Each open order
+ * keeps the wire record it was read from, and a change is written into a copy of it: a bot keeping
+ * its order path warm shows this venue a book every few ms for as long as it runs. Nothing here
  * reaches a network or the bot's account.
  */
 export class RehearsalVenuePort implements VenuePort {
@@ -22,7 +24,7 @@ export class RehearsalVenuePort implements VenuePort {
   readonly reconnected$: Observable<number> = NEVER;
   private readonly reports = new Subject<OrderReport>();
   readonly orderReports$: Observable<OrderReport> = this.reports.asObservable();
-  private readonly open = new Map<string, Order>();
+  private readonly open = new Map<string, OpenOrder>();
   private lastId = 0;
   private placed = 0;
   /** Executions reported so far (each fills an order in full). */
@@ -40,15 +42,14 @@ export class RehearsalVenuePort implements VenuePort {
   placeOrder(request: VenueOrderRequest): Promise<Order> {
     this.requests++;
     const now = this.stamp();
-    const order = parseOrder({
+    const opened = this.keep({
       id: ++this.lastId, client_order_id: request.client_order_id, symbol: request.symbol, side: request.side, status: 'new', type: request.type,
       time_in_force: request.time_in_force ?? 'GTC', quantity: request.quantity.toFixed(), quantity_cumulative: '0', price: request.price?.toFixed(),
       post_only: request.post_only === true, created_at: now, updated_at: now,
     });
-    this.open.set(order.client_order_id, order);
-    this.report(order, 'new');
-    if (++this.placed % FILL_EVERY === 0 && order.price !== undefined) this.fill(order, order.price);
-    return Promise.resolve(order);
+    this.report(opened, 'new');
+    if (++this.placed % FILL_EVERY === 0 && opened.order.price !== undefined) this.fill(opened);
+    return Promise.resolve(opened.order);
   }
 
   placeOrderList(list: VenueOrderListRequest): Promise<Order[]> {
@@ -60,14 +61,13 @@ export class RehearsalVenuePort implements VenuePort {
     const old = this.open.get(clientOrderId);
     if (old === undefined) return Promise.reject(new Error(`rehearsal: no open order ${clientOrderId}`));
     this.open.delete(clientOrderId);
-    const order = parseOrder({
-      ...orderToWire(old), id: ++this.lastId, client_order_id: change.new_client_order_id, original_client_order_id: clientOrderId,
-      quantity: change.quantity.toFixed(), price: (change.price ?? old.price)?.toFixed(), updated_at: this.stamp(),
+    const replaced = this.keep({
+      ...old.wire, id: ++this.lastId, client_order_id: change.new_client_order_id, original_client_order_id: clientOrderId,
+      quantity: change.quantity.toFixed(), price: change.price === undefined ? old.wire['price'] : change.price.toFixed(), updated_at: this.stamp(),
     });
-    this.open.set(order.client_order_id, order);
     // One report, as the exchange sends it: the new order, naming the old one.
-    this.report(order, 'replaced');
-    return Promise.resolve(order);
+    this.report(replaced, 'replaced');
+    return Promise.resolve(replaced.order);
   }
 
   cancelOrder(clientOrderId: string): Promise<Order> {
@@ -75,22 +75,22 @@ export class RehearsalVenuePort implements VenuePort {
     const old = this.open.get(clientOrderId);
     if (old === undefined) return Promise.reject(new Error(`rehearsal: no open order ${clientOrderId}`));
     this.open.delete(clientOrderId);
-    const canceled = this.withStatus(old, 'canceled');
+    const canceled = this.changed(old, 'canceled');
     this.report(canceled, 'canceled');
-    return Promise.resolve(canceled);
+    return Promise.resolve(canceled.order);
   }
 
   cancelAll(symbol?: string): Promise<Order[]> {
-    const ids = [...this.open.values()].filter((o) => symbol === undefined || o.symbol === symbol).map((o) => o.client_order_id);
+    const ids = [...this.open.values()].filter((o) => symbol === undefined || o.order.symbol === symbol).map((o) => o.order.client_order_id);
     return Promise.all(ids.map((id) => this.cancelOrder(id)));
   }
 
   findOrder(clientOrderId: string): Promise<Order | undefined> {
-    return Promise.resolve(this.open.get(clientOrderId));
+    return Promise.resolve(this.open.get(clientOrderId)?.order);
   }
 
   openOrders(symbol?: string): Promise<Order[]> {
-    return Promise.resolve([...this.open.values()].filter((o) => symbol === undefined || o.symbol === symbol));
+    return Promise.resolve([...this.open.values()].map((o) => o.order).filter((o) => symbol === undefined || o.symbol === symbol));
   }
 
   balances(): Promise<TradingBalance[]> {
@@ -117,27 +117,41 @@ export class RehearsalVenuePort implements VenuePort {
     return new Date(this.clock.now()).toISOString();
   }
 
-  /** `order` as the exchange answers it changed now: with `status`, and `changes` in wire form. */
-  private withStatus(order: Order, status: OrderStatus, changes: Record<string, unknown> = {}): Order {
-    return parseOrder({ ...orderToWire(order), ...changes, status, updated_at: this.stamp() });
+  /** The order read from `wire`, kept open with it. */
+  private keep(wire: WireRecord): OpenOrder {
+    const opened = { order: parseOrder(wire), wire };
+    this.open.set(opened.order.client_order_id, opened);
+    return opened;
   }
 
-  /** Fills `order` in full at `price`: a trade report after its other reports, the order closed. */
-  private fill(order: Order, price: Decimal): void {
-    this.open.delete(order.client_order_id);
-    const filled = this.withStatus(order, 'filled', { quantity_cumulative: order.quantity.toFixed(), price_average: price.toFixed() });
+  /** `old` as the exchange answers it changed now: with `status`, and `changes` in wire form. */
+  private changed(old: OpenOrder, status: OrderStatus, changes: WireRecord = {}): OpenOrder {
+    const wire = { ...old.wire, ...changes, status, updated_at: this.stamp() };
+    return { order: parseOrder(wire), wire };
+  }
+
+  /** Fills `opened` in full at its limit price: a trade report after its other reports, the order closed. */
+  private fill(opened: OpenOrder): void {
+    this.open.delete(opened.order.client_order_id);
+    const { quantity, price } = opened.wire;
+    const filled = this.changed(opened, 'filled', { quantity_cumulative: quantity, price_average: price });
     this.fills++;
-    this.report(filled, 'trade', {
-      trade_id: this.fills, trade_quantity: order.quantity.toFixed(), trade_price: price.toFixed(), trade_fee: '0', trade_taker: false,
-    });
+    this.report(filled, 'trade', { trade_id: this.fills, trade_quantity: quantity, trade_price: price, trade_fee: '0', trade_taker: false });
   }
 
   /** A report of `order`, arriving after the request's answer, as a socket message would. */
-  private report(order: Order, reportType: ReportType, trade?: Record<string, unknown>): void {
-    const { trades: _trades, ...fields } = order;
-    const report = parseOrderReport({ ...orderReportToWire({ ...fields, report_type: reportType }), ...trade });
+  private report({ wire }: OpenOrder, reportType: ReportType, trade?: WireRecord): void {
+    const report = parseOrderReport({ ...wire, report_type: reportType, ...trade });
     setImmediate(() => this.reports.next(report));
   }
+}
+
+type WireRecord = Record<string, unknown>;
+
+/** An order open at the stand-in venue, with the wire record it was read from. */
+interface OpenOrder {
+  readonly order: Order;
+  readonly wire: WireRecord;
 }
 
 const AMPLE = new Decimal('1000000000');

@@ -24,7 +24,7 @@ import type { IndicatorValue } from './strategy-indicators.js';
 import type { StrategyPlugin } from './strategy.js';
 import { TradingPipeline, type IntentVerdict } from './trading-pipeline.js';
 import { OrderPathWarmer } from './order-path-warmer.js';
-import { REHEARSAL_BOOKS, rehearseOrderPath, type RehearsalSummary } from './order-path-rehearsal.js';
+import { REHEARSAL_BOOKS, rehearseOrderPath, type RehearsalSummary, type StandingRehearsal } from './order-path-rehearsal.js';
 
 /** Market data as the kernel takes it; closed candles are derived from `market$` unless given. */
 export interface KernelMarket {
@@ -65,6 +65,8 @@ export interface BotKernelOptions {
   readonly gateway?: VenueGateway;
   /** Finished orders the account keeps for late reports and lookups (the account's default when absent). */
   readonly finishedOrdersKept?: number;
+  /** Closed order handles the strategy's state keeps for late reports (the state's default when absent). */
+  readonly closedHandlesKept?: number;
   /** Futures: the leverage set on these contracts' isolated accounts before the strategy starts. */
   readonly leverage?: Readonly<Record<string, Decimal>>;
   /** Told of each order request's measured latency (live and paper: what a backtest can replay). */
@@ -87,9 +89,9 @@ export interface BotKernelOptions {
   /**
    * Live: the order path is rehearsed before the strategy starts (see order-path-rehearsal.ts: some
    * thousand intents against a stand-in venue, so the bot's own run compiled code), and every this
-   * many ms (1 to 1000) the risk checks of the bot's usual intents run as dry runs on the `timers`
-   * scheduler, keeping that path warm between intents (see {@link OrderPathWarmer}). Off when
-   * absent; a backtest leaves it off.
+   * many ms (1 to 1000), on the `timers` scheduler, the rehearsal kernel is shown one more book and
+   * the risk checks of the bot's usual intents run as dry runs, keeping that path warm between
+   * intents (see {@link OrderPathWarmer}). Off when absent; a backtest leaves it off.
    */
   readonly keepOrderPathWarmMs?: number;
 }
@@ -136,6 +138,10 @@ export class BotKernel {
   /** Where the kernel's timers run: market time in paper and live, the replay's in a backtest. */
   readonly schedulers: RuntimeSchedulers;
   private rehearsed: RehearsalSummary | undefined;
+  /** The start-up rehearsal's kernel, kept for the warmer to show books to while the bot trades. */
+  private standing: StandingRehearsal | undefined;
+  /** Resolves once the warmer and the standing rehearsal have stopped (set by {@link requestStop}). */
+  private warmStopped: Promise<unknown> = Promise.resolve();
   private readonly subscriptions: Subscription[] = [];
   private readonly logger: RuntimeLogger;
   private started = false;
@@ -167,13 +173,13 @@ export class BotKernel {
       instruments: options.instruments, ledger: this.ledger, rateWindow, logger: this.logger, onVerdict,
     });
     this.warmer = warm === undefined ? undefined : new OrderPathWarmer(gate, this.pipeline.risk, options.schedulers.timers, warm, (error) => {
-      this.logger.log('warn', 'keeping the order path warm stopped: a dry run of the risk checks failed', { error: String(error) });
+      this.logger.log('warn', 'keeping the order path warm stopped: a rehearsal book or a dry run of the risk checks failed', { error: String(error) });
     });
     const market = options.market;
     this.engine = new StrategyEngine({
       strategyId: options.strategyId, strategy: options.plugin.create(options.params), params: options.params,
       sink: this.pipeline, account: this.pipeline, intentsBefore: options.intentsBefore, clock: options.clock, schedulers: options.schedulers,
-      errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol),
+      errorPolicy: options.errorPolicy, logger: this.logger, instruments: (symbol) => bySymbol.get(symbol), closedHandlesKept: options.closedHandlesKept,
       positions: (symbol) => withMargin(symbol, this.adapter.account.positions.position(options.strategyId, symbol), this.adapter.account.marginAccount(symbol)),
       nextClientOrderId: () => this.ids.next(),
       freeBalance: (currency) => (this.adapter.account.balance(currency) === undefined ? undefined : this.ledger.free(currency).toDecimal()),
@@ -214,7 +220,7 @@ export class BotKernel {
     }
     const own = this.adapter.account.open(this.options.strategyId).flatMap((t) => (t.order === undefined ? [] : [{ ...t.order, trades: undefined, intentId: t.intentId }]));
     this.engine.start(own);
-    this.warmer?.start();
+    this.warmer?.start(this.standing);
     return summary;
   }
 
@@ -224,8 +230,11 @@ export class BotKernel {
    */
   private async rehearse(): Promise<void> {
     try {
-      const rehearsal = await rehearseOrderPath(this.options, (options) => new BotKernel(options), REHEARSAL_BOOKS, () => this.stopRequested);
+      const { summary: rehearsal, standing } = await rehearseOrderPath(this.options, (options) => new BotKernel(options), REHEARSAL_BOOKS, () => this.stopRequested, true);
       this.rehearsed = rehearsal;
+      this.standing = standing;
+      // A stop asked as the rehearsal ended: the standing one stops with the bot's.
+      if (this.stopRequested) this.warmStopped = Promise.all([this.warmStopped, standing?.stop()]);
       this.logger.log('info', 'order path rehearsed', { books: rehearsal.books, requests: rehearsal.requests, strategy: rehearsal.strategy, ms: Math.round(rehearsal.ms) });
     } catch (error) {
       this.logger.log('warn', 'the order-path rehearsal failed; the bot starts without it', { error: String(error) });
@@ -235,6 +244,11 @@ export class BotKernel {
   /** What the start-up rehearsal of the order path did; absent when it did not run (or failed). */
   get rehearsal(): RehearsalSummary | undefined {
     return this.rehearsed;
+  }
+
+  /** The rehearsal kernel kept standing while the bot trades; absent when none was kept. */
+  get standingRehearsal(): StandingRehearsal | undefined {
+    return this.standing;
   }
 
   /** Whether a stop was asked for. */
@@ -250,7 +264,9 @@ export class BotKernel {
   requestStop(): void {
     if (this.stopRequested) return;
     this.stopRequested = true;
-    this.warmer?.stop();
+    this.warmStopped = Promise.all([this.warmer?.stop(), this.standing?.stop()]).catch((error: unknown) => {
+      this.logger.log('warn', 'the standing order-path rehearsal did not stop cleanly', { error: String(error) });
+    });
     this.adapter.refuseNewOrders();
     this.engine.stop();
   }
@@ -268,6 +284,7 @@ export class BotKernel {
     const summary = await shutdownOrders(this.adapter, {
       cancel: onShutdown === 'cancel', timeoutMs: this.options.shutdownTimeoutMs ?? DEFAULT_SHUTDOWN_TIMEOUT_MS,
     });
+    await this.warmStopped;
     for (const subscription of this.subscriptions.splice(0)) subscription.unsubscribe();
     this.pipeline.close();
     this.adapter.stop();

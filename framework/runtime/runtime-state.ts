@@ -9,8 +9,8 @@ import type { StrategyReport } from '../model/strategy-report.js';
 import type { OrderReport } from '../model/stream/order-report.js';
 import { MutableOrderHandle, isActiveStatus, type HandleFill, type OrderHandle, type OrderListHandle } from './order-handle.js';
 
-/** Closed handles kept for late reports (a trade report behind its order's final status). */
-const CLOSED_KEPT = 10_000;
+/** Closed handles kept for late reports (a trade report behind its order's final status), by default. */
+export const CLOSED_HANDLES_KEPT = 10_000;
 
 /** What a report did to one of the strategy's order handles. */
 export interface HandleUpdate {
@@ -46,7 +46,11 @@ export class RuntimeState {
   private readonly closed = new Map<string, MutableOrderHandle>();
   private readonly fallbackPositions = new Map<string, PositionAccumulator>();
 
-  constructor(private readonly instruments: (symbol: string) => Instrument | undefined = () => undefined) {}
+  constructor(
+    private readonly instruments: (symbol: string) => Instrument | undefined = () => undefined,
+    /** Closed handles kept for late reports ({@link CLOSED_HANDLES_KEPT} by default). */
+    private readonly closedKept = CLOSED_HANDLES_KEPT,
+  ) {}
 
   instrument(symbol: string): Instrument | undefined {
     return this.instruments(symbol);
@@ -283,7 +287,7 @@ export class RuntimeState {
       this.closed.delete(id);
       this.closed.set(id, handle);
     }
-    while (this.closed.size > CLOSED_KEPT) {
+    while (this.closed.size > this.closedKept) {
       const oldest = this.closed.keys().next().value;
       if (oldest === undefined) break;
       this.closed.delete(oldest);

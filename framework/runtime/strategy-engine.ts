@@ -48,6 +48,8 @@ export interface StrategyEngineOptions<Params> {
   readonly errorPolicy: ErrorPolicy;
   readonly logger?: RuntimeLogger;
   readonly instruments?: (symbol: string) => Instrument | undefined;
+  /** Closed order handles kept for late reports (the runtime state's default when absent). */
+  readonly closedHandlesKept?: number;
   /** Intent numbers already used by earlier lives of the bot (journal): new ids go on after it. */
   readonly intentsBefore?: number;
   /** The strategy's positions as execution books them (default: from the fills the engine saw). */
@@ -116,7 +118,7 @@ export class StrategyEngine<Params = unknown> {
   constructor(private readonly options: StrategyEngineOptions<Params>) {
     if (options.strategyId.length === 0) throw new ValidationError('strategyId', 'must not be empty', options.strategyId);
     this.logger = options.logger ?? SILENT_LOGGER;
-    this.state = new RuntimeState(options.instruments);
+    this.state = new RuntimeState(options.instruments, options.closedHandlesKept);
     this.timers = new StrategyTimers(options.schedulers.timers, (timerId, token) => this.enqueue(runtimeEvent('timer', { timerId, token })));
     let ordersMade = 0;
     const nextClientOrderId = options.nextClientOrderId ?? (() => `${options.strategyId}-o${++ordersMade}`);

@@ -136,6 +136,40 @@ describe('order-path rehearsal', () => {
     await kernel.stop('cancel');
   });
 
+  it('keeps the built-in strategy\'s kernel standing while the bot trades, shown a book every interval, until the bot stops', async () => {
+    const { kernel, venue } = bot({ keepOrderPathWarmMs: 2 });
+    await kernel.start();
+    const standing = kernel.standingRehearsal;
+    expect(standing?.active).toBe(true);
+    const afterStart = { books: standing?.books ?? 0, requests: standing?.requests ?? 0 };
+    expect(afterStart.books).toBe(REHEARSAL_BOOKS);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    // Each book moves its two quotes: requests at its own stand-in venue, none at the bot's.
+    const shown = kernel.warmer?.rehearsalBooks ?? 0;
+    expect(shown).toBeGreaterThan(3);
+    expect(standing?.books).toBe(afterStart.books + shown);
+    expect(standing?.requests).toBeGreaterThan(afterStart.requests + shown);
+    expect(venue.orderRequests()).toBe(0);
+    expect(kernel.ids.state().counter).toBe(0);
+    await kernel.stop('cancel');
+    expect(standing?.active).toBe(false);
+    const stoppedAt = standing?.books;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(standing?.books).toBe(stoppedAt);
+    expect(standing?.step()).toBe(false);
+  });
+
+  it('keeps no kernel standing when a stop is asked during start-up', async () => {
+    const { kernel } = bot({ keepOrderPathWarmMs: 5 });
+    const starting = kernel.start();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    kernel.requestStop();
+    await starting;
+    expect(kernel.standingRehearsal).toBeUndefined();
+    await kernel.stop('cancel');
+    expect(kernel.warmer?.rehearsalBooks).toBe(0);
+  });
+
   it('runs the built-in strategy only for a strategy that is not rehearsable', async () => {
     const { kernel } = bot({ keepOrderPathWarmMs: 5 });
     await kernel.start();

@@ -4,6 +4,7 @@ import { ValidationError } from '../../framework/model/errors.js';
 import type { Intent } from '../../framework/model/intent.js';
 import { intentKey } from '../../framework/risk/reservation-key.js';
 import { RiskGate } from '../../framework/risk/risk-gate.js';
+import type { StandingRehearsal } from '../../framework/runtime/order-path-rehearsal.js';
 import { OrderPathWarmer, WARM_ORDERS_PER_RUN } from '../../framework/runtime/order-path-warmer.js';
 import { d, place, spotState } from '../risk/risk-fixtures.js';
 
@@ -72,6 +73,39 @@ describe('OrderPathWarmer', () => {
     scheduler.flush();
     expect(errors).toEqual([boom]);
     expect(warmer.dryRuns).toBe(0);
+  });
+
+  it('shows its standing rehearsal a book each run, and stops it when stopped', async () => {
+    const { state, gate, dryRuns, scheduler } = setup();
+    const rehearsal = { step: vi.fn(() => true), stop: vi.fn(() => Promise.resolve()) };
+    const warmer = new OrderPathWarmer(gate, state, scheduler, 5);
+    warmer.start(rehearsal as unknown as StandingRehearsal);
+    scheduler.maxFrames = 15;
+    scheduler.flush();
+    expect(rehearsal.step).toHaveBeenCalledTimes(3);
+    expect(warmer.rehearsalBooks).toBe(3);
+    expect(dryRuns).toHaveLength(3);
+    await warmer.stop();
+    expect(rehearsal.stop).toHaveBeenCalledTimes(1);
+    scheduler.maxFrames = 100;
+    scheduler.flush();
+    expect(rehearsal.step).toHaveBeenCalledTimes(3);
+  });
+
+  it('stops for good, its rehearsal with it, when the rehearsal no longer takes books (its strategy halted)', () => {
+    const { state, gate, dryRuns, scheduler } = setup();
+    let books = 2;
+    const rehearsal = { step: vi.fn(() => books-- > 0), stop: vi.fn(() => Promise.resolve()) };
+    const errors: unknown[] = [];
+    const warmer = new OrderPathWarmer(gate, state, scheduler, 5, (error) => errors.push(error));
+    warmer.start(rehearsal as unknown as StandingRehearsal);
+    scheduler.maxFrames = 50;
+    scheduler.flush();
+    expect(warmer.rehearsalBooks).toBe(2);
+    expect(dryRuns).toHaveLength(2);
+    expect(errors).toHaveLength(1);
+    expect(String(errors[0])).toMatch(/standing rehearsal stopped taking books/);
+    expect(rehearsal.stop).toHaveBeenCalledTimes(1);
   });
 
   it('takes an interval of 1 to 1000 ms, whole', () => {
