@@ -9,6 +9,7 @@ import { RestClient } from '../framework/exchange/rest/rest-client.js';
 import { RestTransport } from '../framework/exchange/rest/rest-transport.js';
 import { PublicSession } from '../framework/exchange/ws/public-session.js';
 import { TradingSession } from '../framework/exchange/ws/trading-session.js';
+import { DEFAULT_HELPER_THREAD_NICENESS, keepHelperThreadsBehind } from '../framework/live/helper-threads.js';
 import { LiveMarketFeed } from '../framework/live/live-market-feed.js';
 import { Instrument } from '../framework/model/instrument.js';
 import { BotKernel } from '../framework/runtime/bot-kernel.js';
@@ -50,8 +51,9 @@ const SANDBOX_NICENESS = 10;
  * performance.now(). Two runs, each in a process of its own (a second bot in the same process would
  * find the code the first one compiled) against a fresh sandbox: the bot as configured by default,
  * then with `keepOrderPathWarmMs` (the order path rehearsed before trading, then, between intents,
- * a book for the standing rehearsal and dry runs of the risk checks). The bot's process runs with the node flags `tradeloop live` and
- * `paper` give theirs (bin/live-node-flags).
+ * a book for the standing rehearsal and dry runs of the risk checks). The bot's process runs with
+ * the node flags `tradeloop live` and `paper` give theirs (bin/live-node-flags, and V8's helper
+ * pool as bin/tradeloop sizes it).
  *
  * The sandbox stands for a remote exchange, yet runs on the bot's machine: it runs at a lower CPU
  * priority ({@link SANDBOX_NICENESS}), so that on a machine with few cores it does not take the
@@ -147,12 +149,15 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
     market: { books$: feed.books$, market$: feed.market$ }, venue: timedVenue(venue, handedToPort), clock, schedulers: liveSchedulers(),
     risk: { maxOrdersPerWindow: 250 }, errorPolicy: 'halt', unknownOrders: 'cancel', keepOrderPathWarmMs,
   });
+  let stopKeepingHelpersBehind: (() => void) | undefined;
   try {
     await venue.start(10_000);
     await kernel.start();
     // As `tradeloop live` and `paper` do when they keep the order path warm.
     const feedRehearsal = keepOrderPathWarmMs === undefined ? undefined : feed.rehearse();
     if (feedRehearsal !== undefined) console.log(`book messages rehearsed before subscribing: ${feedRehearsal.messages} (${feedRehearsal.bookEvents} book events), ${feedRehearsal.ms.toFixed(0)} ms`);
+    // As `tradeloop live` and `paper` do once they trade (execution.helperThreadNiceness).
+    stopKeepingHelpersBehind = keepHelperThreadsBehind(DEFAULT_HELPER_THREAD_NICENESS);
     await feed.start();
     tradingFrom = clock.now();
     const cpuBefore = process.cpuUsage();
@@ -162,6 +167,7 @@ export async function measure(keepOrderPathWarmMs: number | undefined): Promise<
     collectionObserver.disconnect();
     await kernel.stop('cancel');
   } finally {
+    stopKeepingHelpersBehind?.();
     await feed.close();
     venue.close();
     await session.close();

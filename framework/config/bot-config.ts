@@ -67,6 +67,8 @@ export interface BotConfig {
     readonly shutdownTimeoutMs?: number;
     /** Keeps the order path warm: a rehearsal of it at start, then every this many ms a book for the standing rehearsal and dry runs of the risk checks; absent or 0: off. */
     readonly keepOrderPathWarmMs?: number;
+    /** Linux: the niceness of the process's threads but the main one (0: left as they are). */
+    readonly helperThreadNiceness: number;
   };
   /**
    * `dir` is absolute. `durable: false` (set by paper runs, not by a config file) writes records

@@ -17,6 +17,7 @@ import { MarketClock } from '../time/market-clock.js';
 import type { Journal } from './journal.js';
 import { finalAccount } from './final-account.js';
 import { retryStartStep } from './start-step.js';
+import { keepHelperThreadsBehind } from './helper-threads.js';
 import { LiveMarketFeed } from './live-market-feed.js';
 import { TOKENS } from './tokens.js';
 import { TradeActivityLog, type TradeActivity } from './trade-activity-log.js';
@@ -155,6 +156,7 @@ export class LiveBot {
     kernel.restore(recovered.orders);
     if (stopAsked) kernel.requestStop();
     let statusTimer: NodeJS.Timeout | undefined;
+    let keepHelpersBehind: (() => void) | undefined;
     try {
       this.currentPhase = 'connecting';
       if (!stopAsked && await unlessStopped(this.venue.start(START_TIMEOUT_MS), stopped) !== STOPPED) {
@@ -170,6 +172,8 @@ export class LiveBot {
             const { messages, bookEvents, ms } = feed.rehearse();
             logger.log('info', 'book messages rehearsed', { messages, bookEvents, ms: Math.round(ms) });
           }
+          // Its helper threads run behind the thread that handles books and intents from here on.
+          keepHelpersBehind = keepHelperThreadsBehind(config.execution.helperThreadNiceness);
           // The step resolves to nothing either way: subscribed, or stopped during a pause.
           await retrying('subscribing the market data', () => feed.start());
           if (!stopAsked) this.marketSubscribed();
@@ -184,6 +188,7 @@ export class LiveBot {
     } finally {
       this.currentPhase = 'stopping';
       if (statusTimer !== undefined) clearInterval(statusTimer);
+      keepHelpersBehind?.();
       const wound = await kernel.stop(config.execution.onShutdown).catch((error: unknown) => {
         logger.log('error', 'shutdown failed', { error: String(error) });
         return undefined;

@@ -37,7 +37,7 @@ describe('parseBotConfig', () => {
     expect(c.strategy).toEqual({ name: 'market-maker', symbols: ['ETHUSDT'], errorPolicy: 'halt', params: {} });
     expect(c.exchange).toBeUndefined();
     expect(c.risk).toEqual({});
-    expect(c.execution).toEqual({ unknownOrders: 'adopt', onShutdown: 'cancel' });
+    expect(c.execution).toEqual({ unknownOrders: 'adopt', onShutdown: 'cancel', helperThreadNiceness: 10 });
     expect(c.journal.dir).toBe('/srv/bots/var/journal');
     expect(c.logging).toEqual({ level: 'info', console: 'pretty' });
     expect(c.status.intervalMs).toBe(30_000);
@@ -71,6 +71,7 @@ describe('parseBotConfig', () => {
     expect(c.strategy).toEqual({ name: './my.strategy.ts', symbols: ['BTCUSDT', 'ETHBTC'], candles: 'H1', errorPolicy: 'continue', params: { spread: '0.002', nested: { a: [1] } } });
     expect(c.risk).toEqual({ priceBand: '0.1' });
     expect(c.execution.keepOrderPathWarmMs).toBe(2);
+    expect(c.execution.helperThreadNiceness).toBe(10);
     expect(c.paper.balances['USDT']?.toFixed()).toBe('2.5');
     expect(c.paper.balances['BTC']?.toFixed()).toBe('0.00000001');
     expect(c.paper.recording).toBe('/data/bots/rec/day1.jsonl.gz');
@@ -104,6 +105,8 @@ describe('parseBotConfig', () => {
       [withMinimal({ execution: { onShutdown: 'flatten' } }), 'execution.onShutdown', 'must be one of cancel, keep'],
       [withMinimal({ execution: { keepOrderPathWarmMs: 0.5 } }), 'execution.keepOrderPathWarmMs', 'must be an integer'],
       [withMinimal({ execution: { keepOrderPathWarmMs: 1001 } }), 'execution.keepOrderPathWarmMs', 'must be <= 1000'],
+      [withMinimal({ execution: { helperThreadNiceness: 20 } }), 'execution.helperThreadNiceness', 'must be <= 19'],
+      [withMinimal({ execution: { helperThreadNiceness: -1 } }), 'execution.helperThreadNiceness', 'must be >= 0'],
       [['a'], 'root', 'must be a mapping'],
     ];
     for (const [raw, field, rule] of cases) {
