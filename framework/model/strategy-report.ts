@@ -12,7 +12,7 @@ export type StrategyReport = DeniedReport | RejectedReport | AcceptedReport | Or
 export interface DeniedReport {
   readonly kind: 'denied';
   readonly intent: Intent;
-  /** Which check refused it (`balance`, `price-band`, `order-rate`, ...). */
+  /** Which check refused it (`balance`, `price-band`, `order-rate`, ...; `intent-id` for an intent id that holds a reservation already). */
   readonly check: string;
   /** Human-readable reason naming the limit and the value. */
   readonly reason: string;

@@ -112,7 +112,7 @@ export class RiskGate {
         const denial = (checks[i] as RiskCheck)(intent, view, this.config, evaluation);
         if (denial !== undefined) return denial;
       }
-      return this.reserves ? wouldReserve(evaluation) : undefined;
+      return this.reserves ? wouldReserve(evaluation, this.ledger) : undefined;
     } finally {
       evaluation.release(NO_INTENT);
     }
@@ -160,6 +160,7 @@ export class RiskGate {
         // Shared by the legs (the pipeline keys every leg of the group so): whichever executes uses it.
         key = groupKey(intent.intentId, 'oneCancelOther', held.size === 1 ? undefined : need.currency);
       }
+      if (this.ledger.get(key) !== undefined) return heldAlready(key);
       if (!this.ledger.reserve(key, need.currency, need.amount, need.quantity)) {
         return cannotReserve(order.symbol, need.amount, need.currency, this.ledger.free(need.currency));
       }
@@ -169,17 +170,30 @@ export class RiskGate {
   }
 }
 
-/** The reservation's verdict without making it: each funded leg's need against the free funds. */
-function wouldReserve(evaluation: RiskEvaluation): Denial | undefined {
+/**
+ * The reservation's verdict without making it: each funded leg's need against the free funds, and
+ * its key against the reservations held.
+ */
+function wouldReserve(evaluation: RiskEvaluation, ledger: ReservationLedger): Denial | undefined {
   const view = evaluation.view;
   for (const order of evaluation.fundedOrders().orders) {
     const need = evaluation.netFunds(order);
     if (need === undefined) continue;
     if (isDenial(need)) return need;
-    if (need.amount.isZero() || view.coversFree(need.currency, need.amount)) continue;
+    if (need.amount.isZero()) continue;
+    if (ledger.get(order.key) !== undefined) return heldAlready(order.key);
+    if (view.coversFree(need.currency, need.amount)) continue;
     return cannotReserve(order.symbol, need.amount, need.currency, view.freeBalance(need.currency));
   }
   return undefined;
+}
+
+/**
+ * The denial of a reservation under a key that holds one already: an intent id used twice (each
+ * intent holds its funds under its own id until the exchange answers), not a lack of funds.
+ */
+function heldAlready(key: ReservationKey): Denial {
+  return { check: 'intent-id', reason: `${key.id}: holds a reservation already (an intent id is used once)` };
 }
 
 /** The denial of a reservation the free funds do not cover. */

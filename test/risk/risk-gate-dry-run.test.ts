@@ -86,6 +86,20 @@ describe('RiskGate.dryRun', () => {
     ), { numRuns: 300 });
   });
 
+  it('refuses an intent whose id holds a reservation already, naming the id, not the funds; the dry run foresees it', () => {
+    const state = spotState({ USDT: '3000' });
+    const gate = new RiskGate({ priceBand: '0.01' }, state.ledger, state.rateWindow);
+    const first = place({ side: 'buy', quantity: '0.5', price: '2000' });
+    expect(gate.evaluate(first, state).kind).toBe('passed');
+    const reserved = state.ledger.reserved('USDT').toFixed();
+    // Funds are ample for both; the id is the fault.
+    const again = { ...place({ side: 'buy', quantity: '0.25', price: '2000' }), intentId: first.intentId };
+    const denial = { check: 'intent-id', reason: `${first.intentId}: holds a reservation already (an intent id is used once)` };
+    expect(gate.dryRun(again, state)).toEqual(denial);
+    expect(gate.evaluate(again, state)).toMatchObject({ kind: 'denied', ...denial });
+    expect(state.ledger.reserved('USDT').toFixed()).toBe(reserved);
+  });
+
   it('refuses what evaluate refuses, with the same check and reason, and holds nothing for what would pass', () => {
     const state = spotState({ USDT: '3000' });
     const gate = new RiskGate({ priceBand: '0.01' }, state.ledger, state.rateWindow);
