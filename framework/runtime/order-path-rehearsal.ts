@@ -5,6 +5,7 @@ import type { BookEvent } from '../exchange/book/book-event.js';
 import { OrderBook } from '../exchange/book/order-book.js';
 import { RehearsalVenuePort } from '../execution/rehearsal-venue-port.js';
 import type { Instrument } from '../model/instrument.js';
+import { parseRiskConfig, type RiskConfig } from '../risk/risk-config.js';
 import type { Clock } from '../time/clock.js';
 import type { BotKernel, BotKernelOptions } from './bot-kernel.js';
 import { liveSchedulers, SILENT_LOGGER } from './runtime-ports.js';
@@ -148,6 +149,10 @@ class RehearsalRun {
     this.venue = new RehearsalVenuePort('spot', this.clock, currencies);
     this.kernel = createKernel({
       ...options, botId: 'rehearsal', plugin, params, errorPolicy: 'halt', finishedOrdersKept, closedHandlesKept: finishedOrdersKept,
+      // Its mids jump between two magnitudes, which a drawdown or daily-loss limit reads as losses:
+      // an engaged kill switch would deny its intents. The bot's own gate keeps that check warm
+      // (the warmer's dry runs run every check the bot has).
+      risk: withoutKillSwitch(options.risk),
       // Live schedulers whatever the bot's: the rehearsal runs now, in wall time, not in a replay's.
       market: { books$: this.bookEvents, market$: NEVER }, venue: this.venue, gateway: undefined, clock: this.clock, schedulers: liveSchedulers(),
       logger: SILENT_LOGGER, hooks: undefined, onLatency: undefined, resumeIds: undefined, intentsBefore: undefined, leverage: undefined, keepOrderPathWarmMs: undefined,
@@ -271,6 +276,12 @@ function syntheticFrame(instrument: Instrument, n: number, time: number): Parame
     symbol: instrument.symbol, sequence: n, exchangeTime: time, receivedAt: time, snapshot: true,
     bids: [[instrument.ticksToPrice(mid - 1), lot]], asks: [[instrument.ticksToPrice(mid + 1), lot]],
   };
+}
+
+/** `risk` (raw or parsed) with the kill switch's limits taken out. */
+function withoutKillSwitch(risk: unknown): RiskConfig {
+  const config = parseRiskConfig(risk);
+  return { ...config, killSwitch: { flatten: false } };
 }
 
 /** The bot's clock ahead by what the rehearsal advanced it. */

@@ -159,6 +159,25 @@ describe('order-path rehearsal', () => {
     expect(standing?.step()).toBe(false);
   });
 
+  it('rehearses without the bot\'s kill switch, which its synthetic mids would engage', async () => {
+    const venue = countingVenue();
+    const plugin: StrategyPlugin = { name: 'idle', description: 'places nothing', parseParams: (raw) => raw, create: () => ({}) };
+    const kernel = new BotKernel({
+      botId: 'k', strategyId: 'idle', plugin, params: {}, instruments: [BTC], market: { books$: NEVER, market$: NEVER },
+      venue, clock: new VirtualClock(START), schedulers: liveSchedulers(), errorPolicy: 'halt', unknownOrders: 'adopt', keepOrderPathWarmMs: 2,
+      risk: { maxOrdersPerWindow: 50, killSwitch: { maxDrawdown: '0.05', flatten: true } },
+    });
+    await kernel.start();
+    // Both quotes move on every book, as without a kill switch (engaged, it denied most of them).
+    expect(kernel.rehearsal?.requests).toBeGreaterThan(1.8 * REHEARSAL_BOOKS);
+    const standing = kernel.standingRehearsal;
+    const before = { books: standing?.books ?? 0, requests: standing?.requests ?? 0 };
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect((standing?.requests ?? 0) - before.requests).toBeGreaterThan(1.8 * ((standing?.books ?? 0) - before.books) - 2);
+    expect(venue.orderRequests()).toBe(0);
+    await kernel.stop('cancel');
+  });
+
   it('keeps no kernel standing when a stop is asked during start-up', async () => {
     const { kernel } = bot({ keepOrderPathWarmMs: 5 });
     const starting = kernel.start();
