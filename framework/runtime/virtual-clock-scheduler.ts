@@ -18,10 +18,14 @@ type Work<T> = (this: SchedulerAction<T>, state?: T) => void;
  * the next task of a live event loop. The backtest's venue commands and answers without latency go
  * there, so a strategy handler's intents all leave before any of them is answered.
  *
- * It behaves as RxJS's VirtualTimeScheduler with VirtualActions does (an action rescheduled while
- * queued or running hands over to a new action scheduled after it; a delay counts from the latest
- * time the scheduler reached), but keeps its actions in a binary heap: each one is a bare
- * Subscription, and scheduling costs O(log n) instead of a sort of every pending action.
+ * It orders actions as RxJS's VirtualTimeScheduler with VirtualActions does (an action rescheduled
+ * while queued or running goes behind every action scheduled before the reschedule; a delay counts
+ * from the latest time the scheduler reached), but keeps its actions in a binary heap: each one is
+ * a bare Subscription, and scheduling costs O(log n) instead of a sort of every pending action. A
+ * rescheduled action moves itself, as the live schedulers' actions do, where a VirtualAction hands
+ * over to a new action it holds: a repeating timer (an `interval`, a strategy's repeating timer)
+ * would hold a chain of one action per run, which grows for as long as the timer runs and which
+ * unsubscribing walks recursively (at some thousand runs, past the stack's depth).
  */
 export class VirtualClockScheduler implements SchedulerLike {
   private readonly queue: ClockAction<unknown>[] = [];
@@ -118,7 +122,7 @@ export class VirtualClockScheduler implements SchedulerLike {
     else this.down(at);
   }
 
-  /** A sequence number for an action created by another (a rescheduled action's successor). */
+  /** A new sequence number, for a rescheduled action (it goes behind everything scheduled so far). */
   nextSequence(): number {
     return this.sequence++;
   }
@@ -208,11 +212,10 @@ class ClockAction<T> extends Subscription implements SchedulerAction<T> {
   /** Index in the scheduler's heap; -1 when not queued. */
   position = -1;
   private state: T | undefined = undefined;
-  private running = false;
-  /** False once handed over to a successor: a stale queue entry then runs nothing. */
-  private active = true;
+  /** Scheduled once already: a further schedule is a reschedule. */
+  private scheduled = false;
 
-  constructor(private scheduler: VirtualClockScheduler | null, private work: Work<T> | null, readonly sequence: number) {
+  constructor(private scheduler: VirtualClockScheduler | null, private work: Work<T> | null, public sequence: number) {
     super();
   }
 
@@ -220,12 +223,10 @@ class ClockAction<T> extends Subscription implements SchedulerAction<T> {
     if (!Number.isFinite(delay)) return Subscription.EMPTY;
     const scheduler = this.scheduler;
     if (this.closed || scheduler === null) return this;
-    if (this.position >= 0 || this.running) {
-      this.active = false;
-      const successor = new ClockAction(scheduler, this.work, scheduler.nextSequence());
-      this.add(successor);
-      return successor.schedule(state, delay);
-    }
+    // Rescheduled while queued (or while running, once its run had started): behind everything scheduled so far.
+    if (this.position >= 0) scheduler.remove(this as ClockAction<unknown>);
+    if (this.scheduled) this.sequence = scheduler.nextSequence();
+    this.scheduled = true;
     this.state = state;
     scheduler.enqueue(this as ClockAction<unknown>, delay);
     return this;
@@ -233,16 +234,12 @@ class ClockAction<T> extends Subscription implements SchedulerAction<T> {
 
   /** Runs the work; returns what it threw (the action is then cancelled), else undefined. */
   execute(): unknown {
-    if (!this.active) return undefined;
-    this.running = true;
     try {
       (this.work as Work<T>).call(this, this.state);
     } catch (failure) {
-      this.running = false;
       this.unsubscribe();
       return failure || new Error('Scheduled action threw falsy error');
     }
-    this.running = false;
     return undefined;
   }
 

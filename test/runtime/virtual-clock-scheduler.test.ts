@@ -1,3 +1,4 @@
+import { interval } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { VirtualClockScheduler } from '../../framework/runtime/virtual-clock-scheduler.js';
 import { VirtualClock } from '../../framework/time/clock.js';
@@ -15,6 +16,34 @@ describe('VirtualClockScheduler', () => {
     scheduler.advanceTo(1_100);
     expect(seen).toEqual(['a@1010', 'b@1020', 'c@1020']);
     expect(scheduler.nextDue()).toBeUndefined();
+  });
+
+  it('keeps one action for a repeating timer however long it runs, which one unsubscribe cancels', () => {
+    const scheduler = new VirtualClockScheduler(new VirtualClock(0));
+    let ticks = 0;
+    const subscription = interval(5, scheduler).subscribe(() => void ticks++);
+    // A paper bot's warm-up every 5 ms of market time for some minutes.
+    scheduler.advanceTo(5 * 50_000);
+    expect(ticks).toBe(50_000);
+    expect(() => subscription.unsubscribe()).not.toThrow();
+    scheduler.advanceTo(5 * 60_000);
+    expect(ticks).toBe(50_000);
+    expect(scheduler.nextDue()).toBeUndefined();
+  });
+
+  it('puts an action rescheduled while it runs behind what was scheduled before, at the same time', () => {
+    const scheduler = new VirtualClockScheduler(new VirtualClock(0));
+    const runs: string[] = [];
+    let repeats = 2;
+    scheduler.schedule(function () {
+      runs.push(`a@${scheduler.now()}`);
+      if (repeats-- > 0) {
+        scheduler.schedule(() => void runs.push(`b@${scheduler.now()}`), 10);
+        this.schedule(undefined, 10);
+      }
+    }, 10);
+    scheduler.advanceTo(100);
+    expect(runs).toEqual(['a@10', 'b@20', 'a@20', 'b@30', 'a@30']);
   });
 
   it('runs deferred work after the action running now and before the next one of the same instant', () => {
