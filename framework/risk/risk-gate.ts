@@ -160,8 +160,9 @@ export class RiskGate {
         // Shared by the legs (the pipeline keys every leg of the group so): whichever executes uses it.
         key = groupKey(intent.intentId, 'oneCancelOther', held.size === 1 ? undefined : need.currency);
       }
-      if (this.ledger.get(key) !== undefined) return heldAlready(key);
       if (!this.ledger.reserve(key, need.currency, need.amount, need.quantity)) {
+        // The ledger refuses a key it holds already before it looks at the funds.
+        if (this.ledger.get(key) !== undefined) return heldAlready(key);
         return cannotReserve(order.symbol, need.amount, need.currency, this.ledger.free(need.currency));
       }
       keys.push(key);
